@@ -1,0 +1,10 @@
+# SHOAL_SANITIZE=address,undefined or thread: applied to everything this build compiles and links.
+if(SHOAL_SANITIZE)
+  set(shoal_san_flags -fsanitize=${SHOAL_SANITIZE} -fno-omit-frame-pointer)
+  if(SHOAL_SANITIZE MATCHES "undefined")
+    list(APPEND shoal_san_flags -fno-sanitize-recover=all)
+  endif()
+  add_compile_options(${shoal_san_flags})
+  add_link_options(${shoal_san_flags})
+  message(STATUS "shoal: sanitizers ${SHOAL_SANITIZE}")
+endif()

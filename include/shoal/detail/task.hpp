@@ -1,0 +1,163 @@
+// shoal/detail/task.hpp: promise, result storage and awaiters behind shoal/task.hpp.
+//
+// Lifetime: the task object owns the frame. The frame is created suspended, started by the first
+// co_await (which records the awaiter as continuation and hands its env down), and suspends at
+// its final point, where control goes back to the continuation by symmetric transfer.
+// Thread-safety: a task and its frame are used by one thread at a time.
+#pragma once
+
+#include <coroutine>
+#include <cstddef>
+#include <exception>
+#include <memory>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+#include "shoal/detail/task_env.hpp"
+#include "shoal/detail/transfer.hpp"
+#include "shoal/frame_allocator.hpp"
+
+namespace shoal {
+template <class T>
+class task;
+}  // namespace shoal
+
+namespace shoal::detail {
+
+// Every shoal coroutine frame comes from the recycling frame allocator.
+struct frame_allocated {
+  static void* operator new(std::size_t size) { return frame_allocate(size); }
+  static void operator delete(void* frame, std::size_t size) noexcept {
+    frame_deallocate(frame, size);
+  }
+};
+
+// The outcome of a coroutine: nothing yet, a value, or an exception.
+template <class T>
+class task_result {
+  using stored = std::conditional_t<std::is_reference_v<T>,
+                                    std::add_pointer_t<std::remove_reference_t<T>>, T>;
+
+ public:
+  template <class U>
+  void set_value(U&& value) {
+    if constexpr (std::is_reference_v<T>) {
+      state_.template emplace<1>(std::addressof(value));
+    } else {
+      state_.template emplace<1>(std::forward<U>(value));
+    }
+  }
+  void set_exception(std::exception_ptr e) noexcept { state_.template emplace<2>(std::move(e)); }
+
+  // Rethrows a stored exception; otherwise returns the value (moved out for rvalue access).
+  T take() {
+    rethrow_if_failed();
+    if constexpr (std::is_reference_v<T>) {
+      return static_cast<T>(*std::get<1>(state_));
+    } else {
+      return std::move(std::get<1>(state_));
+    }
+  }
+  std::add_lvalue_reference_t<T> get() {
+    rethrow_if_failed();
+    if constexpr (std::is_reference_v<T>) {
+      return *std::get<1>(state_);
+    } else {
+      return std::get<1>(state_);
+    }
+  }
+
+ private:
+  void rethrow_if_failed() const {
+    if (state_.index() == 2) std::rethrow_exception(std::get<2>(state_));
+  }
+  std::variant<std::monostate, stored, std::exception_ptr> state_;
+};
+
+template <>
+class task_result<void> {
+ public:
+  void set_exception(std::exception_ptr e) noexcept { exception_ = std::move(e); }
+  void take() const {
+    if (exception_) std::rethrow_exception(exception_);
+  }
+  void get() const { take(); }
+
+ private:
+  std::exception_ptr exception_;
+};
+
+// Final suspension of a task: hand control back to whoever awaited it.
+struct final_transfer {
+  bool await_ready() const noexcept { return false; }
+  template <class Promise>
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> self) noexcept {
+    return transfer(self.promise().continuation);
+  }
+  void await_resume() const noexcept {}
+};
+
+template <class T>
+class task_promise_common : public promise_base, public frame_allocated {
+ public:
+  std::suspend_always initial_suspend() const noexcept { return {}; }
+  final_transfer final_suspend() const noexcept { return {}; }
+  void unhandled_exception() noexcept { result_.set_exception(std::current_exception()); }
+  task_result<T>& result() noexcept { return result_; }
+
+ protected:
+  task_result<T> result_;
+};
+
+template <class T>
+class task_promise final : public task_promise_common<T> {
+ public:
+  task<T> get_return_object() noexcept;
+  template <class U = T>
+    requires std::is_convertible_v<U&&, T>
+  void return_value(U&& value) {
+    this->result_.set_value(std::forward<U>(value));
+  }
+};
+
+template <class T>
+class task_promise<T&> final : public task_promise_common<T&> {
+ public:
+  task<T&> get_return_object() noexcept;
+  void return_value(T& value) noexcept { this->result_.set_value(value); }
+};
+
+template <>
+class task_promise<void> final : public task_promise_common<void> {
+ public:
+  task<void> get_return_object() noexcept;
+  void return_void() const noexcept {}
+};
+
+// Starts the awaited task and transfers into it; the task's result is the await's result.
+template <class T, bool Rvalue>
+class task_awaiter {
+ public:
+  explicit task_awaiter(std::coroutine_handle<task_promise<T>> h) noexcept : h_(h) {}
+
+  bool await_ready() const noexcept { return false; }
+  template <class Promise>
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> caller) noexcept {
+    h_.promise().continuation = caller;
+    h_.promise().env = env_of(caller);
+    return transfer(h_);
+  }
+  decltype(auto) await_resume() {
+    if constexpr (Rvalue) {
+      return h_.promise().result().take();
+    } else {
+      return h_.promise().result().get();
+    }
+  }
+
+ private:
+  std::coroutine_handle<task_promise<T>> h_;
+};
+
+}  // namespace shoal::detail

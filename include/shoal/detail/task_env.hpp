@@ -1,0 +1,54 @@
+// shoal/detail/task_env.hpp: the environment an awaiting chain of coroutines shares.
+//
+// What: every chain started by sync_wait, thread_pool::spawn or a test scheduler has one
+// task_env, stored in its root frame. Each task awaited from the chain points at the same env,
+// so a decision made anywhere in the chain (schedule_on binds it to a worker) holds for all of
+// it. Later layers add the stop token and coroutine-local values here.
+//
+// Lifetime: the root frame outlives every task of its chain, so the pointer is always valid.
+// Thread-safety: only the coroutine currently running the chain touches it.
+#pragma once
+
+#include <coroutine>
+#include <type_traits>
+
+#include "shoal/executor.hpp"
+
+namespace shoal::detail {
+
+struct task_env {
+  executor* home = nullptr;  // non-null: the chain is bound here and always resumes here
+};
+
+// Base of every shoal promise: what an awaiter needs from whoever awaits it.
+struct promise_base {
+  std::coroutine_handle<> continuation;
+  task_env* env = nullptr;
+};
+
+// The environment of an awaiting coroutine, or nullptr for coroutine types that are not shoal's.
+template <class Promise>
+task_env* env_of(std::coroutine_handle<Promise> h) noexcept {
+  if constexpr (std::is_base_of_v<promise_base, Promise>) {
+    return h.promise().env;
+  } else {
+    return nullptr;
+  }
+}
+
+// Where a suspended coroutine must be resumed: its chain's home if bound, else the executor it
+// suspended on (unpinned, so a pool may balance it).
+struct wake_target {
+  executor* where = nullptr;
+  bool pinned = false;
+
+  template <class Promise>
+  static wake_target of(std::coroutine_handle<Promise> h) noexcept {
+    task_env* env = env_of(h);
+    if (env != nullptr && env->home != nullptr) return {env->home, true};
+    return {executor::current(), false};
+  }
+  void post(std::coroutine_handle<> h) const noexcept { where->post(h, pinned); }
+};
+
+}  // namespace shoal::detail

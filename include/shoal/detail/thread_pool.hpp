@@ -1,0 +1,67 @@
+// shoal/detail/thread_pool.hpp: the awaiters behind shoal/thread_pool.hpp.
+#pragma once
+
+#include <coroutine>
+#include <cstddef>
+
+#include "shoal/detail/task_env.hpp"
+#include "shoal/executor.hpp"
+
+namespace shoal {
+class thread_pool;
+}  // namespace shoal
+
+namespace shoal::detail {
+
+class pool_state;
+
+#if defined(SHOAL_SHUFFLE_READY_QUEUE) && SHOAL_SHUFFLE_READY_QUEUE
+inline constexpr bool shuffle_by_default = true;
+#else
+inline constexpr bool shuffle_by_default = false;
+#endif
+
+void pool_post(thread_pool& pool, std::coroutine_handle<> h) noexcept;
+
+class pool_schedule_awaiter {
+ public:
+  explicit pool_schedule_awaiter(thread_pool& pool) noexcept : pool_(&pool) {}
+  bool await_ready() const noexcept { return false; }
+  template <class Promise>
+  void await_suspend(std::coroutine_handle<Promise> h) noexcept {
+    if (task_env* env = env_of(h)) env->home = nullptr;
+    pool_post(*pool_, h);
+  }
+  void await_resume() const noexcept {}
+
+ private:
+  thread_pool* pool_;
+};
+
+class pool_schedule_on_awaiter {
+ public:
+  explicit pool_schedule_on_awaiter(executor& worker) noexcept : worker_(&worker) {}
+  bool await_ready() const noexcept { return false; }
+  template <class Promise>
+  void await_suspend(std::coroutine_handle<Promise> h) noexcept {
+    if (task_env* env = env_of(h)) env->home = worker_;
+    worker_->post(h, true);
+  }
+  void await_resume() const noexcept {}
+
+ private:
+  executor* worker_;
+};
+
+class pool_stop_awaiter {
+ public:
+  explicit pool_stop_awaiter(thread_pool& pool) noexcept : pool_(&pool) {}
+  bool await_ready();
+  void await_suspend(std::coroutine_handle<> h);
+  void await_resume();
+
+ private:
+  thread_pool* pool_;
+};
+
+}  // namespace shoal::detail

@@ -1,0 +1,70 @@
+// shoal/executor.hpp: what runs coroutines. Implemented by each worker of a thread_pool, by the
+// loop inside sync_wait, and by the manual scheduler of the tests.
+//
+// What: an executor owns a thread (or is driven by one), a ready queue and a timer structure.
+// `executor::current()` names the executor whose thread is running the calling code, or null.
+// Awaitables use it to know where to resume and whose timers to use.
+//
+// Post vs defer: `post` is new work; it waits behind what is already ready and, unless pinned,
+// may be taken by another worker of the same pool. `defer` is the continuation of what is running
+// now (a waiter woken by the running coroutine); on the executor's own thread it runs next, ahead
+// of posted work, and is never stolen.
+//
+// Thread-safety: post and defer may be called from any thread; a post happens-before the posted
+// coroutine resumes. now() from any thread. add_timer and cancel_timer only on the executor's own
+// thread.
+#pragma once
+
+#include <coroutine>
+
+#include "shoal/clock.hpp"
+#include "shoal/detail/timer_node.hpp"
+
+namespace shoal {
+
+class executor;
+
+namespace detail {
+inline thread_local executor* current_executor = nullptr;
+}  // namespace detail
+
+class executor {
+ public:
+  executor() = default;
+  executor(const executor&) = delete;
+  executor& operator=(const executor&) = delete;
+  virtual ~executor() = default;
+
+  // New work. `pinned`: must run on this executor itself, never migrated to another worker.
+  virtual void post(std::coroutine_handle<> h, bool pinned) noexcept = 0;
+  // A continuation of the running work; see the header comment.
+  virtual void defer(std::coroutine_handle<> h) noexcept = 0;
+
+  [[nodiscard]] virtual time_point now() const noexcept = 0;
+  // Arms `node`; it fires on this executor's thread once node.deadline has passed.
+  virtual void add_timer(detail::timer_node& node) = 0;
+  // Disarms `node`; false when it already fired or was never armed.
+  virtual bool cancel_timer(detail::timer_node& node) noexcept = 0;
+
+  // The executor running on this thread, or nullptr.
+  [[nodiscard]] static executor* current() noexcept { return detail::current_executor; }
+};
+
+namespace detail {
+
+// Makes `ex` the current executor of this thread for the scope's lifetime (nests).
+class executor_scope {
+ public:
+  explicit executor_scope(executor* ex) noexcept : saved_(current_executor) {
+    current_executor = ex;
+  }
+  executor_scope(const executor_scope&) = delete;
+  executor_scope& operator=(const executor_scope&) = delete;
+  ~executor_scope() { current_executor = saved_; }
+
+ private:
+  executor* saved_;
+};
+
+}  // namespace detail
+}  // namespace shoal

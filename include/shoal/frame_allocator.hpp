@@ -1,0 +1,43 @@
+// shoal/frame_allocator.hpp: where shoal's coroutine frames come from.
+//
+// What: a thread-local, size-class recycling allocator. Every shoal coroutine frame (task,
+// roots, fibers later) is allocated with `frame_allocate` and returned with `frame_deallocate`.
+// A freed frame goes onto the freeing thread's free list for its size class (64-byte classes up
+// to 2 KiB) and the next frame of that class on that thread reuses it: in steady state an await
+// of a child task costs no call to the system allocator. Larger frames go to ::operator new.
+//
+// Lifetime: each thread's cache holds at most `frame_cache_bytes_per_class` bytes per class
+// and is returned to the system when the thread exits. A frame freed on another thread than
+// the one that allocated it simply joins the freeing thread's cache.
+//
+// Thread-safety: lock-free by construction (nothing is shared between threads). Sanitizer builds
+// of shoal pass every request straight to the system allocator so use-after-free stays visible.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace shoal {
+
+inline constexpr std::size_t frame_size_class_bytes = 64;
+inline constexpr std::size_t frame_size_classes = 32;  // up to 2 KiB
+inline constexpr std::size_t frame_cache_bytes_per_class = 256 * 1024;
+
+// Returns at least `size` bytes, aligned to __STDCPP_DEFAULT_NEW_ALIGNMENT__. Throws
+// std::bad_alloc like ::operator new.
+[[nodiscard]] void* frame_allocate(std::size_t size);
+
+// Returns memory from frame_allocate; `size` must be the size that was requested.
+void frame_deallocate(void* frame, std::size_t size) noexcept;
+
+// False in sanitizer builds of shoal, where every frame goes to the system allocator.
+[[nodiscard]] bool frame_recycling_enabled() noexcept;
+
+// Counters of this thread's allocator, for tests and benchmarks.
+struct frame_allocator_stats {
+  std::uint64_t allocations = 0;    // frame_allocate calls
+  std::uint64_t system_allocations = 0;  // of which served by ::operator new
+};
+[[nodiscard]] frame_allocator_stats this_thread_frame_stats() noexcept;
+
+}  // namespace shoal

@@ -1,0 +1,62 @@
+// shoal/sync_wait.hpp: run a task to completion from ordinary code (main, a test).
+//
+// What: `sync_wait(t)` starts `t` on a loop that runs on the calling thread and blocks until `t`
+// completes, then returns its value or rethrows its exception. The loop is an executor of its
+// own: sleeps and timers work under it with no thread pool, and work that moves to a pool and
+// completes there wakes the calling thread.
+//
+// Result: T. Errors: whatever `t` throws. Cancellation: none of its own.
+// Resumes on: not an awaitable; it returns on the calling thread.
+// Thread-safety: any thread; each call has its own loop. Calling it from inside a pool worker
+// blocks that worker until `t` completes (legal, but it takes a worker away from the pool).
+// Example:
+//   int main() { return shoal::sync_wait(app_main()); }
+//   shoal::sync_wait(pool.stop());
+#pragma once
+
+#include <coroutine>
+#include <type_traits>
+#include <utility>
+
+#include "shoal/detail/awaitable_traits.hpp"
+#include "shoal/detail/root_task.hpp"
+#include "shoal/detail/run_loop.hpp"
+#include "shoal/task.hpp"
+
+namespace shoal {
+
+template <class T>
+T sync_wait(task<T> t) {
+  detail::task_result<T> result;
+  detail::run_loop loop;
+  auto finished = [](void* loop_ptr, std::coroutine_handle<>) noexcept {
+    static_cast<detail::run_loop*>(loop_ptr)->finish();
+  };
+  std::coroutine_handle<> root =
+      detail::run_root(std::move(t), &result).start_with(finished, &loop);
+  loop.post(root, true);
+  loop.run();
+  root.destroy();
+  return result.take();
+}
+
+namespace detail {
+template <class T>
+inline constexpr bool is_task_v = false;
+template <class T>
+inline constexpr bool is_task_v<task<T>> = true;
+
+template <class Awaitable>
+task<await_result_t<Awaitable>> await_in_task(Awaitable awaitable) {
+  co_return co_await std::move(awaitable);
+}
+}  // namespace detail
+
+// Any other awaitable (pool.stop(), a sleep): awaited inside a task on the calling thread.
+template <class Awaitable>
+  requires(!detail::is_task_v<std::remove_cvref_t<Awaitable>>)
+auto sync_wait(Awaitable&& awaitable) {
+  return sync_wait(detail::await_in_task(std::forward<Awaitable>(awaitable)));
+}
+
+}  // namespace shoal

@@ -1,0 +1,99 @@
+// shoal/thread_pool.hpp: the work-stealing scheduler.
+//
+// What: N worker threads. Each worker has a bounded local run queue that other workers may steal
+// half of, a one-slot LIFO for continuations (defer), a queue of pinned work only it may run, an
+// inbox other threads post into, and its own timer heap. A global injection queue takes work from
+// outside the pool. Idle workers spin briefly, then park on a futex until work or their next
+// timer is due: an idle pool burns no CPU.
+//
+// Affinity: `co_await pool.schedule_on(k)` moves the calling chain to worker k and binds it there:
+// every later wake-up of the chain (timers, yields, wake-ups from other threads) resumes it on k,
+// and no other worker steals it. `co_await pool.schedule()` moves it into the pool unbound, where
+// it runs wherever there is capacity. `spawn_on(k, t)` starts a detached chain bound to k.
+//
+// Lifecycle: construct, start(), use, `co_await pool.stop()` from a coroutine that does not run on
+// the pool (typically `sync_wait(pool.stop())` in main). stop() lets the workers run until no
+// ready work is left anywhere, then they exit and the awaiter resumes; coroutines still sleeping
+// then are never resumed (stop the work you started before stopping the pool). The destructor
+// terminates the program if the pool was started and not stopped.
+//
+// Thread-safety: schedule, schedule_on, spawn and spawn_on may be called from any thread;
+// start and stop once each, from one thread. A post happens-before the posted coroutine resumes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "shoal/detail/thread_pool.hpp"
+#include "shoal/executor.hpp"
+#include "shoal/task.hpp"
+
+namespace shoal {
+
+struct thread_pool_options {
+  std::size_t workers = 0;             // 0: one per hardware thread
+  std::size_t local_queue_capacity = 256;  // per worker, rounded up to a power of two
+  unsigned spin_rounds = 64;           // queue checks before an idle worker parks
+  bool shuffle = detail::shuffle_by_default;  // run ready work in a seeded random order (debug)
+  std::uint64_t shuffle_seed = 0;      // 0: pick one (read it back with shuffle_seed())
+};
+
+struct worker_stats {
+  std::uint64_t resumed = 0;  // coroutines resumed by this worker
+  std::uint64_t stolen = 0;   // of which taken from other workers' queues
+  std::uint64_t parked = 0;   // times the worker went to sleep
+  std::uint64_t timers_fired = 0;
+};
+
+class thread_pool {
+ public:
+  explicit thread_pool(thread_pool_options options = {});
+  thread_pool(const thread_pool&) = delete;
+  thread_pool& operator=(const thread_pool&) = delete;
+  ~thread_pool();
+
+  void start();
+
+  // Awaitable. Result: void. Errors: std::logic_error when awaited on one of this pool's workers.
+  // Cancellation: none. Resumes on: the executor it was awaited on, after every worker has exited.
+  // Thread-safety: await once. Example: `shoal::sync_wait(pool.stop());`
+  [[nodiscard]] detail::pool_stop_awaiter stop() noexcept { return detail::pool_stop_awaiter(*this); }
+
+  // Awaitable. Result: void. Errors: none. Cancellation: none. Resumes on: some worker of this
+  // pool (the caller's own when already on one), unbound. Thread-safety: any thread.
+  // Example: `co_await pool.schedule();`
+  [[nodiscard]] detail::pool_schedule_awaiter schedule() noexcept {
+    return detail::pool_schedule_awaiter(*this);
+  }
+  // Awaitable. Result: void. Errors: std::out_of_range (thrown here) when k >= size().
+  // Cancellation: none. Resumes on: worker k, and the chain stays bound to it.
+  // Thread-safety: any thread. Example: `co_await pool.schedule_on(terminal % pool.size());`
+  [[nodiscard]] detail::pool_schedule_on_awaiter schedule_on(std::size_t k);
+
+  // Starts `t` detached on some worker (unbound) or bound to worker k. An exception escaping `t`
+  // terminates the program, as with std::thread.
+  void spawn(task<void> t);
+  void spawn_on(std::size_t k, task<void> t);
+
+  [[nodiscard]] std::size_t size() const noexcept;
+  [[nodiscard]] executor& worker(std::size_t k);
+  [[nodiscard]] worker_stats stats(std::size_t k) const;
+  [[nodiscard]] std::uint64_t shuffle_seed() const noexcept;
+  // The pool whose worker runs the calling thread, or nullptr.
+  [[nodiscard]] static thread_pool* current() noexcept;
+
+  // Low level: makes `h` ready in the pool (the caller's worker when on one, else the global
+  // queue). Thread-safety: any thread.
+  void post(std::coroutine_handle<> h) noexcept;
+
+ private:
+  friend class detail::pool_stop_awaiter;
+  bool begin_stop();
+  void finish_stop_when_idle(executor* resume_on, std::coroutine_handle<> h);
+  void join();
+
+  std::unique_ptr<detail::pool_state> state_;
+};
+
+}  // namespace shoal

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs every Debian (bookworm) package shoal and shoal-tpcc need to build, test and
+# benchmark. Runs apt-get update first, then installs only what is missing. Idempotent.
+# Usage: scripts/install-deps.sh        (as root, or with sudo available)
+set -euo pipefail
+
+packages=(
+  # toolchain
+  cmake ninja-build pkg-config g++ clang-19 libclang-rt-19-dev clang-format-19 clang-tidy-19
+  # runtime and tests
+  libgtest-dev libgmock-dev libbenchmark-dev libasio-dev libboost-context-dev
+  # application
+  libpq-dev postgresql libsqlite3-dev libfmt-dev nlohmann-json3-dev libncurses-dev
+  # tests that drive the binary as a person would
+  tmux procps
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,59 @@
+// The futex behind parker.hpp (Linux).
+#include "pool/parker.hpp"
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <ctime>
+
+namespace shoal::detail {
+namespace {
+
+constexpr std::int32_t empty = 0;
+constexpr std::int32_t notified = 1;
+constexpr std::int32_t parked = -1;
+
+void futex_wait(std::atomic<std::int32_t>& word, std::int32_t expected,
+                const timespec* timeout) noexcept {
+  syscall(SYS_futex, reinterpret_cast<std::int32_t*>(&word), FUTEX_WAIT_PRIVATE, expected,
+          timeout, nullptr, 0);
+}
+
+void futex_wake_one(std::atomic<std::int32_t>& word) noexcept {
+  syscall(SYS_futex, reinterpret_cast<std::int32_t*>(&word), FUTEX_WAKE_PRIVATE, 1, nullptr,
+          nullptr, 0);
+}
+
+}  // namespace
+
+void parker::park(std::optional<time_point> until) noexcept {
+  // acquire: pairs with unpark's release exchange, so work posted before unpark is visible.
+  if (state_.fetch_sub(1, std::memory_order_acquire) == notified) return;  // now empty
+  for (;;) {
+    timespec ts{};
+    const timespec* timeout = nullptr;
+    if (until) {
+      const auto left = *until - clock::now();
+      if (left <= duration::zero()) break;
+      const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
+      ts.tv_sec = static_cast<time_t>(ns / 1'000'000'000);
+      ts.tv_nsec = static_cast<long>(ns % 1'000'000'000);
+      timeout = &ts;
+    }
+    futex_wait(state_, parked, timeout);
+    std::int32_t expected = notified;
+    // acquire: pairs with unpark's release exchange.
+    if (state_.compare_exchange_strong(expected, empty, std::memory_order_acquire)) return;
+    if (until && clock::now() >= *until) break;
+  }
+  // Timed out: back to empty, consuming a token that may have raced in (pairs with unpark).
+  state_.exchange(empty, std::memory_order_acquire);
+}
+
+void parker::unpark() noexcept {
+  // release: pairs with park's acquire; publishes the work posted before this call.
+  if (state_.exchange(notified, std::memory_order_release) == parked) futex_wake_one(state_);
+}
+
+}  // namespace shoal::detail

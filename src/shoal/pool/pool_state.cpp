@@ -1,0 +1,143 @@
+// The shared half of a thread_pool (pool_state.hpp).
+#include "pool/pool_state.hpp"
+
+#include <random>
+
+namespace shoal::detail {
+namespace {
+
+std::size_t worker_count(const thread_pool_options& options) {
+  if (options.workers != 0) return options.workers;
+  const unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : n;
+}
+
+std::uint64_t pick_seed(const thread_pool_options& options) {
+  if (options.shuffle_seed != 0) return options.shuffle_seed;
+  std::random_device device;
+  return (std::uint64_t{device()} << 32) | device() | 1;
+}
+
+}  // namespace
+
+pool_state::pool_state(thread_pool& owner, const thread_pool_options& options)
+    : owner_(&owner), shuffle_seed_(pick_seed(options)) {
+  const std::size_t n = worker_count(options);
+  workers_.reserve(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    workers_.push_back(std::make_unique<worker>(*this, k, options));
+  }
+}
+
+void pool_state::push_global(std::coroutine_handle<> h) noexcept {
+  {
+    std::lock_guard lock(global_mutex_);
+    global_.push_back(h);
+    global_size_.store(global_.size(), std::memory_order_release);  // pairs with global_empty
+  }
+  notify_work();
+}
+
+void pool_state::push_global(const std::vector<std::coroutine_handle<>>& batch) noexcept {
+  std::lock_guard lock(global_mutex_);
+  global_.insert(global_.end(), batch.begin(), batch.end());
+  global_size_.store(global_.size(), std::memory_order_release);  // pairs with global_empty
+}
+
+std::coroutine_handle<> pool_state::pop_global(worker& into) noexcept {
+  if (global_empty()) return nullptr;
+  std::lock_guard lock(global_mutex_);
+  if (global_.empty()) return nullptr;
+  // Take a fair share, bounded by half the local ring, so one worker does not hoard it.
+  std::size_t take = global_.size() / workers_.size() + 1;
+  take = std::min(take, into.ring().capacity() / 2);
+  std::coroutine_handle<> first = global_.front();
+  global_.pop_front();
+  for (std::size_t i = 1; i < take && !global_.empty(); ++i) {
+    if (!into.ring().push(global_.front())) break;
+    global_.pop_front();
+  }
+  global_size_.store(global_.size(), std::memory_order_release);
+  return first;
+}
+
+void pool_state::notify_work() noexcept {
+  std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with worker::park's fence
+  if (idle_.load(std::memory_order_seq_cst) == 0) return;
+  if (spinning_.load(std::memory_order_seq_cst) != 0) return;
+  wake_one();
+}
+
+void pool_state::wake_one() noexcept {
+  for (auto& w : workers_) {
+    if (w->claim_sleeping()) {
+      w->unpark();
+      return;
+    }
+  }
+}
+
+std::size_t pool_state::enter_idle() noexcept {
+  return idle_.fetch_add(1, std::memory_order_seq_cst) + 1;
+}
+
+bool pool_state::any_visible_work() const noexcept {
+  if (!global_empty()) return true;
+  for (const auto& w : workers_) {
+    if (w->has_visible_work()) return true;
+  }
+  return false;
+}
+
+bool pool_state::try_finish(std::size_t idle_count) noexcept {
+  // Every worker idle and nothing queued anywhere: no running coroutine is left to post more.
+  if (idle_count < workers_.size() && idle_.load(std::memory_order_seq_cst) < workers_.size()) {
+    return false;
+  }
+  if (any_visible_work()) return false;
+  bool expected = false;
+  if (!finished_.compare_exchange_strong(expected, true, std::memory_order_acq_rel)) return true;
+  for (auto& w : workers_) w->unpark();
+  return true;
+}
+
+void pool_state::start() {
+  started_.store(true, std::memory_order_release);
+  for (auto& w : workers_) w->start_thread();
+}
+
+bool pool_state::begin_stop() noexcept {
+  if (!started_.load(std::memory_order_acquire)) return false;
+  if (stopping_.exchange(true, std::memory_order_acq_rel)) return false;
+  for (auto& w : workers_) w->unpark();  // sleepers re-evaluate: maybe the pool is done
+  return true;
+}
+
+void pool_state::on_finished(executor* resume_on, std::coroutine_handle<> h) noexcept {
+  std::unique_lock lock(stop_mutex_);
+  if (all_exited_) {
+    lock.unlock();
+    resume_on->post(h, true);
+    return;
+  }
+  stop_resume_on_ = resume_on;
+  stop_waiter_ = h;
+}
+
+void pool_state::worker_exited() noexcept {
+  if (exited_.fetch_add(1, std::memory_order_acq_rel) + 1 != workers_.size()) return;
+  std::unique_lock lock(stop_mutex_);
+  all_exited_ = true;
+  if (!stop_waiter_) return;
+  executor* resume_on = std::exchange(stop_resume_on_, nullptr);
+  std::coroutine_handle<> h = std::exchange(stop_waiter_, nullptr);
+  lock.unlock();
+  resume_on->post(h, true);
+}
+
+void pool_state::join() {
+  for (auto& w : workers_) w->join_thread();
+  started_.store(false, std::memory_order_release);
+}
+
+}  // namespace shoal::detail

@@ -1,0 +1,96 @@
+// pool_state.hpp: what a thread_pool's workers share: the global injection queue, the idle and
+// spinning counts that decide whom to wake, and the stop protocol.
+//
+// Waking (why no wake-up is lost): a poster of stealable work first makes it visible (ring
+// push or global queue), then issues a seq_cst fence and reads `spinning_` and `idle_`. A worker
+// about to park increments `idle_` (seq_cst) and, after a seq_cst fence, rechecks every queue.
+// By the fences' total order, either the worker's recheck sees the work, or the poster sees
+// `idle_ > 0` and, if no worker is spinning (a spinner rechecks after leaving the spinning
+// state), wakes a sleeping one. Work posted to a specific worker (its inbox) always unparks it.
+//
+// Stopping: once stop is requested, the worker that makes every worker idle while no queue
+// holds work declares the pool finished and wakes the rest; each exits its loop, and the last
+// one to exit resumes the stop awaiter on the executor it was awaited from.
+#pragma once
+
+#include <atomic>
+#include <coroutine>
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "pool/worker.hpp"
+#include "shoal/executor.hpp"
+#include "shoal/thread_pool.hpp"
+
+namespace shoal::detail {
+
+class pool_state {
+ public:
+  pool_state(thread_pool& owner, const thread_pool_options& options);
+
+  thread_pool& owner() const noexcept { return *owner_; }
+  std::size_t size() const noexcept { return workers_.size(); }
+  worker& at(std::size_t k) noexcept { return *workers_[k]; }
+
+  // Global injection queue.
+  void push_global(std::coroutine_handle<> h) noexcept;
+  void push_global(const std::vector<std::coroutine_handle<>>& batch) noexcept;
+  // Takes a share of the global queue: returns one, moves the rest into `into`'s ring.
+  std::coroutine_handle<> pop_global(worker& into) noexcept;
+  bool global_empty() const noexcept { return global_size_.load(std::memory_order_acquire) == 0; }
+
+  // Called after making stealable work visible.
+  void notify_work() noexcept;
+  void wake_one() noexcept;
+
+  // Spinning / idle bookkeeping (see header comment).
+  void begin_spinning() noexcept { spinning_.fetch_add(1, std::memory_order_seq_cst); }
+  // Returns true when the caller was the last spinner.
+  bool end_spinning() noexcept { return spinning_.fetch_sub(1, std::memory_order_seq_cst) == 1; }
+  // Returns the number of idle workers including the caller.
+  std::size_t enter_idle() noexcept;
+  void leave_idle() noexcept { idle_.fetch_sub(1, std::memory_order_seq_cst); }
+
+  bool any_visible_work() const noexcept;
+  bool stopping() const noexcept { return stopping_.load(std::memory_order_acquire); }
+  bool finished() const noexcept { return finished_.load(std::memory_order_acquire); }
+  // Called by an idle worker while stopping; true when it declared the pool finished.
+  bool try_finish(std::size_t idle_count) noexcept;
+
+  // Stop protocol, driven by thread_pool.
+  void start();
+  bool begin_stop() noexcept;
+  void on_finished(executor* resume_on, std::coroutine_handle<> h) noexcept;
+  void worker_exited() noexcept;
+  void join();
+
+  std::uint64_t shuffle_seed() const noexcept { return shuffle_seed_; }
+  // Started and not yet joined.
+  bool running() const noexcept { return started_.load(std::memory_order_acquire); }
+
+ private:
+  thread_pool* owner_;
+  std::uint64_t shuffle_seed_;
+  std::vector<std::unique_ptr<worker>> workers_;
+
+  std::mutex global_mutex_;
+  std::deque<std::coroutine_handle<>> global_;  // guarded by global_mutex_
+  std::atomic<std::size_t> global_size_{0};
+
+  std::atomic<std::size_t> spinning_{0};
+  std::atomic<std::size_t> idle_{0};
+
+  std::atomic<bool> started_{false};
+  std::atomic<bool> stopping_{false};
+  std::atomic<bool> finished_{false};
+  std::atomic<std::size_t> exited_{0};
+  std::mutex stop_mutex_;
+  executor* stop_resume_on_ = nullptr;     // guarded by stop_mutex_
+  std::coroutine_handle<> stop_waiter_;    // guarded by stop_mutex_
+  bool all_exited_ = false;                // guarded by stop_mutex_
+};
+
+}  // namespace shoal::detail

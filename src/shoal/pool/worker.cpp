@@ -1,0 +1,270 @@
+// A thread_pool worker: its loop, its queues and how it goes idle (worker.hpp).
+#include "pool/worker.hpp"
+
+#include <pthread.h>
+
+#include <string>
+
+#include "pool/pool_state.hpp"
+#include "shoal/detail/transfer.hpp"
+
+namespace shoal::detail {
+namespace {
+
+thread_local worker* this_worker = nullptr;
+
+constexpr unsigned max_lifo_streak = 3;
+constexpr std::uint64_t global_check_interval = 61;  // prime: avoids lockstep with other periods
+constexpr std::uint64_t timer_check_interval = 16;
+
+void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+}  // namespace
+
+worker::worker(pool_state& pool, std::size_t index, const thread_pool_options& options)
+    : pool_(&pool),
+      index_(index),
+      spin_rounds_(options.spin_rounds),
+      shuffle_(options.shuffle),
+      rng_(pool.shuffle_seed() * 0x9E3779B97F4A7C15ULL + index + 1),
+      ring_(options.local_queue_capacity) {}
+
+worker* worker::current() noexcept { return this_worker; }
+
+std::uint64_t worker::random() noexcept {  // xorshift64
+  rng_ ^= rng_ << 13;
+  rng_ ^= rng_ >> 7;
+  rng_ ^= rng_ << 17;
+  return rng_;
+}
+
+worker_stats worker::stats() const noexcept {
+  return {resumed_.load(std::memory_order_relaxed), stolen_.load(std::memory_order_relaxed),
+          parked_.load(std::memory_order_relaxed), timers_fired_.load(std::memory_order_relaxed)};
+}
+
+void worker::start_thread() {
+  thread_ = std::thread([this] { run(); });
+  const std::string name = "shoal-w" + std::to_string(index_);
+  pthread_setname_np(thread_.native_handle(), name.substr(0, 15).c_str());
+}
+
+void worker::join_thread() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void worker::push_unpinned(std::coroutine_handle<> h) noexcept {
+  if (!ring_.push(h)) {
+    // Full: spill half of the ring and `h` to the global queue, where any worker can take them.
+    std::vector<std::coroutine_handle<>> spill;
+    spill.reserve(ring_.capacity() / 2 + 1);
+    for (std::size_t i = 0; i < ring_.capacity() / 2; ++i) {
+      if (auto item = ring_.pop()) spill.push_back(item);
+    }
+    spill.push_back(h);
+    pool_->push_global(spill);
+  }
+  pool_->notify_work();
+}
+
+void worker::post(std::coroutine_handle<> h, bool pinned) noexcept {
+  if (this_worker == this) {
+    if (pinned) {
+      pinned_.push_back(h);
+    } else {
+      push_unpinned(h);
+    }
+    return;
+  }
+  {
+    std::lock_guard lock(inbox_mutex_);
+    inbox_.push_back({h, pinned});
+    inbox_nonempty_.store(true, std::memory_order_release);  // pairs with drain_inbox's acquire
+  }
+  parker_.unpark();
+}
+
+void worker::defer(std::coroutine_handle<> h) noexcept {
+  if (this_worker != this || shuffle_) {
+    post(h, true);
+    return;
+  }
+  if (lifo_) pinned_.push_back(lifo_);
+  lifo_ = h;
+}
+
+void worker::drain_inbox() {
+  if (!inbox_nonempty_.load(std::memory_order_acquire)) return;  // pairs with post
+  {
+    std::lock_guard lock(inbox_mutex_);
+    draining_.swap(inbox_);
+    inbox_nonempty_.store(false, std::memory_order_relaxed);
+  }
+  for (const inbox_item& item : draining_) {
+    if (item.pinned) {
+      pinned_.push_back(item.h);
+    } else {
+      push_unpinned(item.h);
+    }
+  }
+  draining_.clear();
+  if (shuffle_) shuffle_pinned();
+}
+
+void worker::fire_due_timers() noexcept {
+  if (timers_.empty()) return;
+  const time_point t = clock::now();
+  while (timer_node* node = timers_.pop_expired(t)) {
+    count(timers_fired_);
+    node->fire(*node);
+  }
+}
+
+void worker::shuffle_pinned() noexcept {
+  if (pinned_.size() < 2) return;
+  std::swap(pinned_.front(), pinned_[random() % pinned_.size()]);
+}
+
+void worker::shuffle_ring() noexcept {
+  // Rotate the ring by a random amount: only the owner pushes, so this cannot fail.
+  const std::size_t n = ring_.size();
+  if (n < 2) return;
+  for (std::size_t k = random() % n; k > 0; --k) {
+    if (auto h = ring_.pop()) ring_.push(h);
+  }
+}
+
+std::coroutine_handle<> worker::pop_ring_or_pinned() noexcept {
+  if (shuffle_) {
+    shuffle_ring();
+    shuffle_pinned();
+  }
+  const bool pinned_first = (tick_ & 1) != 0;  // alternate, so neither queue starves the other
+  if (pinned_first && !pinned_.empty()) {
+    auto h = pinned_.front();
+    pinned_.pop_front();
+    return h;
+  }
+  if (auto h = ring_.pop()) return h;
+  if (!pinned_.empty()) {
+    auto h = pinned_.front();
+    pinned_.pop_front();
+    return h;
+  }
+  return nullptr;
+}
+
+std::coroutine_handle<> worker::next_local() noexcept {
+  ++tick_;
+  if (tick_ % timer_check_interval == 0) fire_due_timers();
+  if (tick_ % global_check_interval == 0) {
+    if (auto h = pool_->pop_global(*this)) return h;
+  }
+  if (lifo_) {
+    if (lifo_streak_ < max_lifo_streak) {
+      ++lifo_streak_;
+      return std::exchange(lifo_, nullptr);
+    }
+    pinned_.push_back(std::exchange(lifo_, nullptr));
+  }
+  lifo_streak_ = 0;
+  drain_inbox();
+  if (auto h = pop_ring_or_pinned()) return h;
+  fire_due_timers();
+  drain_inbox();
+  return pop_ring_or_pinned();
+}
+
+std::coroutine_handle<> worker::steal() noexcept {
+  const std::size_t n = pool_->size();
+  if (n < 2) return nullptr;
+  const std::size_t start = random() % n;
+  for (std::size_t i = 0; i < n; ++i) {
+    worker& victim = pool_->at((start + i) % n);
+    if (&victim == this) continue;
+    if (auto h = victim.ring_.steal_into(ring_)) {
+      count(stolen_);
+      return h;
+    }
+  }
+  return nullptr;
+}
+
+std::coroutine_handle<> worker::next_remote() noexcept {
+  if (auto h = pool_->pop_global(*this)) return h;
+  return steal();
+}
+
+bool worker::has_local_work() const noexcept {
+  return lifo_ || !pinned_.empty() || !ring_.empty() ||
+         inbox_nonempty_.load(std::memory_order_acquire);
+}
+
+bool worker::has_visible_work() const noexcept {
+  return !ring_.empty() || inbox_nonempty_.load(std::memory_order_acquire);
+}
+
+bool worker::claim_sleeping() noexcept {
+  bool expected = true;
+  return sleeping_.compare_exchange_strong(expected, false, std::memory_order_acq_rel);
+}
+
+bool worker::spin_for_work() noexcept {
+  pool_->begin_spinning();
+  bool found = false;
+  for (unsigned i = 0; i < spin_rounds_ && !found; ++i) {
+    found = has_local_work() || !pool_->global_empty() || pool_->any_visible_work();
+    for (int k = 0; k < 16 && !found; ++k) cpu_relax();
+  }
+  // The last spinner to find work wakes a sleeper, so that work arriving in bursts spreads.
+  if (pool_->end_spinning() && found) pool_->notify_work();
+  return found;
+}
+
+void worker::park() {
+  const std::size_t idle = pool_->enter_idle();
+  sleeping_.store(true, std::memory_order_seq_cst);
+  std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with pool_state::notify_work
+  const bool work = has_local_work() || !pool_->global_empty() || pool_->any_visible_work();
+  if (!work && pool_->stopping() && pool_->try_finish(idle)) {
+    sleeping_.store(false, std::memory_order_relaxed);
+    pool_->leave_idle();
+    return;
+  }
+  if (!work && !pool_->finished()) {
+    count(parked_);
+    parker_.park(timers_.next_deadline());
+  }
+  sleeping_.store(false, std::memory_order_relaxed);
+  pool_->leave_idle();
+}
+
+bool worker::wait_for_work() {
+  if (pool_->finished()) return false;
+  if (spin_for_work()) return true;
+  park();
+  return !pool_->finished();
+}
+
+void worker::run() {
+  this_worker = this;
+  executor_scope scope(this);
+  for (;;) {
+    std::coroutine_handle<> h = next_local();
+    if (!h) h = next_remote();
+    if (h) {
+      count(resumed_);
+      resume(h);
+      continue;
+    }
+    if (!wait_for_work()) break;
+  }
+  this_worker = nullptr;
+  pool_->worker_exited();
+}
+
+}  // namespace shoal::detail

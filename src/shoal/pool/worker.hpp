@@ -1,0 +1,112 @@
+// worker.hpp: one thread of a thread_pool, and the executor coroutines running on it see.
+//
+// Queues, in the order the worker serves them:
+//   lifo_    one deferred continuation, run next (at most 3 times in a row, then demoted);
+//   pinned_  work only this worker may run (bound chains, continuations), owner-only FIFO;
+//   ring_    stealable local work (spmc_ring), FIFO; overflow spills half to the global queue;
+//   inbox_   what other threads post to this worker, drained into pinned_/ring_;
+//   then the pool's global queue and other workers' rings (steal half).
+// Timers live in a heap owned by this worker and fire on its thread.
+//
+// Thread-safety: everything but the inbox, the ring's consumer side, the parker and the
+// counters is touched only by the worker's own thread.
+#pragma once
+
+#include <atomic>
+#include <coroutine>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "pool/parker.hpp"
+#include "pool/spmc_ring.hpp"
+#include "shoal/detail/timer_heap.hpp"
+#include "shoal/executor.hpp"
+#include "shoal/thread_pool.hpp"
+
+namespace shoal::detail {
+
+class pool_state;
+
+class worker final : public executor {
+ public:
+  worker(pool_state& pool, std::size_t index, const thread_pool_options& options);
+  ~worker() override = default;
+
+  void post(std::coroutine_handle<> h, bool pinned) noexcept override;
+  void defer(std::coroutine_handle<> h) noexcept override;
+  [[nodiscard]] time_point now() const noexcept override { return clock::now(); }
+  void add_timer(timer_node& node) override { timers_.push(node); }
+  bool cancel_timer(timer_node& node) noexcept override { return timers_.erase(node); }
+
+  void start_thread();
+  void join_thread();
+  void unpark() noexcept { parker_.unpark(); }
+  // Atomically claims this worker if it is asleep (so one waker wakes it once).
+  bool claim_sleeping() noexcept;
+
+  [[nodiscard]] pool_state& pool() const noexcept { return *pool_; }
+  [[nodiscard]] std::size_t index() const noexcept { return index_; }
+  [[nodiscard]] worker_stats stats() const noexcept;
+  // Work others can see: ring items or inbox items. Any thread.
+  [[nodiscard]] bool has_visible_work() const noexcept;
+  spmc_ring& ring() noexcept { return ring_; }
+
+  static worker* current() noexcept;
+
+ private:
+  void run();
+  std::coroutine_handle<> next_local() noexcept;
+  std::coroutine_handle<> next_remote() noexcept;
+  std::coroutine_handle<> pop_ring_or_pinned() noexcept;
+  std::coroutine_handle<> steal() noexcept;
+  bool wait_for_work();
+  bool spin_for_work() noexcept;
+  bool has_local_work() const noexcept;
+  void park();
+  void drain_inbox();
+  void fire_due_timers() noexcept;
+  void push_unpinned(std::coroutine_handle<> h) noexcept;
+  void shuffle_pinned() noexcept;
+  void shuffle_ring() noexcept;
+  std::uint64_t random() noexcept;
+  void count(std::atomic<std::uint64_t>& counter) noexcept {
+    counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
+
+  pool_state* pool_;
+  std::size_t index_;
+  unsigned spin_rounds_;
+  bool shuffle_;
+  std::uint64_t rng_;
+  std::thread thread_;
+
+  std::coroutine_handle<> lifo_;
+  unsigned lifo_streak_ = 0;
+  std::uint64_t tick_ = 0;
+  std::deque<std::coroutine_handle<>> pinned_;
+  spmc_ring ring_;
+  timer_heap timers_;
+
+  struct inbox_item {
+    std::coroutine_handle<> h;
+    bool pinned;
+  };
+  std::mutex inbox_mutex_;
+  std::vector<inbox_item> inbox_;  // guarded by inbox_mutex_
+  std::vector<inbox_item> draining_;
+  std::atomic<bool> inbox_nonempty_{false};
+
+  parker parker_;
+  std::atomic<bool> sleeping_{false};
+
+  std::atomic<std::uint64_t> resumed_{0};
+  std::atomic<std::uint64_t> stolen_{0};
+  std::atomic<std::uint64_t> parked_{0};
+  std::atomic<std::uint64_t> timers_fired_{0};
+};
+
+}  // namespace shoal::detail

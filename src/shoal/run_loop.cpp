@@ -1,0 +1,66 @@
+// The loop behind sync_wait (shoal/detail/run_loop.hpp) and shoal::now().
+#include "shoal/detail/run_loop.hpp"
+
+#include "shoal/detail/transfer.hpp"
+
+namespace shoal {
+
+time_point now() noexcept {
+  executor* ex = executor::current();
+  return ex != nullptr ? ex->now() : clock::now();
+}
+
+namespace detail {
+
+void run_loop::post(std::coroutine_handle<> h, bool /*pinned*/) noexcept {
+  std::lock_guard lock(mutex_);
+  ready_.push_back(h);
+  wake_.notify_one();  // under the lock: the loop may be destroyed as soon as it is released
+}
+
+void run_loop::defer(std::coroutine_handle<> h) noexcept { post(h, true); }
+
+time_point run_loop::now() const noexcept { return clock::now(); }
+
+void run_loop::add_timer(timer_node& node) { timers_.push(node); }
+
+bool run_loop::cancel_timer(timer_node& node) noexcept { return timers_.erase(node); }
+
+void run_loop::finish() noexcept {
+  std::lock_guard lock(mutex_);
+  finished_ = true;
+  wake_.notify_one();
+}
+
+void run_loop::fire_due_timers() {
+  const time_point t = clock::now();
+  while (timer_node* node = timers_.pop_expired(t)) node->fire(*node);
+}
+
+void run_loop::run() {
+  executor_scope scope(this);
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    if (!ready_.empty()) {
+      std::coroutine_handle<> h = ready_.front();
+      ready_.pop_front();
+      lock.unlock();
+      resume(h);
+      fire_due_timers();
+      lock.lock();
+      continue;
+    }
+    if (finished_) return;
+    if (auto next = timers_.next_deadline()) {
+      wake_.wait_until(lock, *next);
+      lock.unlock();
+      fire_due_timers();
+      lock.lock();
+    } else {
+      wake_.wait(lock);
+    }
+  }
+}
+
+}  // namespace detail
+}  // namespace shoal

@@ -1,0 +1,108 @@
+// thread_pool on the wall clock: many chains yielding, sleeping and spilling across workers.
+#include "shoal/thread_pool.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <latch>
+
+#include "shoal/sleep.hpp"
+#include "shoal/sync_wait.hpp"
+#include "shoal/yield.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using shoal::task;
+
+struct running_pool {
+  explicit running_pool(std::size_t workers) : pool({.workers = workers}) { pool.start(); }
+  ~running_pool() { shoal::sync_wait(pool.stop()); }
+  shoal::thread_pool pool;
+};
+
+TEST(ThreadPoolStress, TenThousandChainsYieldingAllComplete) {
+  running_pool p(2);
+  constexpr int chains = 10'000;
+  constexpr int yields = 50;
+  std::atomic<long> steps{0};
+  std::latch all(chains);
+  auto chain = [&]() -> task<> {
+    for (int i = 0; i < yields; ++i) {
+      steps.fetch_add(1, std::memory_order_relaxed);
+      co_await shoal::yield();
+    }
+    all.count_down();
+  };
+  for (int i = 0; i < chains; ++i) p.pool.spawn(chain());
+  all.wait();
+  EXPECT_EQ(steps.load(), long{chains} * yields);
+}
+
+TEST(ThreadPoolStress, WorkSpawnedOnOneWorkerSpreadsToTheOthers) {
+  running_pool p(2);
+  constexpr int children = 20'000;
+  std::latch all(children);
+  auto child = [&]() -> task<> {
+    volatile int sink = 0;
+    for (int i = 0; i < 2000; ++i) sink = sink + i;
+    all.count_down();
+    co_return;
+  };
+  auto parent = [&]() -> task<> {
+    co_await p.pool.schedule_on(0);
+    for (int i = 0; i < children; ++i) p.pool.spawn(child());  // local ring, overflows to global
+  };
+  shoal::sync_wait(parent());
+  all.wait();
+  EXPECT_GT(p.pool.stats(1).resumed, 0u) << "worker 1 never took any of worker 0's work";
+}
+
+TEST(ThreadPoolStress, ManySleepersOnTwoWorkersAllWakeNoEarlierThanAsked) {
+  running_pool p(2);
+  constexpr int sleepers = 20'000;
+  std::atomic<int> early{0};
+  std::latch all(sleepers);
+  auto sleeper = [&](int i) -> task<> {
+    const auto d = std::chrono::microseconds(100 * (i % 200));
+    const auto start = shoal::clock::now();
+    co_await shoal::sleep_for(d);
+    if (shoal::clock::now() - start < d) early.fetch_add(1);
+    all.count_down();
+  };
+  for (int i = 0; i < sleepers; ++i) p.pool.spawn_on(static_cast<std::size_t>(i % 2), sleeper(i));
+  all.wait();
+  EXPECT_EQ(early.load(), 0);
+}
+
+TEST(ThreadPoolStress, CrossThreadPingPongBetweenWorkers) {
+  running_pool p(2);
+  constexpr int rounds = 20'000;
+  auto body = [&]() -> task<int> {
+    int hops = 0;
+    for (int i = 0; i < rounds; ++i) {
+      co_await p.pool.schedule_on(static_cast<std::size_t>(i % 2));
+      if (shoal::executor::current() == &p.pool.worker(static_cast<std::size_t>(i % 2))) ++hops;
+    }
+    co_return hops;
+  };
+  EXPECT_EQ(shoal::sync_wait(body()), rounds);
+}
+
+TEST(ThreadPoolStress, StartAndStopRepeatedlyWithWorkInFlight) {
+  for (int round = 0; round < 50; ++round) {
+    shoal::thread_pool pool({.workers = 2});
+    pool.start();
+    std::atomic<int> done{0};
+    auto job = [&]() -> task<> {
+      co_await shoal::yield();
+      done.fetch_add(1);
+    };
+    for (int i = 0; i < 100; ++i) pool.spawn(job());
+    shoal::sync_wait(pool.stop());
+    ASSERT_EQ(done.load(), 100) << "round " << round;
+  }
+}
+
+}  // namespace
