@@ -10,8 +10,8 @@
 // and is returned to the system when the thread exits. A frame freed on another thread than
 // the one that allocated it simply joins the freeing thread's cache.
 //
-// Thread-safety: lock-free by construction (nothing is shared between threads). Sanitizer builds
-// of shoal pass every request straight to the system allocator so use-after-free stays visible.
+// Thread-safety: lock-free by construction (nothing is shared between threads). AddressSanitizer
+// builds of shoal pass every request straight to the system allocator so use-after-free stays visible.
 #pragma once
 
 #include <cstddef>
@@ -30,7 +30,7 @@ inline constexpr std::size_t frame_cache_bytes_per_class = 256 * 1024;
 // Returns memory from frame_allocate; `size` must be the size that was requested.
 void frame_deallocate(void* frame, std::size_t size) noexcept;
 
-// False in sanitizer builds of shoal, where every frame goes to the system allocator.
+// False in AddressSanitizer builds of shoal, where every frame goes to the system allocator.
 [[nodiscard]] bool frame_recycling_enabled() noexcept;
 
 // Counters of this thread's allocator, for tests and benchmarks.

@@ -10,17 +10,13 @@
 #include "shoal/sleep.hpp"
 #include "shoal/sync_wait.hpp"
 #include "shoal/yield.hpp"
+#include "support/running_pool.hpp"
 
 namespace {
 
 using namespace std::chrono_literals;
 using shoal::task;
-
-struct running_pool {
-  explicit running_pool(std::size_t workers) : pool({.workers = workers}) { pool.start(); }
-  ~running_pool() { shoal::sync_wait(pool.stop()); }
-  shoal::thread_pool pool;
-};
+using shoal::testing::running_pool;
 
 TEST(ThreadPoolStress, TenThousandChainsYieldingAllComplete) {
   running_pool p(2);

@@ -13,19 +13,14 @@
 #include "shoal/sleep.hpp"
 #include "shoal/sync_wait.hpp"
 #include "shoal/yield.hpp"
+#include "support/running_pool.hpp"
 
 namespace {
 
 using namespace std::chrono_literals;
 using shoal::task;
+using shoal::testing::running_pool;
 using shoal::thread_pool;
-
-// Starts a pool for one test and stops it at the end, like main would.
-struct running_pool {
-  explicit running_pool(std::size_t workers) : pool({.workers = workers}) { pool.start(); }
-  ~running_pool() { shoal::sync_wait(pool.stop()); }
-  thread_pool pool;
-};
 
 TEST(ThreadPool, ScheduleMovesTheCoroutineOntoAWorker) {
   running_pool p(2);

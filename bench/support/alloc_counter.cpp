@@ -1,0 +1,70 @@
+// Replaces the global operator new/delete of a benchmark program with counting versions
+// (see alloc_counter.hpp). Memory comes from malloc / aligned_alloc; only the count is added.
+//
+// The libstdc++ forms not replaced here (array, nothrow, sized delete) forward to these.
+#include "support/alloc_counter.hpp"
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdlib>
+#include <new>
+
+namespace shoal::bench {
+namespace {
+
+// One counter per cache line; threads are spread over them round-robin.
+struct alignas(64) shard {
+  std::atomic<std::uint64_t> count{0};
+};
+constexpr std::size_t shard_count = 64;
+std::array<shard, shard_count> shards;
+std::atomic<std::size_t> next_shard{0};
+
+void count_one() noexcept {
+  thread_local shard& mine = shards[next_shard.fetch_add(1, std::memory_order_relaxed) % shard_count];
+  // relaxed: a plain statistic; readers synchronise with the counting threads by other means.
+  mine.count.fetch_add(1, std::memory_order_relaxed);
+}
+
+// The standard's loop: retry through the new-handler until it gives up.
+template <class Allocate>
+void* allocate_or_throw(Allocate allocate) {
+  count_one();
+  for (;;) {
+    if (void* p = allocate()) return p;
+    std::new_handler handler = std::get_new_handler();
+    if (handler == nullptr) throw std::bad_alloc();
+    handler();
+  }
+}
+
+std::size_t round_up(std::size_t size, std::size_t alignment) noexcept {
+  return (size + alignment - 1) / alignment * alignment;
+}
+
+}  // namespace
+
+std::uint64_t allocation_count() noexcept {
+  std::uint64_t total = 0;
+  for (const shard& s : shards) total += s.count.load(std::memory_order_relaxed);
+  return total;
+}
+
+}  // namespace shoal::bench
+
+void* operator new(std::size_t size) {
+  return shoal::bench::allocate_or_throw([size] { return std::malloc(size == 0 ? 1 : size); });
+}
+
+void* operator new(std::size_t size, std::align_val_t alignment) {
+  const auto align = static_cast<std::size_t>(alignment);
+  return shoal::bench::allocate_or_throw([size, align] {
+    return std::aligned_alloc(align, shoal::bench::round_up(size == 0 ? 1 : size, align));
+  });
+}
+
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
