@@ -8,8 +8,8 @@
 // runs on an io_context.
 // Counters: allocs/op, calls to operator new per await after one warm-up await (shoal's target
 // is 0 in steady state: the frame allocator recycles the child's frame).
-#include <asio.hpp>
 #include <benchmark/benchmark.h>
+#include <asio.hpp>
 
 #include "shoal/sync_wait.hpp"
 #include "shoal/task.hpp"

@@ -11,24 +11,25 @@
 // Counters: tasks/s (every spawned task or posted handler), allocs/op (per task, whole run:
 // with 2 workers, frames freed on another thread than the one that allocated them can only be
 // recycled there).
-#include <asio.hpp>
 #include <benchmark/benchmark.h>
+#include <asio.hpp>
 
 #include <cstdint>
-#include <thread>
-#include <vector>
 
 #include "shoal/sync_wait.hpp"
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
 #include "support/alloc_counter.hpp"
 #include "support/join_counter.hpp"
+#include "support/running.hpp"
 #include "support/smoke.hpp"
 
 namespace {
 
 using shoal::bench::alloc_meter;
 using shoal::bench::join_counter;
+using shoal::bench::running_io_context;
+using shoal::bench::running_pool;
 
 constexpr int tree_fanout = 10;
 
@@ -66,14 +67,6 @@ void run_fanouts(benchmark::State& state, std::int64_t arrivals, std::int64_t ta
 
 // --- shoal --------------------------------------------------------------------------------
 
-struct running_pool {
-  explicit running_pool(std::size_t workers) : pool({.workers = workers}) { pool.start(); }
-  running_pool(const running_pool&) = delete;
-  running_pool& operator=(const running_pool&) = delete;
-  ~running_pool() { shoal::sync_wait(pool.stop()); }
-  shoal::thread_pool pool;
-};
-
 shoal::task<> shoal_leaf(join_counter& join) {
   join.arrive();
   co_return;
@@ -93,41 +86,21 @@ shoal::task<> shoal_tree_node(shoal::thread_pool& pool, int depth, join_counter&
 }
 
 void fanout_flat_shoal(benchmark::State& state) {
-  running_pool p(static_cast<std::size_t>(state.range(0)));
+  running_pool pool(static_cast<std::size_t>(state.range(0)));
   run_fanouts(state, children, children + 1, [&](join_counter& join) {
-    p.pool.spawn(shoal_flat_root(p.pool, children, join));
+    pool.get().spawn(shoal_flat_root(pool.get(), children, join));
   });
 }
 
 void fanout_tree_shoal(benchmark::State& state) {
-  running_pool p(static_cast<std::size_t>(state.range(0)));
+  running_pool pool(static_cast<std::size_t>(state.range(0)));
   const int depth = tree_depth(children);
   run_fanouts(state, children, tree_nodes(depth), [&](join_counter& join) {
-    p.pool.spawn(shoal_tree_node(p.pool, depth, join));
+    pool.get().spawn(shoal_tree_node(pool.get(), depth, join));
   });
 }
 
 // --- Asio ---------------------------------------------------------------------------------
-
-// An io_context run by `threads` threads until the object is destroyed.
-class running_io_context {
- public:
-  explicit running_io_context(int threads) : io_(threads) {
-    for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { io_.run(); });
-  }
-  running_io_context(const running_io_context&) = delete;
-  running_io_context& operator=(const running_io_context&) = delete;
-  ~running_io_context() {
-    guard_.reset();
-    for (std::thread& t : threads_) t.join();
-  }
-  asio::io_context& get() noexcept { return io_; }
-
- private:
-  asio::io_context io_;
-  asio::executor_work_guard<asio::io_context::executor_type> guard_ = asio::make_work_guard(io_);
-  std::vector<std::thread> threads_;
-};
 
 void asio_tree_node(asio::io_context& io, int depth, join_counter& join) {
   if (depth == 0) {

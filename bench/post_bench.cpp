@@ -15,12 +15,11 @@
 // asio::post, with the same samples.
 //
 // Counters: allocs/op (after warm-up), and the latency percentiles.
-#include <asio.hpp>
 #include <benchmark/benchmark.h>
+#include <asio.hpp>
 
 #include <cstdint>
 #include <semaphore>
-#include <thread>
 #include <vector>
 
 #include "shoal/clock.hpp"
@@ -30,45 +29,21 @@
 #include "shoal/yield.hpp"
 #include "support/alloc_counter.hpp"
 #include "support/percentiles.hpp"
+#include "support/running.hpp"
 
 namespace {
 
+using shoal::clock;
 using shoal::bench::alloc_meter;
 using shoal::bench::report_allocs;
-using shoal::clock;
+using shoal::bench::running_io_context;
+using shoal::bench::running_pool;
 
 constexpr int warm_up_rounds = 100;
 
 std::int64_t ns_between(clock::time_point from, clock::time_point to) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(to - from).count();
 }
-
-// A pool started for one benchmark run and stopped at its end.
-struct running_pool {
-  explicit running_pool(std::size_t workers) : pool({.workers = workers}) { pool.start(); }
-  running_pool(const running_pool&) = delete;
-  running_pool& operator=(const running_pool&) = delete;
-  ~running_pool() { shoal::sync_wait(pool.stop()); }
-  shoal::thread_pool pool;
-};
-
-// An io_context run by its own thread until the object is destroyed.
-class running_io_context {
- public:
-  running_io_context() : thread_([this] { io_.run(); }) {}
-  running_io_context(const running_io_context&) = delete;
-  running_io_context& operator=(const running_io_context&) = delete;
-  ~running_io_context() {
-    guard_.reset();
-    thread_.join();
-  }
-  asio::io_context& get() noexcept { return io_; }
-
- private:
-  asio::io_context io_{1};
-  asio::executor_work_guard<asio::io_context::executor_type> guard_ = asio::make_work_guard(io_);
-  std::thread thread_;
-};
 
 // --- Round trip on one worker -------------------------------------------------------------
 
@@ -85,8 +60,8 @@ shoal::task<> shoal_yield_loop(shoal::thread_pool& pool, benchmark::State& state
 }
 
 void post_shoal_yield(benchmark::State& state) {
-  running_pool p(1);
-  shoal::sync_wait(shoal_yield_loop(p.pool, state, state.range(0) != 0));
+  running_pool pool(1);
+  shoal::sync_wait(shoal_yield_loop(pool.get(), state, state.range(0) != 0));
 }
 BENCHMARK(post_shoal_yield)->ArgName("bound")->Arg(0)->Arg(1)->UseRealTime();
 
@@ -157,8 +132,8 @@ void hop_shoal_schedule_on(benchmark::State& state) {
   std::vector<std::int64_t> hops;
   hops.reserve(2 * static_cast<std::size_t>(state.max_iterations));
   {
-    running_pool p(2);
-    shoal::sync_wait(shoal_bounce(p.pool, state, hops));
+    running_pool pool(2);
+    shoal::sync_wait(shoal_bounce(pool.get(), state, hops));
   }
   shoal::bench::report_percentiles(state, hops, "ns", 1.0);
 }
@@ -220,8 +195,8 @@ class asio_bouncer {
 };
 
 void hop_asio_post(benchmark::State& state) {
-  running_io_context a;
-  running_io_context b;
+  running_io_context a(1);
+  running_io_context b(1);
   asio_bouncer bouncer(a.get(), b.get(), state);
   bouncer.run();
   report_allocs(state, bouncer.allocs(), 2.0 * static_cast<double>(state.iterations()));

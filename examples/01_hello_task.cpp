@@ -108,7 +108,8 @@ void frame_recycling() {
   if (shoal::frame_recycling_enabled()) {
     check(system <= 8, "frames are recycled: a handful of system allocations, not 10,000");
   } else {
-    std::printf("  (sanitizer build: frame recycling is off, every frame is a system allocation)\n");
+    std::printf(
+        "  (sanitizer build: frame recycling is off, every frame is a system allocation)\n");
   }
 }
 

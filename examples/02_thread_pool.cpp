@@ -45,7 +45,7 @@ shoal::task<bool> hop_into_pool(shoal::thread_pool& pool) {
   const std::thread::id main_thread = std::this_thread::get_id();
   co_await pool.schedule();
   std::printf("  schedule():      running on worker %d\n", worker_index(pool));
-  co_return std::this_thread::get_id() != main_thread && worker_index(pool) >= 0;
+  co_return std::this_thread::get_id() != main_thread&& worker_index(pool) >= 0;
 }
 
 // Binds itself to worker 1, then checks it is still there after a yield and a sleep.
@@ -71,7 +71,8 @@ shoal::task<void> job(std::atomic<int>& done_jobs, std::latch& finished) {
 shoal::task<void> pinned_job(shoal::thread_pool& pool, std::size_t k, std::atomic<int>& misplaced,
                              std::latch& finished) {
   for (int i = 0; i < 3; ++i) {
-    if (worker_index(pool) != static_cast<int>(k)) misplaced.fetch_add(1, std::memory_order_relaxed);
+    if (worker_index(pool) != static_cast<int>(k))
+      misplaced.fetch_add(1, std::memory_order_relaxed);
     co_await shoal::sleep_for(1ms);
   }
   finished.count_down();  // release: pairs with finished.wait()
@@ -80,11 +81,10 @@ shoal::task<void> pinned_job(shoal::thread_pool& pool, std::size_t k, std::atomi
 void print_stats(shoal::thread_pool& pool) {
   for (std::size_t k = 0; k < pool.size(); ++k) {
     const shoal::worker_stats s = pool.stats(k);
-    std::printf("  worker %zu: resumed %llu, stolen %llu, parked %llu, timers fired %llu\n", k,
-                static_cast<unsigned long long>(s.resumed),
-                static_cast<unsigned long long>(s.stolen),
-                static_cast<unsigned long long>(s.parked),
-                static_cast<unsigned long long>(s.timers_fired));
+    std::printf(
+        "  worker %zu: resumed %llu, stolen %llu, parked %llu, timers fired %llu\n", k,
+        static_cast<unsigned long long>(s.resumed), static_cast<unsigned long long>(s.stolen),
+        static_cast<unsigned long long>(s.parked), static_cast<unsigned long long>(s.timers_fired));
   }
 }
 

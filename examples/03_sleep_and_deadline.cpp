@@ -110,9 +110,10 @@ void measure_lateness() {
   shoal::sync_wait(pool.stop());
 
   const percentiles p = summarize(std::move(lateness));
-  std::printf("  %zu concurrent sleeps of 1-5.9 ms on 2 workers, lateness (wake - deadline):\n"
-              "    min %.3f ms  p50 %.3f ms  p99 %.3f ms  max %.3f ms\n",
-              sleepers, to_ms(p.min), to_ms(p.p50), to_ms(p.p99), to_ms(p.max));
+  std::printf(
+      "  %zu concurrent sleeps of 1-5.9 ms on 2 workers, lateness (wake - deadline):\n"
+      "    min %.3f ms  p50 %.3f ms  p99 %.3f ms  max %.3f ms\n",
+      sleepers, to_ms(p.min), to_ms(p.p50), to_ms(p.p99), to_ms(p.max));
   check(p.min >= duration::zero(), "no sleep on the pool woke before its deadline");
 }
 

@@ -56,10 +56,10 @@ using shoal::time_point;
 
 // ---- The workload: TPC-C New-Order terminal times, scaled 1:1000 ----------------------------
 
-constexpr duration keying_time = 18ms;           // TPC-C: 18 s
-constexpr double think_mean_ms = 12.0;           // TPC-C: mean 12 s
+constexpr duration keying_time = 18ms;               // TPC-C: 18 s
+constexpr double think_mean_ms = 12.0;               // TPC-C: mean 12 s
 constexpr double think_cap_ms = 10 * think_mean_ms;  // TPC-C: truncated at 10x the mean
-constexpr int transaction_rounds = 64;           // the CPU stand-in: about 100 ns
+constexpr int transaction_rounds = 64;               // the CPU stand-in: about 100 ns
 
 // ---- Options --------------------------------------------------------------------------------
 
@@ -95,25 +95,30 @@ std::string bad_value(std::string_view flag, std::string_view text, const char* 
          expected;
 }
 
-std::size_t parse_count(std::string_view flag, std::string_view text, std::size_t max,
-                        const char* expected) {
-  std::size_t value = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc{} || ptr != end || value < 1 || value > max) {
-    throw usage_error(bad_value(flag, text, expected));
-  }
+// All of `text` read as one number, or nullopt ("12x", "", " 12" are not numbers).
+template <class Number>
+std::optional<Number> parse_number(std::string_view text) {
+  const std::string owned(text);  // from_chars wants a char range; this one is null-terminated
+  const char* end = owned.data() + owned.size();
+  Number value{};
+  const auto [ptr, ec] = std::from_chars(owned.data(), end, value);
+  if (ec != std::errc{} || ptr != end) return std::nullopt;
   return value;
 }
 
+std::size_t parse_count(std::string_view flag, std::string_view text, std::size_t max,
+                        const char* expected) {
+  const std::optional<std::size_t> value = parse_number<std::size_t>(text);
+  if (!value || *value < 1 || *value > max) throw usage_error(bad_value(flag, text, expected));
+  return *value;
+}
+
 double parse_seconds(std::string_view flag, std::string_view text) {
-  double value = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc{} || ptr != end || !(value > 0) || value > max_seconds) {
+  const std::optional<double> value = parse_number<double>(text);
+  if (!value || !(*value > 0) || *value > max_seconds) {
     throw usage_error(bad_value(flag, text, "a number of seconds above 0, at most 86400"));
   }
-  return value;
+  return *value;
 }
 
 void apply_flag(options& o, std::string_view flag, std::string_view value) {
@@ -181,18 +186,20 @@ class lateness_histogram {
 
  private:
   static constexpr int sub_bits = 5;
-  static constexpr std::size_t linear = std::size_t{2} << sub_bits;  // 64
-  static constexpr std::size_t bucket_count = (64 - sub_bits) * (std::size_t{1} << sub_bits) + 32;
+  static constexpr std::size_t sub_buckets = std::size_t{1} << sub_bits;  // per power of two
+  static constexpr std::size_t linear = 2 * sub_buckets;                  // exact below this
+  static constexpr std::size_t bucket_count = (64 - sub_bits + 1) * sub_buckets;
 
   static std::size_t index_of(std::uint64_t v) noexcept {
     if (v < linear) return static_cast<std::size_t>(v);
-    const int e = std::bit_width(v) - 1;  // >= 6
-    return static_cast<std::size_t>(e - sub_bits) * 32 + static_cast<std::size_t>(v >> (e - sub_bits));
+    const int e = static_cast<int>(std::bit_width(v)) - 1;  // >= 6
+    return static_cast<std::size_t>(e - sub_bits) * sub_buckets +
+           static_cast<std::size_t>(v >> (e - sub_bits));  // mantissa in [32, 64)
   }
   static std::uint64_t upper_edge(std::size_t i) noexcept {
     if (i < linear) return i;
-    const int shift = static_cast<int>(i / 32) - 1;  // e - sub_bits
-    const std::uint64_t mantissa = i % 32 + 32;
+    const int shift = static_cast<int>(i / sub_buckets) - 1;  // e - sub_bits
+    const std::uint64_t mantissa = i % sub_buckets + sub_buckets;
     return ((mantissa + 1) << shift) - 1;
   }
 
@@ -323,7 +330,7 @@ static_assert(std::atomic<bool>::is_always_lock_free, "used from a signal handle
 void on_sigint(int /*signal*/) { interrupted.store(true, std::memory_order_relaxed); }
 
 void install_sigint_handler() {
-  struct sigaction action {};
+  struct sigaction action{};
   action.sa_handler = &on_sigint;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESETHAND;  // a second Ctrl-C kills the process the usual way
@@ -412,11 +419,13 @@ void print_report(const options& o, const timeline& t, const worker_tally& total
                   std::optional<std::uint64_t> baseline_rss) {
   const double wall = seconds_between(t.start, t.all_done);
   const double ideal = static_cast<double>(o.terminals) / 0.030;  // one cycle per 18 + 12 ms
-  std::printf("ended by          %s\n", t.interrupted ? "Ctrl-C (SIGINT): results so far" : "time limit");
+  std::printf("ended by          %s\n",
+              t.interrupted ? "Ctrl-C (SIGINT): results so far" : "time limit");
   std::printf("terminals         %zu\n", o.terminals);
   std::printf("workers           %zu\n", o.workers);
-  std::printf("wall time         %.2f s (spawning %.3f s, drain after the gate closed %.3f s)\n", wall,
-              seconds_between(t.start, t.spawned), seconds_between(t.gate_closed, t.all_done));
+  std::printf("wall time         %.2f s (spawning %.3f s, drain after the gate closed %.3f s)\n",
+              wall, seconds_between(t.start, t.spawned),
+              seconds_between(t.gate_closed, t.all_done));
   std::printf("transactions      %llu, %.0f per second (the pacing allows about %.0f)\n",
               static_cast<unsigned long long>(total.transactions),
               static_cast<double>(total.transactions) / wall, ideal);
@@ -427,6 +436,17 @@ void print_report(const options& o, const timeline& t, const worker_tally& total
   print_cpu(wall);
   std::printf("idle terminals    %llu finished without completing a transaction\n",
               static_cast<unsigned long long>(total.idle_terminals));
+}
+
+void print_workers(const shoal::thread_pool& pool, const std::vector<worker_tally>& tallies) {
+  for (std::size_t k = 0; k < pool.size(); ++k) {
+    const shoal::worker_stats s = pool.stats(k);
+    std::printf(
+        "  worker %-3zu       %llu transactions; resumed %llu, timers fired %llu, parked %llu\n", k,
+        static_cast<unsigned long long>(tallies[k].transactions),
+        static_cast<unsigned long long>(s.resumed), static_cast<unsigned long long>(s.timers_fired),
+        static_cast<unsigned long long>(s.parked));
+  }
 }
 
 // The outcome: 0 when the terminals ran as they should, 1 (saying why) when not.
@@ -453,6 +473,7 @@ int run_demo(const options& o) {
   shoal::sync_wait(pool.stop());  // every terminal has finished: nothing is left sleeping
   const worker_tally total = merge(state.tallies);
   print_report(o, t, total, baseline_rss);
+  print_workers(pool, state.tallies);
   return verdict(total);
 }
 

@@ -7,7 +7,8 @@
 #   EXIT     the expected exit status: a number, or "nonzero" for any failure
 #   REGEX    an extended regular expression (grep -E) the combined stdout and stderr must match
 #   --interrupt-after SECONDS
-#            send SIGINT to PROGRAM after SECONDS, as Ctrl-C in a terminal would
+#            send SIGINT to PROGRAM, as Ctrl-C in a terminal would, SECONDS after its first
+#            output appears (so the signal cannot arrive before it installed its handler)
 set -u
 
 interrupt_after=""
@@ -29,8 +30,13 @@ trap 'rm -f "$output"' EXIT
 if [ -n "$interrupt_after" ]; then
   "$@" >"$output" 2>&1 &
   pid=$!
+  waited=0
+  while [ ! -s "$output" ] && [ "$waited" -lt 300 ] && kill -0 "$pid" 2>/dev/null; do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
   sleep "$interrupt_after"
-  kill -INT "$pid"
+  kill -INT "$pid" 2>/dev/null
   wait "$pid"
   status=$?
 else

@@ -5,6 +5,9 @@
 // Asio, the standard library). A benchmark takes an `alloc_meter` before the measured work and
 // reports `allocations()` divided by the operations it ran as the user counter "allocs/op".
 //
+// Sanitizer builds keep the sanitizer's operator new and count nothing; the benchmarks then
+// report no "allocs/op" counter.
+//
 // Thread-safety: any thread. Each thread counts in its own cache line (relaxed increments), so
 // counting adds no contention. A reader sees every allocation made by threads that have
 // synchronised with it (joined, or signalled the end of their work); in-flight counts are
@@ -16,6 +19,9 @@
 #include <benchmark/benchmark.h>
 
 namespace shoal::bench {
+
+// False in sanitizer builds, where allocation_count() stays 0.
+[[nodiscard]] bool allocation_counting_enabled() noexcept;
 
 // Calls to the global operator new (all forms) since the program started, all threads.
 [[nodiscard]] std::uint64_t allocation_count() noexcept;
@@ -38,7 +44,7 @@ class alloc_meter {
 
 // Sets the "allocs/op" counter: allocations since `meter` started, per `ops` operations.
 inline void report_allocs(benchmark::State& state, const alloc_meter& meter, double ops) {
-  state.counters["allocs/op"] = meter.per(ops);
+  if (allocation_counting_enabled()) state.counters["allocs/op"] = meter.per(ops);
 }
 // The same, one operation per benchmark iteration.
 inline void report_allocs(benchmark::State& state, const alloc_meter& meter) {

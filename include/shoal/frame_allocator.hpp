@@ -11,7 +11,8 @@
 // the one that allocated it simply joins the freeing thread's cache.
 //
 // Thread-safety: lock-free by construction (nothing is shared between threads). AddressSanitizer
-// builds of shoal pass every request straight to the system allocator so use-after-free stays visible.
+// builds of shoal pass every request straight to the system allocator so use-after-free stays
+// visible.
 #pragma once
 
 #include <cstddef>
@@ -21,7 +22,7 @@ namespace shoal {
 
 inline constexpr std::size_t frame_size_class_bytes = 64;
 inline constexpr std::size_t frame_size_classes = 32;  // up to 2 KiB
-inline constexpr std::size_t frame_cache_bytes_per_class = 256 * 1024;
+inline constexpr std::size_t frame_cache_bytes_per_class = std::size_t{256} * 1024;
 
 // Returns at least `size` bytes, aligned to __STDCPP_DEFAULT_NEW_ALIGNMENT__. Throws
 // std::bad_alloc like ::operator new.
@@ -35,7 +36,7 @@ void frame_deallocate(void* frame, std::size_t size) noexcept;
 
 // Counters of this thread's allocator, for tests and benchmarks.
 struct frame_allocator_stats {
-  std::uint64_t allocations = 0;    // frame_allocate calls
+  std::uint64_t allocations = 0;         // frame_allocate calls
   std::uint64_t system_allocations = 0;  // of which served by ::operator new
 };
 [[nodiscard]] frame_allocator_stats this_thread_frame_stats() noexcept;

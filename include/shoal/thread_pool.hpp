@@ -32,11 +32,11 @@
 namespace shoal {
 
 struct thread_pool_options {
-  std::size_t workers = 0;             // 0: one per hardware thread
-  std::size_t local_queue_capacity = 256;  // per worker, rounded up to a power of two
-  unsigned spin_rounds = 64;           // queue checks before an idle worker parks
+  std::size_t workers = 0;                    // 0: one per hardware thread
+  std::size_t local_queue_capacity = 256;     // per worker, rounded up to a power of two
+  unsigned spin_rounds = 64;                  // queue checks before an idle worker parks
   bool shuffle = detail::shuffle_by_default;  // run ready work in a seeded random order (debug)
-  std::uint64_t shuffle_seed = 0;      // 0: pick one (read it back with shuffle_seed())
+  std::uint64_t shuffle_seed = 0;             // 0: pick one (read it back with shuffle_seed())
 };
 
 struct worker_stats {
@@ -58,7 +58,9 @@ class thread_pool {
   // Awaitable. Result: void. Errors: std::logic_error when awaited on one of this pool's workers.
   // Cancellation: none. Resumes on: the executor it was awaited on, after every worker has exited.
   // Thread-safety: await once. Example: `shoal::sync_wait(pool.stop());`
-  [[nodiscard]] detail::pool_stop_awaiter stop() noexcept { return detail::pool_stop_awaiter(*this); }
+  [[nodiscard]] detail::pool_stop_awaiter stop() noexcept {
+    return detail::pool_stop_awaiter(*this);
+  }
 
   // Awaitable. Result: void. Errors: none. Cancellation: none. Resumes on: some worker of this
   // pool (the caller's own when already on one), unbound. Thread-safety: any thread.

@@ -23,7 +23,8 @@ struct yield_awaiter {
   template <class Promise>
   void await_suspend(std::coroutine_handle<Promise> h) const {
     const wake_target target = wake_target::of(h);
-    if (target.where == nullptr) throw std::logic_error("shoal: yield awaited outside any executor");
+    if (target.where == nullptr)
+      throw std::logic_error("shoal: yield awaited outside any executor");
     target.post(h);
   }
   void await_resume() const noexcept {}

@@ -67,8 +67,9 @@ void thread_pool::spawn(task<void> t) {
 
 void thread_pool::spawn_on(std::size_t k, task<void> t) {
   executor& w = worker(k);
-  w.post(detail::run_root<void>(std::move(t), nullptr).start_with(&detail::destroy_root, nullptr, &w),
-         true);
+  w.post(
+      detail::run_root<void>(std::move(t), nullptr).start_with(&detail::destroy_root, nullptr, &w),
+      true);
 }
 
 namespace detail {
@@ -82,7 +83,8 @@ void pool_stop_awaiter::await_suspend(std::coroutine_handle<> h) {
     throw std::logic_error("shoal::thread_pool::stop awaited on one of the pool's own workers");
   }
   executor* here = executor::current();
-  if (here == nullptr) throw std::logic_error("shoal::thread_pool::stop awaited outside an executor");
+  if (here == nullptr)
+    throw std::logic_error("shoal::thread_pool::stop awaited outside an executor");
   pool_->finish_stop_when_idle(here, h);
 }
 

@@ -12,8 +12,14 @@ struct counted {
 
   int value = 0;
   explicit counted(int v = 0) noexcept : value(v) { ++alive; }
-  counted(const counted& o) noexcept : value(o.value) { ++alive; ++copies; }
-  counted(counted&& o) noexcept : value(o.value) { ++alive; ++moves; }
+  counted(const counted& o) noexcept : value(o.value) {
+    ++alive;
+    ++copies;
+  }
+  counted(counted&& o) noexcept : value(o.value) {
+    ++alive;
+    ++moves;
+  }
   counted& operator=(const counted&) = default;
   counted& operator=(counted&&) = default;
   ~counted() { --alive; }

@@ -54,10 +54,12 @@ TEST(ManualScheduler, ASeededSchedulerRunsEverythingInAnotherOrder) {
     }
   };
   std::vector<shoal::testing::spawned<void>> all;
+  all.reserve(4);
   for (int i = 0; i < 4; ++i) all.push_back(sched.spawn(body(i)));
   sched.run_all();
   EXPECT_EQ(trace.size(), 16u);
   std::vector<int> fifo;
+  fifo.reserve(16);
   for (int r = 0; r < 4; ++r) {
     for (int i = 0; i < 4; ++i) fifo.push_back(i);
   }

@@ -41,6 +41,7 @@ TEST(Sleep, EqualDeadlinesResumeInTheOrderTheyWereArmed) {
     order.push_back(id);
   };
   std::vector<shoal::testing::spawned<void>> all;
+  all.reserve(5);
   for (int i = 0; i < 5; ++i) all.push_back(sched.spawn(sleeper(i)));
   sched.run_all();
   sched.advance(5ms);

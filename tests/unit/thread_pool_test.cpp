@@ -19,8 +19,8 @@ namespace {
 
 using namespace std::chrono_literals;
 using shoal::task;
-using shoal::testing::running_pool;
 using shoal::thread_pool;
+using shoal::testing::running_pool;
 
 TEST(ThreadPool, ScheduleMovesTheCoroutineOntoAWorker) {
   running_pool p(2);
@@ -112,7 +112,9 @@ TEST(ThreadPool, StopOfAPoolNeverStartedCompletesAtOnce) {
 double cpu_seconds() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  auto secs = [](timeval tv) { return static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6; };
+  auto secs = [](timeval tv) {
+    return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
+  };
   return secs(usage.ru_utime) + secs(usage.ru_stime);
 }
 

@@ -11,8 +11,8 @@
 #include <deque>
 #include <mutex>
 
-#include "shoal/executor.hpp"
 #include "shoal/detail/timer_heap.hpp"
+#include "shoal/executor.hpp"
 
 namespace shoal::detail {
 
@@ -37,8 +37,8 @@ class run_loop final : public executor {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::coroutine_handle<>> ready_;  // guarded by mutex_
-  bool finished_ = false;                       // guarded by mutex_
-  timer_heap timers_;                           // run() thread only
+  bool finished_ = false;                      // guarded by mutex_
+  timer_heap timers_;                          // run() thread only
 };
 
 }  // namespace shoal::detail

@@ -36,8 +36,8 @@ struct frame_allocated {
 // The outcome of a coroutine: nothing yet, a value, or an exception.
 template <class T>
 class task_result {
-  using stored = std::conditional_t<std::is_reference_v<T>,
-                                    std::add_pointer_t<std::remove_reference_t<T>>, T>;
+  using stored =
+      std::conditional_t<std::is_reference_v<T>, std::add_pointer_t<std::remove_reference_t<T>>, T>;
 
  public:
   template <class U>

@@ -16,8 +16,8 @@ constexpr std::int32_t parked = -1;
 
 void futex_wait(std::atomic<std::int32_t>& word, std::int32_t expected,
                 const timespec* timeout) noexcept {
-  syscall(SYS_futex, reinterpret_cast<std::int32_t*>(&word), FUTEX_WAIT_PRIVATE, expected,
-          timeout, nullptr, 0);
+  syscall(SYS_futex, reinterpret_cast<std::int32_t*>(&word), FUTEX_WAIT_PRIVATE, expected, timeout,
+          nullptr, 0);
 }
 
 void futex_wake_one(std::atomic<std::int32_t>& word) noexcept {

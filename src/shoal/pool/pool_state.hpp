@@ -88,9 +88,9 @@ class pool_state {
   std::atomic<bool> finished_{false};
   std::atomic<std::size_t> exited_{0};
   std::mutex stop_mutex_;
-  executor* stop_resume_on_ = nullptr;     // guarded by stop_mutex_
-  std::coroutine_handle<> stop_waiter_;    // guarded by stop_mutex_
-  bool all_exited_ = false;                // guarded by stop_mutex_
+  executor* stop_resume_on_ = nullptr;   // guarded by stop_mutex_
+  std::coroutine_handle<> stop_waiter_;  // guarded by stop_mutex_
+  bool all_exited_ = false;              // guarded by stop_mutex_
 };
 
 }  // namespace shoal::detail

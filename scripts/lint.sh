@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Checks that the code obeys .clang-format and .clang-tidy. Needs a configured release build
+# (build/release/compile_commands.json); configures one if missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -f build/release/compile_commands.json ] || cmake --preset release > /dev/null
+
+mapfile -t files < <(git ls-files '*.hpp' '*.cpp')
+clang-format-19 --dry-run -Werror "${files[@]}"
+
+mapfile -t units < <(git ls-files 'src/*.cpp' 'tests/unit/*.cpp' 'tests/stress/*.cpp' \
+                                  'examples/*.cpp' 'bench/*.cpp')
+if ! tidy_output=$(clang-tidy-19 -p build/release --quiet "${units[@]}" 2>&1); then
+  echo "${tidy_output}" | grep -E -A3 '(warning|error):' || echo "${tidy_output}" | tail -20
+  echo "lint: clang-tidy failed"
+  exit 1
+fi
+echo "lint: clean (${#files[@]} files formatted, ${#units[@]} translation units checked)"
