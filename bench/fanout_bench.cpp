@@ -35,7 +35,7 @@ constexpr int tree_fanout = 10;
 
 const std::int64_t children = shoal::bench::full_or_smoke<std::int64_t>(1'000'000, 10'000);
 
-// Leaves of a `tree_fanout`-ary tree with `leaves` leaves: its depth, and how many nodes it has.
+// A `tree_fanout`-ary tree with `leaves` leaves: its depth, and how many nodes it has.
 int tree_depth(std::int64_t leaves) {
   int depth = 0;
   for (std::int64_t n = 1; n < leaves; n *= tree_fanout) ++depth;

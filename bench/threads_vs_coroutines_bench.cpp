@@ -20,10 +20,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <memory>
 #include <system_error>
 #include <thread>
 #include <vector>
+
+#include <time.h>
 
 #include "shoal/executor.hpp"
 #include "shoal/task.hpp"
@@ -52,18 +53,25 @@ const auto window = full_or_smoke<steady::duration>(1s, 30ms);
   for (std::uint64_t i = 0; i < rounds; ++i) benchmark::DoNotOptimize(i);
 }
 
-// Spin rounds that take about 1 us on this machine (the fastest of a few measurements).
+// This thread's CPU time: unlike wall time, it does not count time spent preempted.
+std::chrono::nanoseconds thread_cpu_time() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec);
+}
+
+// Spin rounds that take about 1 us of CPU on this machine (the fastest of many short probes).
 std::uint64_t rounds_per_us() {
   static const std::uint64_t rounds = [] {
-    constexpr std::uint64_t probe = 1'000'000;
-    auto best = steady::duration::max();
-    for (int i = 0; i < 5; ++i) {
-      const auto start = steady::now();
+    constexpr std::uint64_t probe = 100'000;
+    auto best = std::chrono::nanoseconds::max();
+    for (int i = 0; i < 50; ++i) {
+      const auto start = thread_cpu_time();
       spin(probe);
-      best = std::min(best, steady::now() - start);
+      best = std::min(best, thread_cpu_time() - start);
     }
-    const auto ns = std::max<std::int64_t>(1, std::chrono::nanoseconds(best).count());
-    return std::max<std::uint64_t>(1, probe * 1000 / static_cast<std::uint64_t>(ns));
+    const auto ns = static_cast<std::uint64_t>(std::max<std::int64_t>(1, best.count()));
+    return std::max<std::uint64_t>(1, probe * 1000 / ns);
   }();
   return rounds;
 }
@@ -74,7 +82,9 @@ struct alignas(64) op_counter {
   std::atomic<std::uint64_t> ops{0};
 
   // Only the owning thread counts: a relaxed load + store, no read-modify-write.
-  void count() noexcept { ops.store(ops.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+  void count() noexcept {
+    ops.store(ops.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
 };
 
 std::uint64_t total_ops(const std::vector<op_counter>& counters) {
@@ -195,8 +205,8 @@ BENCHMARK(coroutines_yield)
 BENCHMARK(threads_yield)
     ->ArgName("threads")
     ->Apply([](benchmark::internal::Benchmark* b) {
-      for (std::int64_t n : full_or_smoke<std::vector<std::int64_t>>({10, 100, 1'000, 10'000},
-                                                                       {10, 100})) {
+      for (std::int64_t n :
+           full_or_smoke<std::vector<std::int64_t>>({10, 100, 1'000, 10'000}, {10, 100})) {
         b->Arg(n);
       }
     })

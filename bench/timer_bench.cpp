@@ -8,10 +8,14 @@
 // pile up. Deadlines of every timer are uniform over an hour starting an hour from now, so none
 // fires and the new timer lands anywhere in the heap.
 //
-// Lateness: `sleepers` coroutines (10^6; 10^4 in the smoke run) spawned on a 2-worker pool, each
-// sleeping until a random deadline in [0, 2 s) after it starts; lateness = time it resumed -
+// Lateness: `sleepers` coroutines (10^6; 10^4 in the smoke run) spawned on a 2-worker pool from
+// the benchmark thread, each sleeping until a random deadline; lateness = time it resumed -
 // deadline, reported as p50_us, p99_us and max_us over all sleepers, plus "early" (sleepers
-// resumed before their deadline: must be 0). One iteration: it takes seconds.
+// resumed before their deadline: must be 0) and spawn_ms (the spawning loop). after_spawn:0 is
+// the plain case: each deadline is [0, 2 s) after the sleeper starts, so the first ones fall due
+// while the rest are still being spawned. after_spawn:1 counts every deadline from one time 1 s
+// after spawning began ([1 s, 3 s)), so timers fire once all are armed (if spawn_ms < 1000): it
+// measures the timers alone. One iteration each: they take seconds.
 // Baseline: the same with asio::awaitable sleepers (steady_timer + async_wait(use_awaitable))
 // on an io_context run by 2 threads.
 #include <benchmark/benchmark.h>
@@ -47,6 +51,7 @@ using shoal::bench::running_pool;
 
 const std::int64_t sleepers = shoal::bench::full_or_smoke<std::int64_t>(1'000'000, 10'000);
 const shoal::duration sleep_window = shoal::bench::full_or_smoke<shoal::duration>(2s, 200ms);
+const shoal::duration spawn_head_start = shoal::bench::full_or_smoke<shoal::duration>(1s, 100ms);
 
 // `n` durations uniform in [0, window), the same on every run.
 std::vector<shoal::duration> random_durations(std::size_t n, shoal::duration window) {
@@ -116,8 +121,8 @@ void timer_asio_wait_cancel(benchmark::State& state) {
 
 void pending_timers(benchmark::internal::Benchmark* b) {
   b->ArgName("pending");
-  for (std::int64_t n : shoal::bench::full_or_smoke<std::vector<std::int64_t>>({10'000, 1'000'000},
-                                                                              {100, 10'000})) {
+  for (std::int64_t n :
+       shoal::bench::full_or_smoke<std::vector<std::int64_t>>({10'000, 1'000'000}, {100, 10'000})) {
     b->Arg(n);
   }
 }
@@ -126,18 +131,42 @@ BENCHMARK(timer_asio_wait_cancel)->Apply(pending_timers);
 
 // --- Lateness -----------------------------------------------------------------------------
 
-// Reports the lateness percentiles (us), early wake-ups and allocations per sleeper.
-void report_lateness(benchmark::State& state, std::vector<std::int64_t>& lateness,
-                     const alloc_meter& allocs) {
-  const auto early = std::count_if(lateness.begin(), lateness.end(), [](auto ns) { return ns < 0; });
+// Where a sleeper's deadline is counted from: its own start (`common_start` unset), or one time
+// shared by all sleepers, far enough ahead that every sleeper is armed before the first is due.
+struct deadline_origin {
+  clock::time_point common_start{};
+
+  [[nodiscard]] clock::time_point deadline_after(shoal::duration d) const {
+    return (common_start == clock::time_point{} ? clock::now() : common_start) + d;
+  }
+};
+
+// Runs `spawn_all(origin, join)` once per iteration; reports the lateness percentiles (us),
+// early wake-ups, how long spawning took (spawn_ms), and allocations per sleeper.
+template <class SpawnAll>
+void run_sleepers(benchmark::State& state, std::vector<std::int64_t>& lateness,
+                  SpawnAll spawn_all) {
+  const bool after_spawn = state.range(1) != 0;
+  join_counter join;
+  const alloc_meter allocs;
+  for (auto _ : state) {
+    join.reset(state.range(0));
+    const auto start = clock::now();
+    spawn_all(deadline_origin{after_spawn ? start + spawn_head_start : clock::time_point{}}, join);
+    state.counters["spawn_ms"] = static_cast<double>(ns_between(start, clock::now())) / 1e6;
+    join.wait();
+  }
+  const auto early =
+      std::count_if(lateness.begin(), lateness.end(), [](auto ns) { return ns < 0; });
   state.counters["early"] = static_cast<double>(early);
   report_allocs(state, allocs,
                 static_cast<double>(lateness.size()) * static_cast<double>(state.iterations()));
   shoal::bench::report_percentiles(state, lateness, "us", 1000.0);
 }
 
-shoal::task<> shoal_sleeper(shoal::duration d, std::int64_t& lateness, join_counter& join) {
-  const shoal::time_point deadline = shoal::now() + d;
+shoal::task<> shoal_sleeper(deadline_origin origin, shoal::duration d, std::int64_t& lateness,
+                            join_counter& join) {
+  const shoal::time_point deadline = origin.deadline_after(d);
   co_await shoal::sleep_until(deadline);
   lateness = ns_between(deadline, clock::now());
   join.arrive();
@@ -147,21 +176,17 @@ void lateness_shoal_sleep(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const auto durations = random_durations(n, sleep_window);
   std::vector<std::int64_t> lateness(n);
-  join_counter join;
   running_pool pool(2);
-  const alloc_meter allocs;
-  for (auto _ : state) {
-    join.reset(state.range(0));
+  run_sleepers(state, lateness, [&](deadline_origin origin, join_counter& join) {
     for (std::size_t i = 0; i < n; ++i) {
-      pool.get().spawn(shoal_sleeper(durations[i], lateness[i], join));
+      pool.get().spawn(shoal_sleeper(origin, durations[i], lateness[i], join));
     }
-    join.wait();
-  }
-  report_lateness(state, lateness, allocs);
+  });
 }
 
-asio::awaitable<void> asio_sleeper(shoal::duration d, std::int64_t& lateness, join_counter& join) {
-  const clock::time_point deadline = clock::now() + d;
+asio::awaitable<void> asio_sleeper(deadline_origin origin, shoal::duration d,
+                                   std::int64_t& lateness, join_counter& join) {
+  const clock::time_point deadline = origin.deadline_after(d);
   asio::steady_timer timer(co_await asio::this_coro::executor, deadline);
   co_await timer.async_wait(asio::use_awaitable);
   lateness = ns_between(deadline, clock::now());
@@ -172,21 +197,22 @@ void lateness_asio_timer(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const auto durations = random_durations(n, sleep_window);
   std::vector<std::int64_t> lateness(n);
-  join_counter join;
   running_io_context io(2);
-  const alloc_meter allocs;
-  for (auto _ : state) {
-    join.reset(state.range(0));
+  run_sleepers(state, lateness, [&](deadline_origin origin, join_counter& join) {
     for (std::size_t i = 0; i < n; ++i) {
-      asio::co_spawn(io.get(), asio_sleeper(durations[i], lateness[i], join), asio::detached);
+      asio::co_spawn(io.get(), asio_sleeper(origin, durations[i], lateness[i], join),
+                     asio::detached);
     }
-    join.wait();
-  }
-  report_lateness(state, lateness, allocs);
+  });
 }
 
 void sleeper_count(benchmark::internal::Benchmark* b) {
-  b->ArgName("sleepers")->Arg(sleepers)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+  b->ArgNames({"sleepers", "after_spawn"})
+      ->Args({sleepers, 0})
+      ->Args({sleepers, 1})
+      ->Iterations(1)
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
 }
 BENCHMARK(lateness_shoal_sleep)->Apply(sleeper_count);
 BENCHMARK(lateness_asio_timer)->Apply(sleeper_count);

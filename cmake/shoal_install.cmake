@@ -17,5 +17,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/shoal-config-version.cmak
 install(FILES ${PROJECT_BINARY_DIR}/shoal-config.cmake ${PROJECT_BINARY_DIR}/shoal-config-version.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/shoal)
 
+# The .pc file finds the prefix relative to itself (for `cmake --install --prefix`).
+file(RELATIVE_PATH SHOAL_PC_TO_PREFIX "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/shoal.pc.in ${PROJECT_BINARY_DIR}/shoal.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/shoal.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

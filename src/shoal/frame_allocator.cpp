@@ -87,15 +87,17 @@ std::size_t class_index(std::size_t size) noexcept {
 void* frame_allocate(std::size_t size) {
   ++stats.allocations;
   const std::size_t index = class_index(size);
-  if (index < frame_size_classes) {
-    if (frame_cache* c = this_thread_cache()) {
-      if (void* frame = c->take(index)) return frame;
-      ++stats.system_allocations;
-      return ::operator new(frame_cache::class_bytes(index));
-    }
+  if (index >= frame_size_classes) {
+    ++stats.system_allocations;
+    return ::operator new(size);
   }
+  if (frame_cache* c = this_thread_cache()) {
+    if (void* frame = c->take(index)) return frame;
+  }
+  // Always the whole class: the block may be freed on a thread whose cache is alive and be
+  // reused there for any frame of its class.
   ++stats.system_allocations;
-  return ::operator new(size);
+  return ::operator new(frame_cache::class_bytes(index));
 }
 
 void frame_deallocate(void* frame, std::size_t size) noexcept {

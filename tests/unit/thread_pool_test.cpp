@@ -9,6 +9,7 @@
 #include <latch>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include "shoal/sleep.hpp"
 #include "shoal/sync_wait.hpp"
@@ -107,6 +108,44 @@ TEST(ThreadPool, StopOfAPoolNeverStartedCompletesAtOnce) {
   thread_pool pool({.workers = 2});
   shoal::sync_wait(pool.stop());
   SUCCEED();
+}
+
+// Re-queues the awaiting coroutine through executor::post or executor::defer.
+template <bool Defer>
+struct requeue {
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) const noexcept {
+    if (Defer) {
+      shoal::executor::current()->defer(h);
+    } else {
+      shoal::executor::current()->post(h, true);
+    }
+  }
+  void await_resume() const noexcept {}
+};
+
+TEST(ThreadPool, DeferredContinuationsRunAheadOfPostedWork) {
+  thread_pool pool({.workers = 1, .shuffle = false});
+  pool.start();
+  std::vector<char> order;  // touched only on the single worker
+  std::latch done(1);
+  auto other = [&]() -> task<> {
+    order.push_back('o');
+    co_return;
+  };
+  auto first = [&]() -> task<> {
+    co_await pool.schedule_on(0);
+    pool.spawn_on(0, other());  // posted work, queued before what follows
+    co_await requeue<true>{};   // a continuation: runs before the posted work
+    order.push_back('d');
+    co_await requeue<false>{};  // posted: runs after it
+    order.push_back('p');
+    done.count_down();
+  };
+  pool.spawn(first());
+  done.wait();
+  shoal::sync_wait(pool.stop());
+  EXPECT_EQ(order, (std::vector<char>{'d', 'o', 'p'}));
 }
 
 double cpu_seconds() {

@@ -47,6 +47,14 @@ class pool_state {
   void wake_one() noexcept;
 
   // Spinning / idle bookkeeping (see header comment).
+  // True while fewer workers spin than half of the other workers that are busy.
+  bool worth_spinning() const noexcept {
+    const std::size_t idle = idle_.load(std::memory_order_relaxed);
+    const std::size_t spinning = spinning_.load(std::memory_order_relaxed);
+    const std::size_t others = workers_.size() - 1;
+    const std::size_t busy = others > idle + spinning ? others - idle - spinning : 0;
+    return busy > 2 * spinning;
+  }
   void begin_spinning() noexcept { spinning_.fetch_add(1, std::memory_order_seq_cst); }
   // Returns true when the caller was the last spinner.
   bool end_spinning() noexcept { return spinning_.fetch_sub(1, std::memory_order_seq_cst) == 1; }

@@ -213,11 +213,20 @@ bool worker::claim_sleeping() noexcept {
   return sleeping_.compare_exchange_strong(expected, false, std::memory_order_acq_rel);
 }
 
+bool worker::timer_due() const noexcept {
+  const auto next = timers_.next_deadline();
+  return next && *next <= clock::now();
+}
+
 bool worker::spin_for_work() noexcept {
+  // Spinning pays only while other workers are running and may produce work to steal; with
+  // every other worker idle, work can only come from timers or other threads: park at once.
+  if (!pool_->worth_spinning()) return false;
   pool_->begin_spinning();
   bool found = false;
   for (unsigned i = 0; i < spin_rounds_ && !found; ++i) {
-    found = has_local_work() || !pool_->global_empty() || pool_->any_visible_work();
+    found = has_local_work() || !pool_->global_empty() || pool_->any_visible_work() ||
+            timer_due();
     for (int k = 0; k < 16 && !found; ++k) cpu_relax();
   }
   // The last spinner to find work wakes a sleeper, so that work arriving in bursts spreads.

@@ -65,6 +65,7 @@ class worker final : public executor {
   std::coroutine_handle<> steal() noexcept;
   bool wait_for_work();
   bool spin_for_work() noexcept;
+  bool timer_due() const noexcept;
   bool has_local_work() const noexcept;
   void park();
   void drain_inbox();
