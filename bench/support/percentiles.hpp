@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -14,7 +15,8 @@ namespace shoal::bench {
 // The sample at quantile q (0..1) of sorted `samples` (nearest rank); 0 when empty.
 [[nodiscard]] inline std::int64_t quantile(const std::vector<std::int64_t>& sorted, double q) {
   if (sorted.empty()) return 0;
-  const auto rank = static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1) + 0.5);
+  const auto rank =
+      static_cast<std::size_t>(std::llround(q * static_cast<double>(sorted.size() - 1)));
   return sorted[std::min(rank, sorted.size() - 1)];
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <string_view>
+#include <utility>
 
 namespace shoal::bench {
 
@@ -21,8 +22,8 @@ namespace shoal::bench {
 
 // `full` in a measurement run, `smoke` in the smoke run.
 template <class T>
-[[nodiscard]] T full_or_smoke(T full, T smoke) noexcept {
-  return smoke_mode() ? smoke : full;
+[[nodiscard]] T full_or_smoke(T full, T smoke) {
+  return smoke_mode() ? std::move(smoke) : std::move(full);
 }
 
 }  // namespace shoal::bench
