@@ -64,8 +64,7 @@ void timer_heap::remove_at(std::size_t index) noexcept {
 }
 
 bool timer_heap::erase(timer_node& node) noexcept {
-  if (!node.queued() || node.heap_index >= nodes_.size() ||
-      nodes_[node.heap_index].node != &node) {
+  if (!node.queued() || node.heap_index >= nodes_.size() || nodes_[node.heap_index].node != &node) {
     return false;
   }
   remove_at(node.heap_index);

@@ -68,6 +68,13 @@ void pool_state::notify_work() noexcept {
   wake_one();
 }
 
+void pool_state::notify_work_relaxed() noexcept {
+  if (workers_.size() < 2) return;
+  if (idle_.load(std::memory_order_relaxed) == 0) return;
+  if (spinning_.load(std::memory_order_relaxed) != 0) return;
+  wake_one();
+}
+
 void pool_state::wake_one() noexcept {
   for (auto& w : workers_) {
     if (w->claim_sleeping()) {
@@ -81,10 +88,18 @@ std::size_t pool_state::enter_idle() noexcept {
   return idle_.fetch_add(1, std::memory_order_seq_cst) + 1;
 }
 
-bool pool_state::any_visible_work() const noexcept {
+bool pool_state::any_stealable_work() const noexcept {
   if (!global_empty()) return true;
   for (const auto& w : workers_) {
-    if (w->has_visible_work()) return true;
+    if (!w->ring().empty()) return true;
+  }
+  return false;
+}
+
+bool pool_state::any_queued_work() const noexcept {
+  if (any_stealable_work()) return true;
+  for (const auto& w : workers_) {
+    if (w->has_inbox_work()) return true;
   }
   return false;
 }
@@ -94,7 +109,7 @@ bool pool_state::try_finish(std::size_t idle_count) noexcept {
   if (idle_count < workers_.size() && idle_.load(std::memory_order_seq_cst) < workers_.size()) {
     return false;
   }
-  if (any_visible_work()) return false;
+  if (any_queued_work()) return false;
   bool expected = false;
   if (!finished_.compare_exchange_strong(expected, true, std::memory_order_acq_rel)) return true;
   for (auto& w : workers_) w->unpark();

@@ -1,12 +1,15 @@
 // pool_state.hpp: what a thread_pool's workers share: the global injection queue, the idle and
 // spinning counts that decide whom to wake, and the stop protocol.
 //
-// Waking (why no wake-up is lost): a poster of stealable work first makes it visible (ring
-// push or global queue), then issues a seq_cst fence and reads `spinning_` and `idle_`. A worker
-// about to park increments `idle_` (seq_cst) and, after a seq_cst fence, rechecks every queue.
-// By the fences' total order, either the worker's recheck sees the work, or the poster sees
-// `idle_ > 0` and, if no worker is spinning (a spinner rechecks after leaving the spinning
-// state), wakes a sleeping one. Work posted to a specific worker (its inbox) always unparks it.
+// Waking (why no wake-up is lost): a poster to the global queue first makes the work visible,
+// then issues a seq_cst fence and reads `spinning_` and `idle_`. A worker about to park
+// increments `idle_` (seq_cst) and, after a seq_cst fence, rechecks every queue. By the fences'
+// total order, either the worker's recheck sees the work, or the poster sees `idle_ > 0` and, if
+// no worker is spinning (a spinner rechecks after leaving the spinning state), wakes a sleeping
+// one. Work posted to a specific worker (its inbox) always unparks that worker.
+// A worker pushing onto its own ring skips the fence (`notify_work_relaxed`): the pusher is
+// running and will run the item itself, so a wake-up missed there costs parallelism for a
+// moment, never progress. That keeps a full fence off the hot path of every local post.
 //
 // Stopping: once stop is requested, the worker that makes every worker idle while no queue
 // holds work declares the pool finished and wakes the rest; each exits its loop, and the last
@@ -44,6 +47,8 @@ class pool_state {
 
   // Called after making stealable work visible.
   void notify_work() noexcept;
+  // For a running worker's own ring pushes; see the header comment.
+  void notify_work_relaxed() noexcept;
   void wake_one() noexcept;
 
   // Spinning / idle bookkeeping (see header comment).
@@ -62,7 +67,10 @@ class pool_state {
   std::size_t enter_idle() noexcept;
   void leave_idle() noexcept { idle_.fetch_sub(1, std::memory_order_seq_cst); }
 
-  bool any_visible_work() const noexcept;
+  // Work any idle worker could take: the global queue or another worker's ring.
+  bool any_stealable_work() const noexcept;
+  // Anything queued anywhere, inboxes included (pinned work only its owner may run).
+  bool any_queued_work() const noexcept;
   bool stopping() const noexcept { return stopping_.load(std::memory_order_acquire); }
   bool finished() const noexcept { return finished_.load(std::memory_order_acquire); }
   // Called by an idle worker while stopping; true when it declared the pool finished.

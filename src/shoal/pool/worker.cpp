@@ -31,7 +31,9 @@ worker::worker(pool_state& pool, std::size_t index, const thread_pool_options& o
       spin_rounds_(options.spin_rounds),
       shuffle_(options.shuffle),
       rng_(pool.shuffle_seed() * 0x9E3779B97F4A7C15ULL + index + 1),
-      ring_(options.local_queue_capacity) {}
+      ring_(options.local_queue_capacity) {
+  spill_.reserve(ring_.capacity() / 2 + 1);
+}
 
 worker* worker::current() noexcept { return this_worker; }
 
@@ -60,15 +62,14 @@ void worker::join_thread() {
 void worker::push_unpinned(std::coroutine_handle<> h) noexcept {
   if (!ring_.push(h)) {
     // Full: spill half of the ring and `h` to the global queue, where any worker can take them.
-    std::vector<std::coroutine_handle<>> spill;
-    spill.reserve(ring_.capacity() / 2 + 1);
+    spill_.clear();
     for (std::size_t i = 0; i < ring_.capacity() / 2; ++i) {
-      if (auto item = ring_.pop()) spill.push_back(item);
+      if (auto item = ring_.pop()) spill_.push_back(item);
     }
-    spill.push_back(h);
-    pool_->push_global(spill);
+    spill_.push_back(h);
+    pool_->push_global(spill_);
   }
-  pool_->notify_work();
+  pool_->notify_work_relaxed();
 }
 
 void worker::post(std::coroutine_handle<> h, bool pinned) noexcept {
@@ -104,6 +105,7 @@ void worker::drain_inbox() {
     draining_.swap(inbox_);
     inbox_nonempty_.store(false, std::memory_order_relaxed);
   }
+  inbox_active_ = inbox_active_ || !draining_.empty();
   for (const inbox_item& item : draining_) {
     if (item.pinned) {
       pinned_.push_back(item.h);
@@ -126,7 +128,7 @@ void worker::fire_due_timers() noexcept {
 
 void worker::shuffle_pinned() noexcept {
   if (pinned_.size() < 2) return;
-  std::swap(pinned_.front(), pinned_[random() % pinned_.size()]);
+  std::swap(pinned_[0], pinned_[random() % pinned_.size()]);
 }
 
 void worker::shuffle_ring() noexcept {
@@ -144,17 +146,9 @@ std::coroutine_handle<> worker::pop_ring_or_pinned() noexcept {
     shuffle_pinned();
   }
   const bool pinned_first = (tick_ & 1) != 0;  // alternate, so neither queue starves the other
-  if (pinned_first && !pinned_.empty()) {
-    auto h = pinned_.front();
-    pinned_.pop_front();
-    return h;
-  }
+  if (pinned_first && !pinned_.empty()) return pinned_.pop_front();
   if (auto h = ring_.pop()) return h;
-  if (!pinned_.empty()) {
-    auto h = pinned_.front();
-    pinned_.pop_front();
-    return h;
-  }
+  if (!pinned_.empty()) return pinned_.pop_front();
   return nullptr;
 }
 
@@ -204,10 +198,6 @@ bool worker::has_local_work() const noexcept {
          inbox_nonempty_.load(std::memory_order_acquire);
 }
 
-bool worker::has_visible_work() const noexcept {
-  return !ring_.empty() || inbox_nonempty_.load(std::memory_order_acquire);
-}
-
 bool worker::claim_sleeping() noexcept {
   bool expected = true;
   return sleeping_.compare_exchange_strong(expected, false, std::memory_order_acq_rel);
@@ -219,15 +209,19 @@ bool worker::timer_due() const noexcept {
 }
 
 bool worker::spin_for_work() noexcept {
-  // Spinning pays only while other workers are running and may produce work to steal; with
-  // every other worker idle, work can only come from timers or other threads: park at once.
-  if (!pool_->worth_spinning()) return false;
+  // Spinning pays while other workers run and may produce work to steal, or while other
+  // threads are handing this worker work (a ping-pong: the answer comes in microseconds, far
+  // sooner than a futex wake-up). Otherwise work can only come from this worker's own timers:
+  // park at once rather than burn CPU between them.
+  const bool handed_work = std::exchange(inbox_active_, false);
+  if (!pool_->worth_spinning() && !handed_work) return false;
   pool_->begin_spinning();
   bool found = false;
   for (unsigned i = 0; i < spin_rounds_ && !found; ++i) {
-    found = has_local_work() || !pool_->global_empty() || pool_->any_visible_work() ||
-            timer_due();
+    found = has_local_work() || pool_->any_stealable_work() || timer_due();
     for (int k = 0; k < 16 && !found; ++k) cpu_relax();
+    // Now and then give the core away: the thread we wait for may be queued behind us on it.
+    if (!found && i % 4 == 3) std::this_thread::yield();
   }
   // The last spinner to find work wakes a sleeper, so that work arriving in bursts spreads.
   if (pool_->end_spinning() && found) pool_->notify_work();
@@ -238,7 +232,10 @@ void worker::park() {
   const std::size_t idle = pool_->enter_idle();
   sleeping_.store(true, std::memory_order_seq_cst);
   std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with pool_state::notify_work
-  const bool work = has_local_work() || !pool_->global_empty() || pool_->any_visible_work();
+  // Only what this worker may run: its own queues, the global queue, other rings. (Pinned work
+  // in another worker's inbox is not ours; counting it would keep us awake, spinning, until
+  // its owner drains it.)
+  const bool work = has_local_work() || pool_->any_stealable_work();
   if (!work && pool_->stopping() && pool_->try_finish(idle)) {
     sleeping_.store(false, std::memory_order_relaxed);
     pool_->leave_idle();

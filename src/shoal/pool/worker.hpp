@@ -15,12 +15,12 @@
 #include <atomic>
 #include <coroutine>
 #include <cstdint>
-#include <deque>
 #include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "pool/fifo.hpp"
 #include "pool/parker.hpp"
 #include "pool/spmc_ring.hpp"
 #include "shoal/detail/timer_heap.hpp"
@@ -51,8 +51,10 @@ class worker final : public executor {
   [[nodiscard]] pool_state& pool() const noexcept { return *pool_; }
   [[nodiscard]] std::size_t index() const noexcept { return index_; }
   [[nodiscard]] worker_stats stats() const noexcept;
-  // Work others can see: ring items or inbox items. Any thread.
-  [[nodiscard]] bool has_visible_work() const noexcept;
+  // Items posted to this worker by other threads and not yet drained. Any thread.
+  [[nodiscard]] bool has_inbox_work() const noexcept {
+    return inbox_nonempty_.load(std::memory_order_acquire);  // pairs with post
+  }
   spmc_ring& ring() noexcept { return ring_; }
 
   static worker* current() noexcept;
@@ -87,9 +89,11 @@ class worker final : public executor {
 
   std::coroutine_handle<> lifo_;
   unsigned lifo_streak_ = 0;
+  bool inbox_active_ = false;  // drained cross-thread work since it last went idle
   std::uint64_t tick_ = 0;
-  std::deque<std::coroutine_handle<>> pinned_;
+  fifo<std::coroutine_handle<>> pinned_;
   spmc_ring ring_;
+  std::vector<std::coroutine_handle<>> spill_;  // reused by push_unpinned
   timer_heap timers_;
 
   struct inbox_item {

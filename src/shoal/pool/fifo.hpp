@@ -1,0 +1,46 @@
+// fifo.hpp: a single-threaded FIFO on a growable ring buffer. Unlike std::deque it never
+// allocates again once it has grown to the largest size it has held.
+// Thread-safety: none; a worker's own queues only.
+#pragma once
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace shoal::detail {
+
+template <class T>
+class fifo {
+ public:
+  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+
+  void push_back(T value) {
+    if (size_ == slots_.size()) grow();
+    slots_[(head_ + size_) & (slots_.size() - 1)] = std::move(value);
+    ++size_;
+  }
+  // Precondition: !empty().
+  T pop_front() noexcept {
+    T value = std::move(slots_[head_]);
+    head_ = (head_ + 1) & (slots_.size() - 1);
+    --size_;
+    return value;
+  }
+  // The i-th oldest item. Precondition: i < size().
+  T& operator[](std::size_t i) noexcept { return slots_[(head_ + i) & (slots_.size() - 1)]; }
+
+ private:
+  void grow() {
+    std::vector<T> bigger(slots_.empty() ? 64 : slots_.size() * 2);
+    for (std::size_t i = 0; i < size_; ++i) bigger[i] = std::move((*this)[i]);
+    slots_ = std::move(bigger);
+    head_ = 0;
+  }
+
+  std::vector<T> slots_;  // size is zero or a power of two
+  std::size_t head_ = 0;
+  std::size_t size_ = 0;
+};
+
+}  // namespace shoal::detail
