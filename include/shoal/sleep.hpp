@@ -6,11 +6,11 @@
 // `remaining()`, and `co_await` to sleep until it.
 //
 // Awaiting sleep_for / sleep_until / a deadline:
-//   Result: bool, true when the time was reached. (It will be false when the sleep is cancelled,
-//           once cancellation arrives; today nothing cancels a sleep.)
+//   Result: bool, true when the time was reached, false when the sleep was cancelled.
 //   Errors: std::logic_error when awaited with no executor running on this thread.
-//   Cancellation: not yet (stop tokens come with shoal/stop.hpp).
-//   Resumes on: the executor it was awaited on, or the chain's home worker when bound.
+//   Cancellation: the chain's stop token (shoal/stop.hpp): a stop requested before the sleep
+//                 returns false at once; one requested during it wakes it promptly.
+//   Resumes on: the executor it was awaited on (pinned there when the chain is bound).
 //   Thread-safety: each awaiter is used by its own coroutine only.
 //   Accuracy: a sleep resumes no earlier than its deadline and, on an executor that is not
 //             overloaded, within about a millisecond of it (see docs/benchmarks.md).

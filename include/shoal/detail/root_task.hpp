@@ -14,13 +14,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "shoal/detail/task.hpp"
+#include "shoal/detail/task.hpp"  // also declares shoal::task
 #include "shoal/detail/task_env.hpp"
-
-namespace shoal {
-template <class T>
-class task;
-}  // namespace shoal
 
 namespace shoal::detail {
 

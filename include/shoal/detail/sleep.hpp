@@ -1,13 +1,20 @@
 // shoal/detail/sleep.hpp: the awaiter behind sleep_for / sleep_until / deadline.
 //
 // The awaiter embeds its timer node, so a sleep allocates nothing. It arms the node on the
-// executor the coroutine is running on; the node fires on that executor's thread and posts the
-// coroutine to its wake target (its chain's home worker when bound).
+// executor the coroutine is running on (the owner) and, when the chain's stop token can be
+// stopped, registers a stop callback. Whichever of the two comes first, the timer firing (on
+// the owner's thread) or the stop request (on any thread), wins the CAS on `state_` and posts
+// the coroutine back to the owner; the loser does nothing. On resumption, on the owner's
+// thread, the stop callback is deregistered (std::stop_callback's destructor waits for a
+// callback that is running concurrently) and a timer that lost is disarmed, so nothing points
+// into the frame once await_resume returns.
 #pragma once
 
+#include <atomic>
 #include <coroutine>
-#include <cstddef>
+#include <optional>
 #include <stdexcept>
+#include <stop_token>
 
 #include "shoal/detail/task_env.hpp"
 #include "shoal/detail/timer_node.hpp"
@@ -18,29 +25,72 @@ namespace shoal::detail {
 class sleep_awaiter {
  public:
   explicit sleep_awaiter(time_point deadline) noexcept { node_.deadline = deadline; }
+  // Movable until awaited (so it can be passed along, e.g. to with_timeout), never after.
+  sleep_awaiter(sleep_awaiter&& other) noexcept : sleep_awaiter(other.node_.deadline) {}
+  sleep_awaiter(const sleep_awaiter&) = delete;
+  sleep_awaiter& operator=(sleep_awaiter&&) = delete;
+  sleep_awaiter& operator=(const sleep_awaiter&) = delete;
+  ~sleep_awaiter() = default;
 
   bool await_ready() const noexcept { return false; }
   template <class Promise>
-  void await_suspend(std::coroutine_handle<Promise> h) {
-    executor* ex = executor::current();
-    if (ex == nullptr) throw std::logic_error("shoal: sleep awaited outside any executor");
+  bool await_suspend(std::coroutine_handle<Promise> h) {
+    owner_ = executor::current();
+    if (owner_ == nullptr) throw std::logic_error("shoal: sleep awaited outside any executor");
+    const task_env* env = env_of(h);
+    if (env != nullptr && env->stop.stop_requested()) {
+      state_.store(stopped, std::memory_order_relaxed);
+      return false;  // cancelled before it began: resume at once, no timer armed
+    }
     handle_ = h;
-    target_ = wake_target::of(h);
+    pinned_ = env != nullptr && env->home != nullptr;
     node_.fire = &on_fire;
-    ex->add_timer(node_);
+    node_.self = this;
+    owner_->add_timer(node_);
+    if (env != nullptr && env->stop.stop_possible())
+      stop_callback_.emplace(env->stop, on_stop{this});
+    return true;
   }
-  bool await_resume() const noexcept { return true; }
+  // True when the time was reached, false when the sleep was cancelled.
+  bool await_resume() noexcept {
+    stop_callback_.reset();
+    const bool cancelled = state_.load(std::memory_order_acquire) == stopped;
+    if (cancelled) owner_->cancel_timer(node_);  // no-op when it was never armed
+    return !cancelled;
+  }
 
  private:
+  static constexpr int waiting = 0;
+  static constexpr int fired = 1;
+  static constexpr int stopped = 2;
+
+  struct on_stop {
+    sleep_awaiter* self;
+    void operator()() const noexcept { self->finish(stopped); }
+  };
+
+  struct node_with_owner : timer_node {
+    sleep_awaiter* self = nullptr;
+  };
   static void on_fire(timer_node& node) noexcept {
-    auto* self = reinterpret_cast<sleep_awaiter*>(reinterpret_cast<char*>(&node) -
-                                                  offsetof(sleep_awaiter, node_));
-    self->target_.post(self->handle_);
+    static_cast<node_with_owner&>(node).self->finish(fired);
   }
 
-  timer_node node_;
+  // The first of the timer and the stop request to get here resumes the coroutine.
+  void finish(int outcome) noexcept {
+    int expected = waiting;
+    // acq_rel: the winner's post publishes the outcome to await_resume's acquire load.
+    if (state_.compare_exchange_strong(expected, outcome, std::memory_order_acq_rel)) {
+      owner_->post(handle_, pinned_);
+    }
+  }
+
+  node_with_owner node_;
+  std::atomic<int> state_{waiting};
+  executor* owner_ = nullptr;
   std::coroutine_handle<> handle_;
-  wake_target target_;
+  bool pinned_ = false;
+  std::optional<std::stop_callback<on_stop>> stop_callback_;
 };
 
 }  // namespace shoal::detail

@@ -14,6 +14,7 @@
 #include <utility>
 #include <variant>
 
+#include "shoal/detail/env_awaiter.hpp"
 #include "shoal/detail/task_env.hpp"
 #include "shoal/detail/transfer.hpp"
 #include "shoal/frame_allocator.hpp"
@@ -98,10 +99,22 @@ struct final_transfer {
   void await_resume() const noexcept {}
 };
 
+// Initial suspension of a task: when it starts, its env becomes the thread's current env.
+struct initial_suspend_env {
+  promise_base* promise;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<>) const noexcept {}
+  void await_resume() const noexcept { current_env = promise->env; }
+};
+
 template <class T>
 class task_promise_common : public promise_base, public frame_allocated {
  public:
-  std::suspend_always initial_suspend() const noexcept { return {}; }
+  initial_suspend_env initial_suspend() noexcept { return {this}; }
+  template <class Awaitable>
+  auto await_transform(Awaitable&& awaitable) {
+    return wrap_in_env(std::forward<Awaitable>(awaitable), *this);
+  }
   final_transfer final_suspend() const noexcept { return {}; }
   void unhandled_exception() noexcept { result_.set_exception(std::current_exception()); }
   task_result<T>& result() noexcept { return result_; }

@@ -3,13 +3,18 @@
 // What: every chain started by sync_wait, thread_pool::spawn or a test scheduler has one
 // task_env, stored in its root frame. Each task awaited from the chain points at the same env,
 // so a decision made anywhere in the chain (schedule_on binds it to a worker) holds for all of
-// it. Later layers add the stop token and coroutine-local values here.
+// it. It also carries the chain's stop token, which every awaited task inherits implicitly
+// (with_stop_token substitutes another env for one await). `current_env` mirrors the env of the
+// shoal coroutine running on this thread, so plain functions called from it can see it.
 //
-// Lifetime: the root frame outlives every task of its chain, so the pointer is always valid.
-// Thread-safety: only the coroutine currently running the chain touches it.
+// Lifetime: the root frame (or the with_stop_token frame that substituted it) outlives every
+// task that points at it, so the pointer is always valid while they run.
+// Thread-safety: only the coroutine currently running the chain touches it; `current_env` is
+// thread-local.
 #pragma once
 
 #include <coroutine>
+#include <stop_token>
 #include <type_traits>
 
 #include "shoal/executor.hpp"
@@ -18,7 +23,12 @@ namespace shoal::detail {
 
 struct task_env {
   executor* home = nullptr;  // non-null: the chain is bound here and always resumes here
+  std::stop_token stop;      // stop_possible() false: nothing can stop the chain
 };
+
+// The env of the shoal coroutine running on this thread, or nullptr. Set each time a shoal task
+// starts or resumes from an await; restored by detail::resume when the chain suspends.
+inline thread_local task_env* current_env = nullptr;
 
 // Base of every shoal promise: what an awaiter needs from whoever awaits it.
 struct promise_base {

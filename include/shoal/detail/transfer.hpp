@@ -19,6 +19,8 @@
 #include <coroutine>
 #include <utility>
 
+#include "shoal/detail/task_env.hpp"
+
 #if !defined(SHOAL_SYMMETRIC_TRANSFER)
 #if defined(__clang__)
 #define SHOAL_SYMMETRIC_TRANSFER 1
@@ -43,7 +45,10 @@ inline thread_local trampoline_state trampoline;
 
 // Resumes `h` and, in loop mode, every coroutine it transfers to, until the chain suspends
 // for real. Nested calls (a run loop started from inside a coroutine) keep their own chain.
+// The env mirror (`current_env`, task_env.hpp) is saved and restored around the chain, so code
+// outside any coroutine never sees a suspended chain's env.
 inline void resume(std::coroutine_handle<> h) {
+  task_env* const outer_env = current_env;
   if constexpr (symmetric_transfer) {
     h.resume();
   } else {
@@ -57,6 +62,7 @@ inline void resume(std::coroutine_handle<> h) {
     t.running = outer_running;
     t.next = outer_next;
   }
+  current_env = outer_env;
 }
 
 // Returned from await_suspend: hands control to `next` without growing the stack.

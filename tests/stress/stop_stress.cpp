@@ -1,0 +1,85 @@
+// Stop requests racing with sleeps and timeouts on a real two-worker pool (run under TSan).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <latch>
+#include <stop_token>
+#include <thread>
+
+#include "shoal/sleep.hpp"
+#include "shoal/stop.hpp"
+#include "shoal/timeout.hpp"
+#include "support/running_pool.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using shoal::task;
+using shoal::testing::running_pool;
+
+TEST(StopStress, AStopFromAnotherThreadWakesTenThousandSleepersAtOnce) {
+  running_pool p(2);
+  constexpr int sleepers = 10'000;
+  std::stop_source source;
+  std::atomic<int> woke_by_time{0};
+  std::latch all(sleepers);
+  auto sleeper = [&]() -> task<> {
+    if (co_await shoal::sleep_for(60s)) woke_by_time.fetch_add(1);
+    all.count_down();
+  };
+  for (int i = 0; i < sleepers; ++i) {
+    p.pool.spawn_on(static_cast<std::size_t>(i % 2),
+                    shoal::with_stop_token(source.get_token(), sleeper()));
+  }
+  std::this_thread::sleep_for(20ms);
+  const auto start = std::chrono::steady_clock::now();
+  source.request_stop();
+  all.wait();
+  EXPECT_EQ(woke_by_time.load(), 0);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
+}
+
+TEST(StopStress, StopsRacingWithExpiringSleepsLoseNothing) {
+  running_pool p(2);
+  constexpr int rounds = 2'000;
+  std::atomic<int> finished{0};
+  std::latch all(rounds);
+  auto sleeper = [&]() -> task<> {
+    co_await shoal::sleep_for(200us);  // expires at about the time the stop arrives
+    finished.fetch_add(1);
+    all.count_down();
+  };
+  std::vector<std::stop_source> sources(rounds);
+  for (int i = 0; i < rounds; ++i) {
+    p.pool.spawn(
+        shoal::with_stop_token(sources[static_cast<std::size_t>(i)].get_token(), sleeper()));
+  }
+  for (auto& s : sources) {
+    s.request_stop();
+    std::this_thread::yield();
+  }
+  all.wait();
+  EXPECT_EQ(finished.load(), rounds);
+}
+
+TEST(StopStress, TimeoutsOnUnboundChainsThatMigrateBetweenWorkers) {
+  running_pool p(2);
+  constexpr int chains = 2'000;
+  std::atomic<int> timed_out{0};
+  std::latch all(chains);
+  auto hop_then_sleep = [&](int i) -> task<bool> {
+    co_await p.pool.schedule_on(static_cast<std::size_t>(i % 2));
+    co_await p.pool.schedule();  // unbound again: may migrate
+    co_return co_await shoal::sleep_for(i % 2 == 0 ? 10s : 0s);
+  };
+  auto chain = [&](int i) -> task<> {
+    if (!co_await shoal::with_timeout(5ms, hop_then_sleep(i))) timed_out.fetch_add(1);
+    all.count_down();
+  };
+  for (int i = 0; i < chains; ++i) p.pool.spawn(chain(i));
+  all.wait();
+  EXPECT_EQ(timed_out.load(), chains / 2);
+}
+
+}  // namespace
