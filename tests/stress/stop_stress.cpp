@@ -71,10 +71,12 @@ TEST(StopStress, TimeoutsOnUnboundChainsThatMigrateBetweenWorkers) {
   auto hop_then_sleep = [&](int i) -> task<bool> {
     co_await p.pool.schedule_on(static_cast<std::size_t>(i % 2));
     co_await p.pool.schedule();  // unbound again: may migrate
-    co_return co_await shoal::sleep_for(i % 2 == 0 ? 10s : 0s);
+    co_return co_await shoal::sleep_for(i % 2 == 0 ? 60s : 0s);
   };
+  // Even chains cannot finish before their timeout; odd ones cannot miss theirs.
   auto chain = [&](int i) -> task<> {
-    if (!co_await shoal::with_timeout(5ms, hop_then_sleep(i))) timed_out.fetch_add(1);
+    const shoal::duration limit = i % 2 == 0 ? shoal::duration(5ms) : shoal::duration(60s);
+    if (!co_await shoal::with_timeout(limit, hop_then_sleep(i))) timed_out.fetch_add(1);
     all.count_down();
   };
   for (int i = 0; i < chains; ++i) p.pool.spawn(chain(i));
