@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(
   # toolchain
   cmake ninja-build pkg-config g++ clang-19 libclang-rt-19-dev clang-format-19 clang-tidy-19
+  llvm-19  # llvm-symbolizer, so sanitizer reports name functions and lines
   # runtime and tests
   libgtest-dev libgmock-dev libbenchmark-dev libasio-dev libboost-context-dev
   # application

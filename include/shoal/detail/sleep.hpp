@@ -76,12 +76,14 @@ class sleep_awaiter {
     static_cast<node_with_owner&>(node).self->finish(fired);
   }
 
-  // The first of the timer and the stop request to get here resumes the coroutine.
+  // The first of the timer and the stop request to get here resumes the coroutine. A stopped
+  // sleep must resume on its owner, whose thread alone may erase the still-armed timer, so it
+  // is posted pinned even when the chain is not bound (unpinned, a thief could run it).
   void finish(int outcome) noexcept {
     int expected = waiting;
     // acq_rel: the winner's post publishes the outcome to await_resume's acquire load.
     if (state_.compare_exchange_strong(expected, outcome, std::memory_order_acq_rel)) {
-      owner_->post(handle_, pinned_);
+      owner_->post(handle_, pinned_ || outcome == stopped);
     }
   }
 
