@@ -57,7 +57,7 @@ using shoal::time_point;
 
 // ---- The workload: TPC-C New-Order terminal times, divided by the time scale -----------------
 
-constexpr double keying_ms_unscaled = 18'000.0;  // TPC-C: 18 s
+constexpr double keying_ms_unscaled = 18'000.0;      // TPC-C: 18 s
 constexpr double think_mean_ms_unscaled = 12'000.0;  // TPC-C: mean 12 s, truncated at 10x
 constexpr int transaction_rounds = 64;               // the CPU stand-in: about 100 ns
 
