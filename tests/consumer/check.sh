@@ -53,7 +53,8 @@ done
 [ -n "$pcdir" ] || fail "(b) no shoal.pc under $prefix/lib*/pkgconfig"
 export PKG_CONFIG_PATH="$pcdir"
 pc_prefix=$(pkg-config --variable=prefix shoal) || fail "(b) pkg-config cannot read $pcdir/shoal.pc"
-if [ "$pc_prefix" != "$prefix" ]; then
+# The .pc file names its prefix relative to itself (${pcfiledir}/../..): compare real paths.
+if [ ! -d "$pc_prefix" ] || [ "$(cd "$pc_prefix" && pwd -P)" != "$(cd "$prefix" && pwd -P)" ]; then
   fail "(b) $pcdir/shoal.pc says prefix=$pc_prefix, but it is installed under $prefix: the" \
     "file was generated for another prefix, and its -I/-L flags point there"
 fi
