@@ -4,8 +4,10 @@
 // task_env, stored in its root frame. Each task awaited from the chain points at the same env,
 // so a decision made anywhere in the chain (schedule_on binds it to a worker) holds for all of
 // it. It also carries the chain's stop token, which every awaited task inherits implicitly
-// (with_stop_token substitutes another env for one await). `current_env` mirrors the env of the
-// shoal coroutine running on this thread, so plain functions called from it can see it.
+// (with_stop_token substitutes another env for one await), and its coroutine-local values
+// (shoal/coroutine_local.hpp): a stack of bindings that live in the frames that made them.
+// `current_env` mirrors the env of the shoal coroutine running on this thread, so plain functions
+// called from it can see it.
 //
 // Lifetime: the root frame (or the with_stop_token frame that substituted it) outlives every
 // task that points at it, so the pointer is always valid while they run.
@@ -21,9 +23,19 @@
 
 namespace shoal::detail {
 
+// One coroutine-local value bound by a frame of the chain: `key` is the address of the
+// coroutine_local declaration, `value` points into the binding frame, `next` is the binding it
+// hides. Bindings are immutable once pushed.
+struct local_binding {
+  const void* key = nullptr;
+  const void* value = nullptr;
+  const local_binding* next = nullptr;
+};
+
 struct task_env {
-  executor* home = nullptr;  // non-null: the chain is bound here and always resumes here
-  std::stop_token stop;      // stop_possible() false: nothing can stop the chain
+  executor* home = nullptr;               // non-null: the chain is bound here, resumes here
+  std::stop_token stop;                   // stop_possible() false: nothing can stop the chain
+  const local_binding* locals = nullptr;  // innermost binding first; null: none bound
 };
 
 // The env of the shoal coroutine running on this thread, or nullptr. Set each time a shoal task
