@@ -6,7 +6,7 @@
 
 #include <chrono>
 #include <string>
-#include <thread>
+#include <vector>
 
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
@@ -126,6 +126,7 @@ TEST(CoroutineLocal, InterleavedChainsOnOneExecutorSeeOnlyTheirOwnValue) {
     co_return ok;
   };
   std::vector<shoal::testing::spawned<bool>> chains;
+  chains.reserve(8);
   for (int id = 0; id < 8; ++id) chains.push_back(sched.spawn(worker(id)));
   sched.run_all();
   for (int i = 0; i < 20; ++i) sched.advance(1ms);
