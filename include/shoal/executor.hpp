@@ -12,7 +12,7 @@
 //
 // Thread-safety: post and defer may be called from any thread; a post happens-before the posted
 // coroutine resumes. now() from any thread. add_timer and cancel_timer only on the executor's own
-// thread.
+// thread. io_reactor() from the executor's own thread.
 #pragma once
 
 #include <coroutine>
@@ -23,6 +23,10 @@
 namespace shoal {
 
 class executor;
+
+namespace detail {
+class reactor;
+}  // namespace detail
 
 namespace detail {
 inline thread_local executor* current_executor = nullptr;
@@ -45,6 +49,9 @@ class executor {
   virtual void add_timer(detail::timer_node& node) = 0;
   // Disarms `node`; false when it already fired or was never armed.
   virtual bool cancel_timer(detail::timer_node& node) noexcept = 0;
+
+  // The epoll reactor this executor polls, or nullptr when it cannot wait for I/O.
+  virtual detail::reactor* io_reactor() noexcept { return nullptr; }
 
   // The executor running on this thread, or nullptr.
   [[nodiscard]] static executor* current() noexcept { return detail::current_executor; }

@@ -3,7 +3,8 @@
 // What: coroutines run only when the test says so (`run_one`, `run_all`), and time moves only
 // when the test says so (`advance`). Timers armed under it use its fake clock, so a test of a
 // 10-second sleep takes microseconds and its ordering is exact. Ready work runs FIFO, or in a
-// seeded random order when constructed with a non-zero seed.
+// seeded random order when constructed with a non-zero seed. It has a reactor, so fd_watch works
+// under it with real descriptors: `poll_io` dispatches what is ready now, then runs what woke.
 //
 // Thread-safety: none; everything happens on the test's thread.
 #pragma once
@@ -14,6 +15,7 @@
 #include <memory>
 #include <utility>
 
+#include "shoal/detail/reactor.hpp"
 #include "shoal/detail/root_task.hpp"
 #include "shoal/detail/timer_heap.hpp"
 #include "shoal/executor.hpp"
@@ -49,7 +51,9 @@ class spawned {
 
 class manual_scheduler final : public executor {
  public:
-  explicit manual_scheduler(std::uint64_t shuffle_seed = 0) noexcept : rng_(shuffle_seed) {}
+  explicit manual_scheduler(std::uint64_t shuffle_seed = 0) : rng_(shuffle_seed) {
+    reactor_.set_owner_thread();
+  }
   ~manual_scheduler() override = default;
 
   void post(std::coroutine_handle<> h, bool /*pinned*/) noexcept override { ready_.push_back(h); }
@@ -57,6 +61,7 @@ class manual_scheduler final : public executor {
   [[nodiscard]] time_point now() const noexcept override { return now_; }
   void add_timer(detail::timer_node& node) override { timers_.push(node); }
   bool cancel_timer(detail::timer_node& node) noexcept override { return timers_.erase(node); }
+  detail::reactor* io_reactor() noexcept override { return &reactor_; }
 
   // Makes `t` ready as a new chain (bound to this scheduler) without running it.
   template <class T>
@@ -97,6 +102,13 @@ class manual_scheduler final : public executor {
     return run_all();
   }
 
+  // Dispatches the I/O events ready now (never blocks), then runs everything ready. Returns
+  // how many resumptions ran.
+  std::size_t poll_io() {
+    reactor_.poll_now();
+    return run_all();
+  }
+
   [[nodiscard]] std::size_t ready_count() const noexcept { return ready_.size(); }
   [[nodiscard]] std::size_t timer_count() const noexcept { return timers_.size(); }
 
@@ -110,6 +122,7 @@ class manual_scheduler final : public executor {
 
   std::deque<std::coroutine_handle<>> ready_;
   detail::timer_heap timers_;
+  detail::reactor reactor_;
   time_point now_{std::chrono::hours(1)};  // not zero: catches code that mistakes 0 for "unset"
   std::uint64_t rng_;
 };

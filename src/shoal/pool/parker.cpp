@@ -13,6 +13,7 @@ namespace {
 constexpr std::int32_t empty = 0;
 constexpr std::int32_t notified = 1;
 constexpr std::int32_t parked = -1;
+constexpr std::int32_t parked_in_reactor = -2;
 
 void futex_wait(std::atomic<std::int32_t>& word, std::int32_t expected,
                 const timespec* timeout) noexcept {
@@ -28,6 +29,27 @@ void futex_wake_one(std::atomic<std::int32_t>& word) noexcept {
 }  // namespace
 
 void parker::park(std::optional<time_point> until) noexcept {
+  if (io_->active()) {
+    park_in_reactor(until);
+  } else {
+    park_on_futex(until);
+  }
+}
+
+void parker::park_in_reactor(std::optional<time_point> until) noexcept {
+  std::int32_t expected = empty;
+  // acquire on failure: pairs with unpark's release exchange (the token's work is visible).
+  if (!state_.compare_exchange_strong(expected, parked_in_reactor, std::memory_order_acq_rel,
+                                      std::memory_order_acquire)) {
+    state_.store(empty, std::memory_order_relaxed);  // it was notified: consume the token
+    return;
+  }
+  io_->wait(until);  // returns on an event, the eventfd written by unpark, or the timeout
+  // acquire: pairs with unpark's release exchange; consumes a token that raced in.
+  state_.exchange(empty, std::memory_order_acquire);
+}
+
+void parker::park_on_futex(std::optional<time_point> until) noexcept {
   // acquire: pairs with unpark's release exchange, so work posted before unpark is visible.
   if (state_.fetch_sub(1, std::memory_order_acquire) == notified) return;  // now empty
   for (;;) {
@@ -53,7 +75,9 @@ void parker::park(std::optional<time_point> until) noexcept {
 
 void parker::unpark() noexcept {
   // release: pairs with park's acquire; publishes the work posted before this call.
-  if (state_.exchange(notified, std::memory_order_release) == parked) futex_wake_one(state_);
+  const std::int32_t previous = state_.exchange(notified, std::memory_order_release);
+  if (previous == parked) futex_wake_one(state_);
+  if (previous == parked_in_reactor) io_->wake();
 }
 
 }  // namespace shoal::detail

@@ -16,6 +16,7 @@ thread_local worker* this_worker = nullptr;
 constexpr unsigned max_lifo_streak = 3;
 constexpr std::uint64_t global_check_interval = 61;  // prime: avoids lockstep with other periods
 constexpr std::uint64_t timer_check_interval = 16;
+constexpr std::uint64_t io_check_interval = 32;
 
 void cpu_relax() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
@@ -155,6 +156,7 @@ std::coroutine_handle<> worker::pop_ring_or_pinned() noexcept {
 std::coroutine_handle<> worker::next_local() noexcept {
   ++tick_;
   if (tick_ % timer_check_interval == 0) fire_due_timers();
+  if (tick_ % io_check_interval == 0) poll_io();
   if (tick_ % global_check_interval == 0) {
     if (auto h = pool_->pop_global(*this)) return h;
   }
@@ -208,6 +210,8 @@ bool worker::timer_due() const noexcept {
   return next && *next <= clock::now();
 }
 
+bool worker::poll_io() noexcept { return reactor_.active() && reactor_.poll_now() != 0; }
+
 bool worker::spin_for_work() noexcept {
   // Spinning pays while other workers run and may produce work to steal, or while other
   // threads are handing this worker work (a ping-pong: the answer comes in microseconds, far
@@ -221,7 +225,10 @@ bool worker::spin_for_work() noexcept {
     found = has_local_work() || pool_->any_stealable_work() || timer_due();
     for (int k = 0; k < 16 && !found; ++k) cpu_relax();
     // Now and then give the core away: the thread we wait for may be queued behind us on it.
-    if (!found && i % 4 == 3) std::this_thread::yield();
+    if (!found && i % 4 == 3) {
+      std::this_thread::yield();
+      found = poll_io();  // an answer on a socket is work too
+    }
   }
   // The last spinner to find work wakes a sleeper, so that work arriving in bursts spreads.
   if (pool_->end_spinning() && found) pool_->notify_work();
@@ -251,6 +258,7 @@ void worker::park() {
 
 bool worker::wait_for_work() {
   if (pool_->finished()) return false;
+  if (poll_io()) return true;
   if (spin_for_work()) return true;
   park();
   return !pool_->finished();
@@ -258,6 +266,7 @@ bool worker::wait_for_work() {
 
 void worker::run() {
   this_worker = this;
+  reactor_.set_owner_thread();
   executor_scope scope(this);
   for (;;) {
     std::coroutine_handle<> h = next_local();

@@ -6,7 +6,9 @@
 //   ring_    stealable local work (spmc_ring), FIFO; overflow spills half to the global queue;
 //   inbox_   what other threads post to this worker, drained into pinned_/ring_;
 //   then the pool's global queue and other workers' rings (steal half).
-// Timers live in a heap owned by this worker and fire on its thread.
+// Timers live in a heap owned by this worker and fire on its thread. Descriptors watched from
+// this worker (shoal/fd_watch.hpp) are registered with its reactor, which it polls without
+// blocking every few dozen resumptions and before it goes idle, and sleeps in when idle.
 //
 // Thread-safety: everything but the inbox, the ring's consumer side, the parker and the
 // counters is touched only by the worker's own thread.
@@ -41,6 +43,7 @@ class worker final : public executor {
   [[nodiscard]] time_point now() const noexcept override { return clock::now(); }
   void add_timer(timer_node& node) override { timers_.push(node); }
   bool cancel_timer(timer_node& node) noexcept override { return timers_.erase(node); }
+  reactor* io_reactor() noexcept override { return &reactor_; }
 
   void start_thread();
   void join_thread();
@@ -67,6 +70,7 @@ class worker final : public executor {
   std::coroutine_handle<> steal() noexcept;
   bool wait_for_work();
   bool spin_for_work() noexcept;
+  bool poll_io() noexcept;
   bool timer_due() const noexcept;
   bool has_local_work() const noexcept;
   void park();
@@ -105,7 +109,8 @@ class worker final : public executor {
   std::vector<inbox_item> draining_;
   std::atomic<bool> inbox_nonempty_{false};
 
-  parker parker_;
+  reactor reactor_;
+  parker parker_{reactor_};
   std::atomic<bool> sleeping_{false};
 
   std::atomic<std::uint64_t> resumed_{0};

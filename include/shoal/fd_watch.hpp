@@ -1,0 +1,86 @@
+// shoal/fd_watch.hpp: wait for a file descriptor to become readable or writable.
+//
+// What: an fd_watch registers a non-blocking descriptor with the reactor of the executor it is
+// created on (each thread_pool worker has one; shoal/detail/reactor.hpp), edge-triggered, once
+// for its whole life. `co_await w.readable()` suspends until data (or EOF, or an error) may be
+// read, `co_await w.writable()` until a write may make progress. The usual loop is: try the
+// call; on EAGAIN, await the direction; retry. The watch remembers an edge that arrived while
+// nobody waited, so none is lost between the failed call and the await.
+//
+// Awaiting readable() / writable():
+//   Result: bool, true when the direction became ready (possibly spuriously: retry the call),
+//           false when the wait was cancelled.
+//   Errors: std::logic_error when awaited outside an executor, or when a second coroutine
+//           waits on the same direction of the same watch.
+//   Cancellation: the chain's stop token: a stop requested before the wait returns false at
+//                 once; one requested during it wakes it promptly. Bound it in time with
+//                 with_timeout (shoal/timeout.hpp), or the overloads taking a timeout.
+//   Resumes on: the executor it was awaited on (pinned there when the chain is bound), never on
+//               the reactor's thread when that is another worker.
+//   Thread-safety: one waiter per direction at a time; the two directions are independent.
+//   Example:
+//     shoal::fd_watch w(fd);
+//     while ((n = ::read(fd, buf, size)) < 0 && errno == EAGAIN) {
+//       if (!co_await w.readable()) co_return cancelled;
+//     }
+//
+// Lifetime: the watch does not own the descriptor: destroy (or reset) the watch before closing
+// it, and before the executor it was created on goes away. Nobody may be waiting on it then.
+// Construction and destruction may happen on any thread of the pool. Moving transfers the
+// registration. Cost: one small allocation per watch; none per wait.
+#pragma once
+
+#include <chrono>
+#include <utility>
+
+#include "shoal/clock.hpp"
+#include "shoal/detail/reactor.hpp"
+#include "shoal/detail/readiness.hpp"
+#include "shoal/task.hpp"
+#include "shoal/timeout.hpp"
+
+namespace shoal {
+
+class fd_watch {
+ public:
+  fd_watch() noexcept = default;
+  // Registers `fd` with the current executor's reactor. Errors: std::logic_error when the
+  // current executor has none (or there is no executor); std::system_error when epoll refuses.
+  explicit fd_watch(int fd);
+  fd_watch(fd_watch&& other) noexcept
+      : reactor_(std::exchange(other.reactor_, nullptr)),
+        reg_(std::exchange(other.reg_, nullptr)) {}
+  fd_watch& operator=(fd_watch&& other) noexcept {
+    if (this != &other) {
+      reset();
+      reactor_ = std::exchange(other.reactor_, nullptr);
+      reg_ = std::exchange(other.reg_, nullptr);
+    }
+    return *this;
+  }
+  fd_watch(const fd_watch&) = delete;
+  fd_watch& operator=(const fd_watch&) = delete;
+  ~fd_watch() { reset(); }
+
+  // Deregisters (the descriptor stays open). Nobody may be waiting.
+  void reset() noexcept;
+
+  [[nodiscard]] explicit operator bool() const noexcept { return reg_ != nullptr; }
+  [[nodiscard]] int fd() const noexcept { return reg_ != nullptr ? reg_->fd : -1; }
+
+  [[nodiscard]] detail::readiness_waiter readable() noexcept {
+    return detail::readiness_waiter(reg_->read);
+  }
+  [[nodiscard]] detail::readiness_waiter writable() noexcept {
+    return detail::readiness_waiter(reg_->write);
+  }
+  // As above, giving up (false) after `timeout` too.
+  [[nodiscard]] task<bool> readable(duration timeout) { return with_timeout(timeout, readable()); }
+  [[nodiscard]] task<bool> writable(duration timeout) { return with_timeout(timeout, writable()); }
+
+ private:
+  detail::reactor* reactor_ = nullptr;
+  detail::io_registration* reg_ = nullptr;
+};
+
+}  // namespace shoal
