@@ -1,0 +1,40 @@
+// app/tpcc/driver/open.hpp: from a --db target to a database.
+//
+// Targets: `sqlite:PATH` (an embedded SQLite file, created if missing), or a PostgreSQL
+// connection string in libpq's URI form (postgresql://user:pass@host:port/db?sslmode=...) or
+// key/value form (host=... dbname=... sslmode=...). Anything else is refused with a message
+// naming what was wrong. Opening connects the pool's first session, so a wrong host, password
+// or database is reported here, not at the first transaction.
+//
+// Awaiting open_database: Result: the database, or a failed outcome with the reason (password
+// redacted). Resumes on: the executor it was awaited on (a thread_pool worker: PostgreSQL's
+// sessions are driven by that pool's reactors).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <variant>
+
+#include "driver/database.hpp"
+#include "driver/outcome.hpp"
+#include "shoal/task.hpp"
+
+namespace tpcc::driver {
+
+struct database_options {
+  std::string target;            // the --db value
+  std::size_t connections = 16;  // pool size (SQLite: 1 writer thread regardless)
+  isolation level = isolation::read_committed;
+  std::chrono::milliseconds connect_timeout{5000};
+};
+
+using open_result = std::variant<std::unique_ptr<database>, outcome>;
+
+shoal::task<open_result> open_database(database_options options);
+
+// The target with any password replaced by "***", for messages and reports.
+[[nodiscard]] std::string redact(const std::string& target);
+
+}  // namespace tpcc::driver

@@ -1,0 +1,18 @@
+// app/tpcc/driver/postgres/postgres.hpp: the PostgreSQL driver's entry point.
+//
+// libpq in non-blocking mode on shoal's reactor, pipeline mode, a pool of sessions. Used only
+// by open.cpp: transactions see the driver interface (database.hpp), never this.
+#pragma once
+
+#include "driver/open.hpp"
+
+namespace tpcc::driver::postgres {
+
+// `options.target` is a libpq URI or key/value string.
+shoal::task<open_result> open(database_options options);
+
+// True when `target` looks like a PostgreSQL connection string (URI scheme postgres:// or
+// postgresql://, or key=value pairs).
+[[nodiscard]] bool accepts(const std::string& target);
+
+}  // namespace tpcc::driver::postgres

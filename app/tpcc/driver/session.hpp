@@ -1,0 +1,65 @@
+// app/tpcc/driver/session.hpp: one connection, borrowed for one transaction.
+//
+// What: the whole surface transactions use. A transaction is
+//   begin(); execute() / execute_batch() ...; commit() or rollback()
+// always with an explicit BEGIN (on distributed engines an implicit transaction around a
+// pipeline is not atomic). The isolation level is the database's (database.hpp).
+//
+// Round trips: a driver that can pipeline (PostgreSQL) sends BEGIN with the first statements,
+// the statements of one execute_batch together, and, with `then::commit`, the COMMIT with the
+// batch: a batch costs one round trip. round_trips() counts them so reports can show them.
+//
+// Failure: every call returns its outcome (outcome.hpp), never throws for database errors.
+// After a failed statement the transaction is aborted: later statements of the same batch are
+// not run (their outcome repeats the failure) and the caller must rollback(). After
+// connection_lost the session is dead: the lease (database.hpp) gives it back for replacement.
+//
+// Awaiting any call:
+//   Result: the outcome, with rows for statements.
+//   Errors: std::bad_alloc only.
+//   Cancellation: the chain's stop token: a call waiting for the server is abandoned with
+//                 outcome connection_lost (the connection is then closed, since the server's
+//                 state is unknown) — so runs stop promptly; a call not yet started returns
+//                 failed "cancelled" at once.
+//   Resumes on: the executor it was awaited on.
+//   Thread-safety: one coroutine at a time per session.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "driver/outcome.hpp"
+#include "driver/statement.hpp"
+#include "shoal/task.hpp"
+
+namespace tpcc::driver {
+
+// What to do after a batch, in the same round trip.
+enum class then { nothing, commit };
+
+class session {
+ public:
+  session() = default;
+  session(const session&) = delete;
+  session& operator=(const session&) = delete;
+  virtual ~session() = default;
+
+  virtual shoal::task<outcome> begin() = 0;
+  virtual shoal::task<statement_result> execute(const statement& stmt,
+                                                std::vector<value> params) = 0;
+  // Independent statements (none needs another's result), results in order. With
+  // then::commit, the transaction is committed after them; the commit's outcome is the last
+  // element of the result (one more than calls.size()).
+  virtual shoal::task<std::vector<statement_result>> execute_batch(std::span<const call> calls,
+                                                                   then after) = 0;
+  virtual shoal::task<outcome> commit() = 0;
+  virtual shoal::task<outcome> rollback() = 0;
+
+  // Round trips to the server since this session was opened (monotonic).
+  [[nodiscard]] virtual std::uint64_t round_trips() const noexcept = 0;
+  // False once the connection is known to be broken.
+  [[nodiscard]] virtual bool healthy() const noexcept = 0;
+};
+
+}  // namespace tpcc::driver

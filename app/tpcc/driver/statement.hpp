@@ -1,0 +1,40 @@
+// app/tpcc/driver/statement.hpp: a statement as transactions name it, and one call of it.
+//
+// What: a `statement` is a name and one SQL text with $1..$n placeholders, written once in the
+// dialect every supported engine accepts (PostgreSQL, the PostgreSQL-compatible distributed
+// engines, and SQLite, which reads $1 as a parameter). Statements are static objects owned by
+// the transaction code; a driver prepares each one once per connection, the first time that
+// connection runs it, and keys its prepared handle by the statement's address.
+// A `call` pairs a statement with its parameters; a `statement_result` is what came back.
+//
+// Thread-safety: statements are immutable; calls and results are plain values.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "driver/outcome.hpp"
+#include "driver/value.hpp"
+
+namespace tpcc::driver {
+
+struct statement {
+  std::string_view name;  // unique, a valid SQL identifier: used as the prepared name
+  std::string_view sql;
+};
+
+struct call {
+  const statement* stmt = nullptr;
+  std::vector<value> params;
+};
+
+struct statement_result {
+  outcome status;
+  std::vector<row> rows;
+  std::int64_t affected = 0;  // rows changed by INSERT / UPDATE / DELETE
+
+  [[nodiscard]] bool ok() const noexcept { return status.ok(); }
+};
+
+}  // namespace tpcc::driver
