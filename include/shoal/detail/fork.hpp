@@ -1,0 +1,219 @@
+// shoal/detail/fork.hpp: starting children as chains of their own, the machinery shared by
+// when_all, when_any and task_group.
+//
+// What: a child is a task wrapped in a fork root, a small coroutine that awaits it at the bottom
+// of a new chain and keeps the outcome (a value or an exception) in its own frame until the
+// parent takes it. A fork_scope launches children: each gets a copy of the parent's env (home
+// binding, coroutine-local values: every field) whose stop token is the scope's own, from a
+// std::stop_source linked to the parent's token by a std::stop_callback. A stop reaching the
+// parent reaches every child; stopping the scope reaches only the children. When a child ends,
+// its root calls the scope's end hook, which each join implements: join_all (when_all,
+// when_any) counts children down, completion_queue (task_group) queues them.
+//
+// Lifetime: the scope outlives every child it launched; the parent owns each root through a
+// fork_child handle and destroys it after taking its outcome. From the moment a root calls the
+// end hook it is never touched again by its own thread, so the parent may destroy it at once.
+// Thread-safety: the end hook runs on whatever thread ran the child, possibly on several at
+// once; everything else belongs to the parent's coroutine.
+#pragma once
+
+#include <coroutine>
+#include <cstddef>
+#include <exception>
+#include <optional>
+#include <stdexcept>
+#include <stop_token>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+#include "shoal/detail/task.hpp"
+#include "shoal/detail/task_env.hpp"
+#include "shoal/detail/timeout.hpp"  // stop_forwarder
+#include "shoal/detail/with_env.hpp"
+#include "shoal/executor.hpp"
+
+namespace shoal::detail {
+
+// What a child of result type T contributes to its parent's result: void becomes std::monostate.
+template <class T>
+using fork_value_t = std::conditional_t<std::is_void_v<T>, std::monostate, T>;
+
+class fork_scope;
+
+// The part of a child's root that does not depend on its type: set by the scope before the child
+// starts, read by the join after it ended.
+struct fork_node {
+  fork_scope* scope = nullptr;
+  std::size_t index = 0;      // position among the parent's children (spawn order in a group)
+  fork_node* next = nullptr;  // link of completion_queue
+  std::exception_ptr error;   // what escaped the child, if anything
+};
+
+class fork_scope {
+ public:
+  using end_hook = void (*)(fork_scope& scope, fork_node& child) noexcept;
+
+  fork_scope(const fork_scope&) = delete;
+  fork_scope& operator=(const fork_scope&) = delete;
+
+  // Takes `parent` as the env of the children to come, with the scope's own token linked to the
+  // parent's (requested at once when the parent's already is).
+  void open(task_env parent) {
+    env_ = std::move(parent);
+    if (env_.stop.stop_possible()) link_.emplace(env_.stop, stop_forwarder{&source_});
+    env_.stop = source_.get_token();
+  }
+
+  // Starts `child` as the root of a chain of its own, made ready on `where`; bound there when
+  // `where` is pinned (a bound parent's children are bound to the same worker).
+  template <class Child>
+  void launch(Child& child, std::size_t index, wake_target where) noexcept {
+    auto& promise = child.promise();
+    promise.own_env = env_;
+    promise.own_env.home = where.pinned ? where.where : nullptr;
+    promise.scope = this;
+    promise.index = index;
+    where.post(child.handle());
+  }
+
+  // Asks every child launched (and to be launched) to stop. Any thread.
+  void request_stop() noexcept { source_.request_stop(); }
+
+  // Called by a child's root when the child has ended; the root is not touched after it.
+  void child_ended(fork_node& child) noexcept { on_end_(*this, child); }
+
+ protected:
+  explicit fork_scope(end_hook on_end) noexcept : on_end_(on_end) {}
+  ~fork_scope() = default;
+
+ private:
+  end_hook on_end_;
+  std::stop_source source_;
+  std::optional<std::stop_callback<stop_forwarder>> link_;  // parent's token -> source_
+  task_env env_;
+};
+
+// Final suspension of a fork root: report to the scope, then touch nothing (the parent may
+// destroy the frame on another thread from the moment child_ended is entered).
+struct fork_end {
+  bool await_ready() const noexcept { return false; }
+  template <class Promise>
+  void await_suspend(std::coroutine_handle<Promise> self) const noexcept {
+    fork_node& node = self.promise();
+    node.scope->child_ended(node);
+  }
+  void await_resume() const noexcept {}
+};
+
+template <class T>
+class fork_child;
+
+template <class T>
+struct fork_promise final : promise_base, frame_allocated, fork_node {
+  fork_promise() noexcept { env = &own_env; }
+  fork_child<T> get_return_object() noexcept;
+  std::suspend_always initial_suspend() const noexcept { return {}; }
+  fork_end final_suspend() const noexcept { return {}; }
+  void return_void() const noexcept {}
+  void unhandled_exception() noexcept { error = std::current_exception(); }
+
+  task_env own_env;
+  std::optional<fork_value_t<T>> value;
+};
+
+// Owns a fork root: destroys it (and the child task inside) when it goes.
+template <class T>
+class fork_child {
+ public:
+  using promise_type = fork_promise<T>;
+
+  explicit fork_child(std::coroutine_handle<promise_type> h) noexcept : h_(h) {}
+  fork_child(fork_child&& other) noexcept : h_(std::exchange(other.h_, nullptr)) {}
+  fork_child& operator=(fork_child&& other) noexcept {
+    if (this != &other) {
+      reset();
+      h_ = std::exchange(other.h_, nullptr);
+    }
+    return *this;
+  }
+  fork_child(const fork_child&) = delete;
+  fork_child& operator=(const fork_child&) = delete;
+  ~fork_child() { reset(); }
+
+  // Takes ownership of the root behind `node` (which must be a fork_promise<T>).
+  [[nodiscard]] static fork_child adopt(fork_node& node) noexcept {
+    return fork_child(
+        std::coroutine_handle<promise_type>::from_promise(static_cast<promise_type&>(node)));
+  }
+  // Gives up ownership; the root is then destroyed through adopt().
+  void release() noexcept { h_ = nullptr; }
+
+  [[nodiscard]] promise_type& promise() const noexcept { return h_.promise(); }
+  [[nodiscard]] std::coroutine_handle<> handle() const noexcept { return h_; }
+  [[nodiscard]] fork_node& node() const noexcept { return h_.promise(); }
+
+  // The child's value (moved out), or its exception rethrown. Only after it ended.
+  fork_value_t<T> take() {
+    if (promise().error) std::rethrow_exception(promise().error);
+    return std::move(*promise().value);
+  }
+
+ private:
+  void reset() noexcept {
+    if (h_) std::exchange(h_, nullptr).destroy();
+  }
+  std::coroutine_handle<promise_type> h_;
+};
+
+template <class T>
+fork_child<T> fork_promise<T>::get_return_object() noexcept {
+  return fork_child<T>(std::coroutine_handle<fork_promise>::from_promise(*this));
+}
+
+// The fork root's body: awaits the child and keeps its value in the root's promise (an exception
+// goes to unhandled_exception).
+template <class T>
+fork_child<T> forked(task<T> child) {
+  static_assert(!std::is_reference_v<T>,
+                "shoal: children of when_all/when_any/task_group return values, not references");
+  auto& self = static_cast<fork_promise<T>&>(co_await promise_access{});
+  if constexpr (std::is_void_v<T>) {
+    co_await std::move(child);
+    self.value.emplace();
+  } else {
+    self.value.emplace(co_await std::move(child));
+  }
+}
+
+// A copy of the env of the coroutine behind `h` (defaults when it is not a shoal coroutine).
+template <class Promise>
+task_env env_copy_of(std::coroutine_handle<Promise> h) {
+  if constexpr (std::is_base_of_v<promise_base, Promise>) {
+    return inherited_env(h.promise());
+  } else {
+    return task_env{};
+  }
+}
+
+// Where `h`'s children run and where it resumes: wake_target::of, required to exist.
+template <class Promise>
+wake_target fork_target_of(std::coroutine_handle<Promise> h) {
+  const wake_target target = wake_target::of(h);
+  if (target.where == nullptr) {
+    throw std::logic_error("shoal: when_all/when_any/task_group used outside any executor");
+  }
+  return target;
+}
+
+// Resumes a parent on `target`: next on this thread when this thread is its executor, else
+// posted there (so it never resumes on a foreign thread).
+inline void wake(wake_target target, std::coroutine_handle<> h) noexcept {
+  if (target.where == executor::current()) {
+    target.where->defer(h);
+  } else {
+    target.post(h);
+  }
+}
+
+}  // namespace shoal::detail

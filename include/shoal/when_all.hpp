@@ -1,0 +1,76 @@
+// shoal/when_all.hpp: run several tasks concurrently and wait for all of them.
+//
+// What: `co_await when_all(a, b, ...)` starts every task as a chain of its own and resumes when
+// all have ended. On a thread_pool the children are posted unpinned to the worker the caller
+// runs on, so idle workers steal them and they run in parallel; under sync_wait or the manual
+// scheduler they interleave on that one thread. `when_all(std::vector<task<T>>)` is the same for
+// any number of tasks of one type.
+//
+// Structured: nothing outlives the await. Every child has ended and its frame (with the task's
+// locals and parameters) has been destroyed before the co_await gives its result or exception.
+//
+// Environment: each child gets a copy of the caller's environment: its coroutine-local values,
+// its home binding (a caller bound to a worker with schedule_on has its children bound to that
+// worker too, so they do not run in parallel), and a stop token of the operation's own, linked
+// to the caller's: a stop request to the caller reaches every child.
+//
+// Failure policy: the first child to throw (in time) has its siblings cancelled (stop requested
+// on the operation's token); they are still awaited, and then that first exception is rethrown.
+// Later exceptions are dropped. A child that honours the stop ends early and reports it its own
+// way (a sleep returns false); one that ignores it runs to its end.
+//
+// Cost: one frame per child from the recycling frame allocator (the child's task frame, which
+// exists already, plus a small root frame), the stop state of the operation's std::stop_source
+// (one allocation), and for the range form one block of child handles and the result vector.
+//
+// Lifetime: the object when_all returns owns the tasks; awaiting it (once, as an rvalue) starts
+// them. Destroyed unawaited, it destroys them without running them.
+//
+// Awaiting when_all(task<Ts>...):
+//   Result: std::tuple<Vs...> of the children's values in argument order, where Vs is Ts with
+//           void replaced by std::monostate. when_all() with no task gives std::tuple<>.
+//   Errors: the first exception thrown by a child (after all have ended); std::logic_error when
+//           awaited with no executor on this thread; std::bad_alloc from the frames.
+//   Cancellation: the caller's stop token reaches every child; a child's failure cancels the
+//                 others. The operation does not end before every child has.
+//   Resumes on: the caller's executor (its home worker when bound), posted there by the last
+//               child to end, or at once on the calling thread if every child ended during the
+//               launch. Never on a thread of another executor.
+//   Thread-safety: stop may be requested from any thread; the awaitable is awaited once.
+//   Example:
+//     auto [user, orders] = co_await shoal::when_all(load_user(id), load_orders(id));
+//
+// Awaiting when_all(std::vector<task<T>>):
+//   Result: std::vector<T> of the values in the vector's order; void when T is void. An empty
+//           vector completes at once with an empty result.
+//   Errors, Cancellation, Resumes on, Thread-safety: as above.
+//   Example:
+//     std::vector<shoal::task<int>> shards;
+//     for (int s = 0; s < 8; ++s) shards.push_back(count_rows(s));
+//     std::vector<int> counts = co_await shoal::when_all(std::move(shards));
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "shoal/detail/join_all.hpp"
+#include "shoal/detail/when_all.hpp"
+#include "shoal/task.hpp"
+
+namespace shoal {
+
+template <class... Ts>
+[[nodiscard]] auto when_all(task<Ts>... children) {
+  using children_type = detail::fork_tuple<Ts...>;
+  return detail::fork_awaitable<detail::when_all_awaiter, children_type>(
+      children_type(std::move(children)...));
+}
+
+template <class T>
+[[nodiscard]] auto when_all(std::vector<task<T>> children) {
+  using children_type = detail::fork_range<T>;
+  return detail::fork_awaitable<detail::when_all_awaiter, children_type>(
+      children_type(std::move(children)));
+}
+
+}  // namespace shoal
