@@ -1,0 +1,254 @@
+// when_all, when_any and task_group on a real two-worker pool (run under TSan): children that
+// end on the other worker than their parent, stop requests from another thread at random
+// moments, failures, and races between near-simultaneous ends. Each test checks that every
+// child's frame was destroyed before its parent went on, and that nothing was lost.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <latch>
+#include <random>
+#include <stdexcept>
+#include <stop_token>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "shoal/sleep.hpp"
+#include "shoal/stop.hpp"
+#include "shoal/task_group.hpp"
+#include "shoal/when_all.hpp"
+#include "shoal/when_any.hpp"
+#include "shoal/yield.hpp"
+#include "support/running_pool.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using shoal::task;
+using shoal::testing::running_pool;
+
+// Counts live child frames: one per probe held by a frame, on any thread.
+class live_probe {
+ public:
+  explicit live_probe(std::atomic<int>& live) noexcept : live_(&live) {
+    live_->fetch_add(1, std::memory_order_relaxed);
+  }
+  live_probe(live_probe&& other) noexcept : live_(std::exchange(other.live_, nullptr)) {}
+  live_probe(const live_probe&) = delete;
+  live_probe& operator=(const live_probe&) = delete;
+  live_probe& operator=(live_probe&&) = delete;
+  ~live_probe() {
+    if (live_ != nullptr) live_->fetch_sub(1, std::memory_order_relaxed);
+  }
+
+ private:
+  std::atomic<int>* live_;
+};
+
+// A child doing a little of everything: yields (which may move it to the other worker), maybe
+// sleeps a few microseconds, then returns `value`.
+task<int> busy_child(int value, unsigned shape, live_probe probe) {
+  static_cast<void>(probe);
+  for (unsigned i = 0; i < shape % 4; ++i) co_await shoal::yield();
+  if (shape % 3 == 0) co_await shoal::sleep_for(std::chrono::microseconds(shape % 50));
+  co_return value;
+}
+
+task<int> failing_child(unsigned shape, live_probe probe) {
+  static_cast<void>(probe);
+  if (shape % 2 == 0) co_await shoal::yield();
+  throw std::runtime_error("child failed");
+}
+
+TEST(ForkJoinStress, ManyWhenAllsOfChildrenSpreadOverTwoWorkers) {
+  running_pool p(2);
+  constexpr int parents = 100;
+  constexpr int rounds = 20;
+  std::atomic<int> live{0};
+  std::atomic<int> wrong{0};
+  std::latch all(parents);
+  auto parent = [&](int seed) -> task<> {
+    std::minstd_rand rng(static_cast<unsigned>(seed) + 1);
+    for (int r = 0; r < rounds; ++r) {
+      const int n = 1 + static_cast<int>(rng() % 16);
+      std::vector<task<int>> children;
+      for (int i = 0; i < n; ++i) children.push_back(busy_child(i, rng(), live_probe(live)));
+      const std::vector<int> values = co_await shoal::when_all(std::move(children));
+      for (int i = 0; i < n; ++i) {
+        if (values[static_cast<std::size_t>(i)] != i) wrong.fetch_add(1);
+      }
+      auto [a, b] = co_await shoal::when_all(busy_child(1, rng(), live_probe(live)),
+                                             busy_child(2, rng(), live_probe(live)));
+      if (a != 1 || b != 2) wrong.fetch_add(1);
+    }
+    all.count_down();
+  };
+  for (int i = 0; i < parents; ++i) p.pool.spawn(parent(i));
+  all.wait();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(live.load(), 0);
+}
+
+TEST(ForkJoinStress, RandomStopsFromAnotherThreadLoseNoChild) {
+  running_pool p(2);
+  constexpr int parents = 300;
+  std::atomic<int> completed{0};
+  std::atomic<int> outlived{0};
+  std::latch all(parents);
+  auto sleepy = [](unsigned shape, live_probe probe) -> task<bool> {
+    static_cast<void>(probe);
+    co_await shoal::yield();
+    co_return co_await shoal::sleep_for(std::chrono::microseconds(50 + shape % 400));
+  };
+  auto parent = [&](int seed) -> task<> {
+    std::minstd_rand rng(static_cast<unsigned>(seed) + 7);
+    std::atomic<int> mine{0};
+    std::vector<task<bool>> children;
+    for (int i = 0; i < 8; ++i) children.push_back(sleepy(rng(), live_probe(mine)));
+    co_await shoal::when_all(std::move(children));
+    if (mine.load() != 0) outlived.fetch_add(1);
+    completed.fetch_add(1);
+    all.count_down();
+  };
+  std::vector<std::stop_source> sources(parents);
+  for (int i = 0; i < parents; ++i) {
+    p.pool.spawn(
+        shoal::with_stop_token(sources[static_cast<std::size_t>(i)].get_token(), parent(i)));
+  }
+  std::minstd_rand rng(42);
+  for (auto& s : sources) {
+    if (rng() % 2 == 0) s.request_stop();
+    if (rng() % 8 == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng() % 100));
+  }
+  all.wait();
+  EXPECT_EQ(completed.load(), parents);
+  EXPECT_EQ(outlived.load(), 0) << "a child frame outlived its when_all";
+}
+
+TEST(ForkJoinStress, FailuresCancelSiblingsAndAreRethrownOnce) {
+  running_pool p(2);
+  constexpr int parents = 300;
+  std::atomic<int> caught{0};
+  std::atomic<int> outlived{0};
+  std::latch all(parents);
+  auto long_sleeper = [](live_probe probe) -> task<int> {
+    static_cast<void>(probe);
+    co_return co_await shoal::sleep_for(10s) ? 1 : 0;
+  };
+  auto parent = [&](int seed) -> task<> {
+    std::minstd_rand rng(static_cast<unsigned>(seed) + 3);
+    std::atomic<int> mine{0};
+    try {
+      co_await shoal::when_all(busy_child(0, rng(), live_probe(mine)),
+                               failing_child(rng(), live_probe(mine)),
+                               long_sleeper(live_probe(mine)));
+    } catch (const std::runtime_error&) {
+      caught.fetch_add(1);
+    }
+    if (mine.load() != 0) outlived.fetch_add(1);
+    all.count_down();
+  };
+  for (int i = 0; i < parents; ++i) p.pool.spawn(parent(i));
+  all.wait();
+  EXPECT_EQ(caught.load(), parents);
+  EXPECT_EQ(outlived.load(), 0) << "a child frame outlived its when_all";
+}
+
+TEST(ForkJoinStress, WhenAnyRacesHaveExactlyOneWinnerAndAwaitEveryLoser) {
+  running_pool p(2);
+  constexpr int parents = 500;
+  std::atomic<int> bad{0};
+  std::latch all(parents);
+  auto racer = [](int value, std::atomic<int>& mine) -> task<int> {
+    live_probe probe(mine);
+    co_await shoal::yield();  // both racers end at about the same time on different workers
+    co_return value;
+  };
+  auto parent = [&]() -> task<> {
+    std::atomic<int> mine{0};
+    std::vector<task<int>> racers;
+    for (int i = 0; i < 4; ++i) racers.push_back(racer(i, mine));
+    auto first = co_await shoal::when_any(std::move(racers));
+    if (first.value != static_cast<int>(first.index) || mine.load() != 0) bad.fetch_add(1);
+    all.count_down();
+  };
+  for (int i = 0; i < parents; ++i) p.pool.spawn(parent());
+  all.wait();
+  EXPECT_EQ(bad.load(), 0);
+}
+
+TEST(ForkJoinStress, TaskGroupsWithRandomCancellationDeliverEveryResultOrDrainIt) {
+  running_pool p(2);
+  constexpr int parents = 200;
+  std::atomic<int> live{0};
+  std::atomic<int> bad{0};
+  std::latch all(parents);
+  auto parent = [&](int seed) -> task<> {
+    std::minstd_rand rng(static_cast<unsigned>(seed) + 11);
+    const int spawns = 1 + static_cast<int>(rng() % 12);
+    const int takes = static_cast<int>(rng() % static_cast<unsigned>(spawns + 1));
+    auto body = [&](shoal::task_group<int>& group) -> task<int> {
+      for (int i = 0; i < spawns; ++i) {
+        if (rng() % 5 == 0) {
+          group.spawn(failing_child(rng(), live_probe(live)));
+        } else {
+          group.spawn(busy_child(i, rng(), live_probe(live)));
+        }
+      }
+      int taken = 0;
+      while (taken < takes) {
+        auto r = co_await group.next_result();
+        if (!r) break;
+        if (r->has_value() && r->take_value() != static_cast<int>(r->index())) bad.fetch_add(1);
+        ++taken;
+      }
+      co_return taken;
+    };
+    try {
+      const int taken = co_await shoal::with_task_group<int>(body);
+      if (taken != takes) bad.fetch_add(1);
+    } catch (const std::runtime_error&) {
+      // an untaken failure: delivered, as it must be
+    }
+    all.count_down();
+  };
+  std::vector<std::stop_source> sources(parents);
+  for (int i = 0; i < parents; ++i) {
+    p.pool.spawn(
+        shoal::with_stop_token(sources[static_cast<std::size_t>(i)].get_token(), parent(i)));
+  }
+  std::minstd_rand rng(5);
+  for (auto& s : sources) {
+    if (rng() % 3 == 0) s.request_stop();
+  }
+  all.wait();
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_EQ(live.load(), 0);
+}
+
+TEST(ForkJoinStress, ChildrenOfABoundParentRunOnItsWorker) {
+  running_pool p(2);
+  constexpr int parents = 100;
+  std::atomic<int> strays{0};
+  std::latch all(parents);
+  auto where = []() -> task<std::thread::id> {
+    co_await shoal::yield();
+    co_return std::this_thread::get_id();
+  };
+  auto parent = [&](std::size_t k) -> task<> {
+    co_await p.pool.schedule_on(k);
+    const std::thread::id home = std::this_thread::get_id();
+    auto [a, b, c] = co_await shoal::when_all(where(), where(), where());
+    if (a != home || b != home || c != home || std::this_thread::get_id() != home) {
+      strays.fetch_add(1);
+    }
+    all.count_down();
+  };
+  for (int i = 0; i < parents; ++i) p.pool.spawn(parent(static_cast<std::size_t>(i % 2)));
+  all.wait();
+  EXPECT_EQ(strays.load(), 0);
+}
+
+}  // namespace
