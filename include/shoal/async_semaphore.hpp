@@ -1,0 +1,81 @@
+// shoal/async_semaphore.hpp: a counting semaphore coroutines wait on, fair (FIFO).
+//
+// What: an async_semaphore holds a number of permits. `co_await sem.acquire()` takes one,
+// suspending the coroutine (no thread blocked) while none is free; release(n) gives n back.
+// Fairness: waiters are served strictly in arrival order. release() hands each permit directly
+// to the oldest waiter (it never becomes free in between), and an acquirer that arrives while
+// others wait queues behind them, even if it could have taken a permit being released: no
+// barging. So permits are free only while nobody waits. Waiting allocates nothing: the waiter
+// lives in the awaiting frame (shoal/detail/wait_queue.hpp).
+// `co_await sem.scoped_acquire()` gives a semaphore_permit that releases its permit when
+// destroyed.
+//
+// Lifetime: destroy the semaphore only when nobody waits on it (asserted in debug builds).
+// Thread-safety: every member may be called from any thread, concurrently.
+// Memory ordering: what a thread did before release() happens-before the acquire that receives
+// that permit returns.
+//
+// Awaiting acquire() / scoped_acquire():
+//   Result: acquire(): bool, true when a permit was acquired, false when the wait was
+//           cancelled (no permit taken). scoped_acquire(): a semaphore_permit, empty (false)
+//           when cancelled.
+//   Errors: std::logic_error when it must suspend with no executor running on this thread.
+//   Cancellation: the chain's stop token (shoal/stop.hpp): a stop requested before the acquire
+//                 returns false at once, taking nothing, even when permits are free; one
+//                 requested while it waits unlinks it and wakes it promptly with false. A permit
+//                 handed over before the stop arrived is kept: the acquire returns true (and the
+//                 caller must release it). So a permit is never lost and never granted twice.
+//   Resumes on: its own executor, never inline on the releasing thread: the chain's home worker
+//               when it is bound (pinned), else the executor it suspended on. When a permit is
+//               free it continues at once on the same thread.
+//   Thread-safety: any number of coroutines may wait at once, on any threads.
+//   Example:
+//     shoal::async_semaphore connections(8);
+//     auto permit = co_await connections.scoped_acquire();
+//     if (!permit) co_return;  // cancelled
+//     co_await query();        // at most 8 at a time; the permit goes back at scope exit
+#pragma once
+
+#include <cstddef>
+
+#include "shoal/detail/spin_lock.hpp"
+#include "shoal/detail/unique_hold.hpp"
+#include "shoal/detail/wait_queue.hpp"
+
+namespace shoal {
+
+class async_semaphore;
+
+// One permit of an async_semaphore, released on destruction. Move-only; false when empty.
+using semaphore_permit = detail::unique_hold<async_semaphore>;
+
+class async_semaphore {
+ public:
+  explicit async_semaphore(std::size_t initial_permits) noexcept : permits_(initial_permits) {}
+  async_semaphore(const async_semaphore&) = delete;
+  async_semaphore& operator=(const async_semaphore&) = delete;
+  ~async_semaphore();
+
+  [[nodiscard]] detail::waiter acquire() noexcept {
+    return detail::waiter({&lock_, &waiters_, &attempt_acquire, this});
+  }
+  [[nodiscard]] detail::scoped_waiter<async_semaphore> scoped_acquire() noexcept {
+    return {*this, acquire()};
+  }
+  // Takes a permit if one is free and nobody waits (no barging); never suspends.
+  [[nodiscard]] bool try_acquire() noexcept;
+  // Gives n permits back: to the oldest waiters first, the rest become free.
+  void release(std::size_t n = 1) noexcept;
+  // Free permits now (0 while anyone waits); a snapshot.
+  [[nodiscard]] std::size_t available() const noexcept;
+
+ private:
+  friend void release_hold(async_semaphore& s) noexcept { s.release(); }
+  static bool attempt_acquire(void* self, detail::waiter& w, detail::wake_list& woken) noexcept;
+
+  mutable detail::spin_lock lock_;
+  std::size_t permits_;        // guarded by lock_; 0 while waiters_ is not empty
+  detail::wait_list waiters_;  // guarded by lock_
+};
+
+}  // namespace shoal

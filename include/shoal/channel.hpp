@@ -1,0 +1,193 @@
+// shoal/channel.hpp: a bounded multi-producer multi-consumer queue between coroutines.
+//
+// What: a channel<T> carries values from any number of senders to any number of receivers, in
+// FIFO order, through a buffer of fixed capacity allocated once at construction.
+// `co_await ch.send(v)` suspends while the buffer is full; `co_await ch.receive()` suspends
+// while it is empty. Capacity 0 makes a rendezvous channel: a send completes only when a
+// receiver takes the value. A value is handed directly to a waiting receiver, and a receive
+// that frees a slot pulls in the oldest waiting sender's value, so both sides are served in
+// arrival order. Waiting allocates nothing (shoal/detail/wait_queue.hpp).
+// close(): no value is accepted afterwards. Waiting senders wake and return false (their
+// values are not sent); waiting receivers wake with nullopt; values already in the buffer are
+// still received, then receive() returns nullopt.
+//
+// Requirements: T is nothrow move constructible (values move under the channel's lock).
+// Lifetime: destroy the channel with nobody waiting on it (asserted in debug builds); values
+// still buffered are destroyed with it.
+// Thread-safety: every member may be called from any thread, concurrently.
+// Memory ordering: what a sender did before send() happens-before the receive that gets its
+// value returns.
+//
+// Awaiting send(v):
+//   Result: bool, true when v was delivered (into the buffer or to a receiver), false when the
+//           channel is closed or the send was cancelled; v is then destroyed, not sent.
+//   Errors: std::logic_error when it must suspend with no executor running on this thread.
+//   Cancellation: the chain's stop token (shoal/stop.hpp): a stop requested before the send
+//                 returns false at once; one requested while it waits unlinks it and wakes it
+//                 promptly with false. A value taken before the stop arrived stays delivered:
+//                 true.
+//   Resumes on: its own executor, never inline on the receiving thread: the chain's home worker
+//               when it is bound (pinned), else the executor it suspended on. When there is
+//               room it continues at once on the same thread.
+//   Thread-safety: any number of senders at once.
+//   Example: if (!co_await orders.send(std::move(order))) co_return;  // closed or cancelled
+//
+// Awaiting receive():
+//   Result: std::optional<T>: the oldest value, or nullopt once the channel is closed and
+//           drained, or when the receive was cancelled.
+//   Errors: std::logic_error when it must suspend with no executor running on this thread.
+//   Cancellation: as send: before, nullopt at once (even if values are buffered); while
+//                 waiting, nullopt promptly; a value handed over before the stop is returned.
+//   Resumes on: as send, never inline on the sending thread.
+//   Thread-safety: any number of receivers at once.
+//   Example: while (auto order = co_await orders.receive()) co_await process(*order);
+#pragma once
+
+#include <cassert>
+#include <cstddef>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+#include "shoal/detail/channel.hpp"
+#include "shoal/detail/spin_lock.hpp"
+#include "shoal/detail/wait_queue.hpp"
+
+namespace shoal {
+
+template <class T>
+class channel {
+  static_assert(std::is_nothrow_move_constructible_v<T>,
+                "shoal::channel<T> moves values under its lock: T's move must not throw");
+
+ public:
+  // `capacity` values may wait in the buffer; 0: rendezvous.
+  explicit channel(std::size_t capacity) : buffer_(capacity) {}
+  channel(const channel&) = delete;
+  channel& operator=(const channel&) = delete;
+  ~channel() {
+    assert(senders_.empty() && receivers_.empty() &&
+           "shoal: channel destroyed while coroutines wait on it");
+  }
+
+  [[nodiscard]] detail::send_waiter<T> send(T value) noexcept {
+    return {{&lock_, &senders_, &attempt_send, this}, std::move(value)};
+  }
+  [[nodiscard]] detail::receive_waiter<T> receive() noexcept {
+    return detail::receive_waiter<T>({&lock_, &receivers_, &attempt_receive, this});
+  }
+
+  // Delivers `value` if that needs no wait; false (value untouched) when full or closed.
+  [[nodiscard]] bool try_send(T&& value) noexcept {
+    detail::wake_list woken;
+    bool sent = false;
+    {
+      const detail::spin_lock::guard guard(lock_);
+      sent = !closed_ && offer(value, woken);
+    }
+    woken.wake_all();
+    return sent;
+  }
+  [[nodiscard]] bool try_send(const T& value) {
+    T copy(value);
+    return try_send(std::move(copy));
+  }
+  // The oldest value if one is ready; nullopt when empty (or closed and drained).
+  [[nodiscard]] std::optional<T> try_receive() noexcept {
+    detail::wake_list woken;
+    std::optional<T> value;
+    {
+      const detail::spin_lock::guard guard(lock_);
+      take(value, woken);
+    }
+    woken.wake_all();
+    return value;
+  }
+
+  // Accepts no more values and wakes every waiter (see above). Closing twice does nothing.
+  void close() noexcept {
+    detail::wake_list woken;
+    {
+      const detail::spin_lock::guard guard(lock_);
+      closed_ = true;
+      while (detail::waiter* w = senders_.pop_front()) woken.push_back(*w);
+      while (detail::waiter* w = receivers_.pop_front()) woken.push_back(*w);
+    }
+    woken.wake_all();
+  }
+
+  [[nodiscard]] bool is_closed() const noexcept {
+    const detail::spin_lock::guard guard(lock_);
+    return closed_;
+  }
+  // Values in the buffer now; a snapshot.
+  [[nodiscard]] std::size_t size() const noexcept {
+    const detail::spin_lock::guard guard(lock_);
+    return buffer_.size();
+  }
+  [[nodiscard]] std::size_t capacity() const noexcept { return buffer_.capacity(); }
+
+ private:
+  using send_waiter = detail::send_waiter<T>;
+  using receive_waiter = detail::receive_waiter<T>;
+
+  // Under the lock: hands `value` to the oldest waiting receiver, or buffers it; false when
+  // neither is possible now (value untouched).
+  bool offer(T& value, detail::wake_list& woken) noexcept {
+    if (detail::waiter* w = receivers_.pop_front()) {
+      auto& receiver = static_cast<receive_waiter&>(*w);
+      receiver.slot_.emplace(std::move(value));
+      receiver.grant();
+      woken.push_back(receiver);
+      return true;
+    }
+    if (buffer_.full()) return false;
+    buffer_.push(std::move(value));
+    return true;
+  }
+
+  // Under the lock: the oldest value (from the buffer, refilled from the oldest waiting sender,
+  // or straight from that sender when nothing is buffered); false when there is none.
+  bool take(std::optional<T>& out, detail::wake_list& woken) noexcept {
+    auto* sender = static_cast<send_waiter*>(senders_.pop_front());
+    if (!buffer_.empty()) {
+      out.emplace(buffer_.pop());
+      if (sender != nullptr) buffer_.push(std::move(sender->value_));
+    } else if (sender != nullptr) {
+      out.emplace(std::move(sender->value_));
+    } else {
+      return false;
+    }
+    if (sender != nullptr) {
+      sender->grant();
+      woken.push_back(*sender);
+    }
+    return true;
+  }
+
+  static bool attempt_send(void* self, detail::waiter& w, detail::wake_list& woken) noexcept {
+    auto& ch = *static_cast<channel*>(self);
+    if (ch.closed_) return true;  // done, not granted: false
+    if (!ch.offer(static_cast<send_waiter&>(w).value_, woken)) return false;
+    w.grant();
+    return true;
+  }
+  static bool attempt_receive(void* self, detail::waiter& w, detail::wake_list& woken) noexcept {
+    auto& ch = *static_cast<channel*>(self);
+    if (ch.take(static_cast<receive_waiter&>(w).slot_, woken)) {
+      w.grant();
+      return true;
+    }
+    return ch.closed_;  // closed and drained: done, nullopt
+  }
+
+  mutable detail::spin_lock lock_;
+  detail::value_ring<T> buffer_;  // guarded by lock_
+  bool closed_ = false;           // guarded by lock_
+  // Guarded by lock_. Senders wait only while the buffer is full, receivers only while it is
+  // empty and no sender waits: never both at once.
+  detail::wait_list senders_;
+  detail::wait_list receivers_;
+};
+
+}  // namespace shoal
