@@ -14,6 +14,8 @@ packages=(
   libpq-dev postgresql libsqlite3-dev libfmt-dev nlohmann-json3-dev libncurses-dev
   # tests that drive the binary as a person would
   tmux procps
+  # the gdb helper's test (tools/gdb, label "tools")
+  gdb
 )
 
 missing=()

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <exception>
 #include <memory>
+#include <source_location>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -111,8 +112,12 @@ template <class T>
 class task_promise_common : public promise_base, public frame_allocated {
  public:
   initial_suspend_env initial_suspend() noexcept { return {this}; }
+  // `location` defaults to the location of the co_await (clang: the co_await keyword; g++: the
+  // end of its operand), kept for async backtraces: one pointer store.
   template <class Awaitable>
-  auto await_transform(Awaitable&& awaitable) {
+  auto await_transform(Awaitable&& awaitable,
+                       std::source_location location = std::source_location::current()) {
+    this->where = location;
     return wrap_in_env(std::forward<Awaitable>(awaitable), *this);
   }
   final_transfer final_suspend() const noexcept { return {}; }
@@ -159,6 +164,7 @@ class task_awaiter {
   std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> caller) noexcept {
     h_.promise().continuation = caller;
     h_.promise().env = env_of(caller);
+    h_.promise().parent = promise_of(caller);
     return transfer(h_);
   }
   decltype(auto) await_resume() {
