@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <semaphore>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -31,14 +32,20 @@ TEST(ForeignCompletion, CompletedInsideStartDoesNotSuspend) {
 TEST(ForeignCompletion, CompletedFromAForeignThreadIsPostedToTheAwaitingExecutor) {
   manual_scheduler sched;
   std::thread foreign;
+  std::binary_semaphore go(0);  // the foreign thread completes only once the coroutine waits
   auto probe = [&]() -> task<std::string> {
     co_return co_await shoal::foreign_completion<std::string>([&](auto done) {
-      foreign = std::thread([done] { done.set_value(std::string("from afar")); });
+      foreign = std::thread([done, &go] {
+        go.acquire();
+        done.set_value(std::string("from afar"));
+      });
     });
   };
   auto s = sched.spawn(probe());
   sched.run_all();
-  foreign.join();
+  EXPECT_FALSE(s.done());
+  go.release();
+  foreign.join();  // the manual scheduler is single-threaded: nothing runs while it posts
   EXPECT_FALSE(s.done()) << "resumed on the foreign thread";
   EXPECT_EQ(sched.ready_count(), 1u);
   sched.run_all();
@@ -49,14 +56,18 @@ TEST(ForeignCompletion, CompletedFromAForeignThreadIsPostedToTheAwaitingExecutor
 TEST(ForeignCompletion, ExceptionIsRethrownInTheCoroutine) {
   manual_scheduler sched;
   std::thread foreign;
+  std::binary_semaphore go(0);
   auto probe = [&]() -> task<void> {
     co_await shoal::foreign_completion<void>([&](auto done) {
-      foreign = std::thread(
-          [done] { done.set_exception(std::make_exception_ptr(std::runtime_error("lost"))); });
+      foreign = std::thread([done, &go] {
+        go.acquire();
+        done.set_exception(std::make_exception_ptr(std::runtime_error("lost")));
+      });
     });
   };
   auto s = sched.spawn(probe());
   sched.run_all();
+  go.release();
   foreign.join();
   sched.run_all();
   ASSERT_TRUE(s.done());
