@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 mapfile -t files < <(git ls-files '*.hpp' '*.cpp')
 clang-format-19 --dry-run -Werror "${files[@]}"
 
-mapfile -t units < <(git ls-files 'src/*.cpp' 'tests/unit/*.cpp' 'tests/stress/*.cpp' \
-                                  'examples/*.cpp' 'bench/*.cpp')
+mapfile -t units < <(git ls-files 'src/*.cpp' 'app/*.cpp' 'tests/unit/*.cpp' 'tests/stress/*.cpp' \
+                                  'tests/app/*.cpp' 'tests/support/*.cpp' 'examples/*.cpp' \
+                                  'bench/*.cpp')
 # Two at a time (the machines here have two cores).
 if ! tidy_output=$(printf '%s\n' "${units[@]}" |
                    xargs -P 2 -n 4 clang-tidy-19 -p build/release --quiet 2>&1); then
