@@ -165,7 +165,7 @@ void spawn_1000_counter_shoal(benchmark::State& state) {
 
 // --- Asio -------------------------------------------------------------------------------------
 
-using asio::experimental::awaitable_operators::operator&&;
+using namespace asio::experimental::awaitable_operators;  // operator&& on awaitables
 
 asio::awaitable<int> asio_child(int x) { co_return x + 1; }
 

@@ -72,6 +72,7 @@ shoal::task<int> query(int shard, duration latency) {
 // A shard answers with its fastest replica.
 shoal::task<int> read_shard(int shard) {
   std::vector<shoal::task<int>> reads;
+  reads.reserve(replicas);
   for (int r = 0; r < replicas; ++r) reads.push_back(query(shard, latency_of(shard, r)));
   const shoal::when_any_result<int> fastest = co_await shoal::when_any(std::move(reads));
   if (fastest.index != static_cast<std::size_t>(shard % replicas)) {
@@ -84,6 +85,7 @@ shoal::task<int> read_shard(int shard) {
 shoal::task<int> fan_out() {
   auto scope = co_await request_id.bind(42);
   std::vector<shoal::task<int>> reads;
+  reads.reserve(shards);
   for (int s = 0; s < shards; ++s) reads.push_back(read_shard(s));
   const std::vector<int> rows = co_await shoal::when_all(std::move(reads));
   int total = 0;

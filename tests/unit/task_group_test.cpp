@@ -340,7 +340,8 @@ TEST(TaskGroup, CancelStopsOnlyTheChildrenNotTheBody) {
   auto body = [](task_group<int>& group) -> task<std::vector<int>> {
     group.spawn(after(1s, 1));
     group.cancel();
-    std::vector<int> out{(co_await group.next_result())->take_value()};
+    const int first = (co_await group.next_result())->take_value();
+    std::vector<int> out{first};
     out.push_back(shoal::stop_requested() ? 1 : 0);
     out.push_back(co_await shoal::sleep_for(1ms) ? 1 : 0);
     co_return out;

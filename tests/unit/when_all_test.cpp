@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "shoal/async_backtrace.hpp"
 #include "shoal/coroutine_local.hpp"
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
@@ -108,6 +109,7 @@ TEST(WhenAll, RangeFormGivesValuesInVectorOrder) {
   manual_scheduler sched;
   auto body = []() -> task<std::vector<int>> {
     std::vector<task<int>> children;
+    children.reserve(10);
     for (int i = 0; i < 10; ++i) children.push_back(after(shoal::duration(10ms - i * 1ms), i));
     co_return co_await shoal::when_all(std::move(children));
   };
@@ -127,6 +129,7 @@ TEST(WhenAll, RangeOfVoidTasksWaitsForAll) {
   };
   auto body = [&]() -> task<int> {
     std::vector<task<void>> children;
+    children.reserve(4);
     for (int i = 1; i <= 4; ++i) children.push_back(child(i * 1ms));
     co_await shoal::when_all(std::move(children));
     co_return ended;
@@ -329,11 +332,31 @@ TEST(WhenAll, AFailureDeepInsideCancelsTheOuterSiblings) {
   EXPECT_EQ(s.get(), "deep destroyed");
 }
 
+TEST(WhenAll, AChildsAsyncBacktraceContinuesIntoTheAwaitingParent) {
+  manual_scheduler sched;
+  auto child = [](const void* parent_frame) -> task<bool> {
+    const std::vector<shoal::async_frame> frames = co_await shoal::async_backtrace_here();
+    for (const shoal::async_frame& f : frames) {
+      if (f.frame == parent_frame) co_return true;
+    }
+    co_return false;
+  };
+  auto body = [&]() -> task<std::tuple<bool, bool>> {
+    const void* self = (co_await shoal::async_backtrace_here()).front().frame;
+    co_return co_await shoal::when_all(child(self), child(self));
+  };
+  auto s = sched.spawn(body());
+  sched.run_all();
+  ASSERT_TRUE(s.done());
+  EXPECT_EQ(s.get(), std::make_tuple(true, true));
+}
+
 TEST(WhenAll, ShuffledReadyOrderGivesTheSameResults) {
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     manual_scheduler sched(seed);
     auto body = []() -> task<std::vector<int>> {
       std::vector<task<int>> children;
+      children.reserve(8);
       for (int i = 0; i < 8; ++i) children.push_back(after(shoal::duration(i % 3 * 1ms), i));
       co_return co_await shoal::when_all(std::move(children));
     };

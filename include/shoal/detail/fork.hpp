@@ -65,6 +65,15 @@ class fork_scope {
     env_.stop = source_.get_token();
   }
 
+  // Makes the children's async backtraces (shoal/async_backtrace.hpp) continue into `parent`,
+  // which must stay suspended while they run (when_all, when_any; not a task_group's body, which
+  // runs alongside its children and would race with their walk).
+  template <class Promise>
+  void trace_through(std::coroutine_handle<Promise> parent) noexcept {
+    parent_frame_ = parent;
+    parent_promise_ = promise_of(parent);
+  }
+
   // Starts `child` as the root of a chain of its own, made ready on `where`; bound there when
   // `where` is pinned (a bound parent's children are bound to the same worker).
   template <class Child>
@@ -74,6 +83,8 @@ class fork_scope {
     promise.own_env.home = where.pinned ? where.where : nullptr;
     promise.scope = this;
     promise.index = index;
+    promise.continuation = parent_frame_;  // never resumed: the end hook replaces final transfer
+    promise.parent = parent_promise_;
     where.post(child.handle());
   }
 
@@ -92,6 +103,8 @@ class fork_scope {
   std::stop_source source_;
   std::optional<std::stop_callback<stop_forwarder>> link_;  // parent's token -> source_
   task_env env_;
+  std::coroutine_handle<> parent_frame_;    // for backtraces only
+  promise_base* parent_promise_ = nullptr;  // for backtraces only
 };
 
 // Final suspension of a fork root: report to the scope, then touch nothing (the parent may
@@ -155,8 +168,9 @@ class fork_child {
 
   // The child's value (moved out), or its exception rethrown. Only after it ended.
   fork_value_t<T> take() {
-    if (promise().error) std::rethrow_exception(promise().error);
-    return std::move(*promise().value);
+    promise_type& p = promise();
+    if (!p.value) std::rethrow_exception(p.error);  // no value: the child threw
+    return std::move(*p.value);
   }
 
  private:

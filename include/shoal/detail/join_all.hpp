@@ -21,7 +21,7 @@
 #include <atomic>
 #include <coroutine>
 #include <cstddef>
-#include <optional>
+#include <cstdint>
 #include <tuple>
 #include <utility>
 #include <variant>
@@ -34,7 +34,7 @@ namespace shoal::detail {
 
 class join_all final : public fork_scope {
  public:
-  enum class stop_on { first_failure, first_end };
+  enum class stop_on : std::uint8_t { first_failure, first_end };
   static constexpr std::size_t none = static_cast<std::size_t>(-1);
 
   explicit join_all(stop_on policy) noexcept : fork_scope(&on_end), policy_(policy) {}
@@ -44,6 +44,7 @@ class join_all final : public fork_scope {
   void begin(std::coroutine_handle<Promise> parent, std::size_t children) {
     target_ = fork_target_of(parent);
     open(env_copy_of(parent));
+    trace_through(parent);
     parent_ = parent;
     // relaxed: published to the children by the posts that launch them.
     pending_.store(children + 1, std::memory_order_relaxed);
@@ -122,10 +123,11 @@ class fork_tuple {
   }
   template <std::size_t... I>
   one_value take_one(std::size_t i, std::index_sequence<I...>) {
-    std::optional<one_value> out;
-    ((i == I ? void(out.emplace(std::in_place_index<I>, std::get<I>(children_).take())) : void()),
-     ...);
-    return std::move(*out);
+    using taker = one_value (*)(fork_tuple&);
+    static constexpr std::array<taker, sizeof...(Ts)> takers{[](fork_tuple& self) {
+      return one_value(std::in_place_index<I>, std::get<I>(self.children_).take());
+    }...};
+    return takers[i](*this);
   }
 
   std::tuple<fork_child<Ts>...> children_;

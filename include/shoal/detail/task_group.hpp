@@ -37,10 +37,10 @@ class next_result_awaiter {
       if (queue_->outstanding() == 0) return std::nullopt;
       node_ = queue_->try_take();  // woken by, or raced with, a child's end: one is there
     }
-    const fork_child<T> ended = fork_child<T>::adopt(*node_);
+    fork_child<T> ended = fork_child<T>::adopt(*node_);
     fork_promise<T>& outcome = ended.promise();
     if (outcome.error) return indexed_result<T>::failed(outcome.index, outcome.error);
-    return indexed_result<T>::succeeded(outcome.index, std::move(*outcome.value));
+    return indexed_result<T>::succeeded(outcome.index, ended.take());
   }
 
  private:
