@@ -23,7 +23,10 @@ task<bool> acquire(shoal::async_semaphore& sem) { co_return co_await sem.acquire
 
 // Acquires, records `id` in `order`, and keeps the permit.
 task<> acquire_in_order(shoal::async_semaphore& sem, std::vector<int>& order, int id) {
-  if (co_await sem.acquire()) order.push_back(id);
+  // Not `if (co_await ...)`: g++ 12.2 miscompiles a co_await in an if condition of a
+  // namespace-scope coroutine (it resumes at an invalid suspend point; sleep_for too).
+  const bool acquired = co_await sem.acquire();
+  if (acquired) order.push_back(id);
 }
 
 TEST(AsyncSemaphore, AcquireTakesAFreePermitWithoutSuspending) {
