@@ -6,7 +6,8 @@
 // reset() came before it ran. Waiting allocates nothing: the waiter lives in the awaiting frame
 // (shoal/detail/wait_queue.hpp).
 //
-// Lifetime: destroy the event only when nobody waits on it (asserted in debug builds).
+// Lifetime: destroy the event only once every co_await on it has returned: a waiter that was
+// woken but has not resumed yet still counts (queued waiters are asserted in debug builds).
 // Thread-safety: every member may be called from any thread, concurrently.
 // Memory ordering: what a thread did before set() happens-before every wait() that returns true
 // because of that set() and every is_set() that returns true after it.

@@ -8,7 +8,8 @@
 // A coroutine may suspend while holding the lock and be resumed on another thread; the lock is
 // the chain's, not the thread's. It is not recursive.
 //
-// Lifetime: destroy the mutex unlocked, with nobody waiting (asserted in debug builds).
+// Lifetime: destroy the mutex unlocked, once every co_await on it has returned (asserted in debug
+// builds).
 // Thread-safety: every member may be called from any thread, concurrently; unlock() only by
 // the holder (anything else is undefined behaviour).
 // Memory ordering: what the holder did before unlock() happens-before the next holder's lock

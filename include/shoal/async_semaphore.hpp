@@ -10,7 +10,8 @@
 // `co_await sem.scoped_acquire()` gives a semaphore_permit that releases its permit when
 // destroyed.
 //
-// Lifetime: destroy the semaphore only when nobody waits on it (asserted in debug builds).
+// Lifetime: destroy the semaphore only once every co_await on it has returned: a waiter that
+// was woken but has not resumed yet still counts (queued waiters are asserted in debug builds).
 // Thread-safety: every member may be called from any thread, concurrently.
 // Memory ordering: what a thread did before release() happens-before the acquire that receives
 // that permit returns.

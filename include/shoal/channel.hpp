@@ -12,8 +12,9 @@
 // still received, then receive() returns nullopt.
 //
 // Requirements: T is nothrow move constructible (values move under the channel's lock).
-// Lifetime: destroy the channel with nobody waiting on it (asserted in debug builds); values
-// still buffered are destroyed with it.
+// Lifetime: destroy the channel only once every co_await on it has returned: a waiter woken
+// but not yet resumed still counts (queued waiters are asserted in debug builds). Values still
+// buffered are destroyed with it.
 // Thread-safety: every member may be called from any thread, concurrently.
 // Memory ordering: what a sender did before send() happens-before the receive that gets its
 // value returns.

@@ -6,8 +6,8 @@
 // before the await) and then waits until every token has been destroyed. This is how a program
 // drains on shutdown: stop issuing, finish what is in flight, report.
 //
-// Lifetime: the gate must outlive its tokens; destroy it with nothing inside and nobody waiting
-// (asserted in debug builds). A closed gate stays closed.
+// Lifetime: the gate must outlive its tokens; destroy it with nothing inside, once every
+// co_await on close() has returned (asserted in debug builds). A closed gate stays closed.
 // Thread-safety: every member may be called from any thread, concurrently; tokens may be moved
 // to and destroyed on any thread.
 // Memory ordering: what a piece of work did before its token left happens-before a close()
