@@ -1,0 +1,532 @@
+// The PostgreSQL driver against a real, throwaway PostgreSQL server (tests/support/
+// postgres_server.hpp) on a Unix socket, driven from a 2-worker pool: typed rows, pipelined
+// round trips, an error in the middle of a pipeline, a serialization failure between two
+// sessions, a server restart under an open pool, pool exhaustion with cancellation, bad
+// targets, and password redaction. Each test process starts its own server (about a second).
+#include "driver/postgres/postgres.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <stop_token>
+#include <string>
+#include <thread>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "driver/database.hpp"
+#include "driver/open.hpp"
+#include "shoal/sleep.hpp"
+#include "shoal/stop.hpp"
+#include "shoal/sync_wait.hpp"
+#include "shoal/task.hpp"
+#include "shoal/thread_pool.hpp"
+#include "support/postgres_server.hpp"
+#include "support/running_pool.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using shoal::task;
+using tpcc::driver::call;
+using tpcc::driver::database;
+using tpcc::driver::database_options;
+using tpcc::driver::isolation;
+using tpcc::driver::lease;
+using tpcc::driver::open_result;
+using tpcc::driver::outcome;
+using tpcc::driver::outcome_kind;
+using tpcc::driver::redact;
+using tpcc::driver::statement;
+using tpcc::driver::statement_result;
+using tpcc::driver::then;
+using tpcc::driver::value;
+using tpcc::testing::postgres_server;
+namespace postgres = tpcc::driver::postgres;
+
+constexpr statement typed_row{
+    "typed_row",
+    "SELECT 1::int2, 2::int4, 3::int8, 4::oid, 1.5::float4, 2.25::float8, 3.125::numeric, "
+    "'text'::text, NULL::int4, true, DATE '2024-02-29'"};
+constexpr statement echo{"echo", "SELECT $1::int8 + 1, $2::text, $3::float8, $4::int4 IS NULL"};
+constexpr statement select_one{"select_one", "SELECT 1"};
+constexpr statement insert_row{"insert_row", "INSERT INTO t (id, v) VALUES ($1, $2)"};
+constexpr statement read_row{"read_row", "SELECT v FROM t WHERE id = $1"};
+constexpr statement bump_row{"bump_row", "UPDATE t SET v = v + 1 WHERE id = $1"};
+constexpr statement count_rows{"count_rows", "SELECT count(*) FROM t"};
+constexpr statement sleep_long{"sleep_long", "SELECT pg_sleep(30)"};
+
+template <class T>
+task<T> on_pool(shoal::thread_pool& pool, task<T> body) {
+  co_await pool.schedule();
+  co_return co_await std::move(body);
+}
+
+class PostgresDriver : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!postgres_server::available()) {
+      GTEST_SKIP() << "PostgreSQL server binaries not found (set SHOAL_PG_BIN or install the "
+                      "postgresql package): skipping the PostgreSQL driver tests";
+    }
+    server_ = std::make_unique<postgres_server>();
+    server_->sql("CREATE TABLE t (id int PRIMARY KEY, v int NOT NULL)");
+  }
+
+  template <class T>
+  T run(task<T> body) {
+    return shoal::sync_wait(on_pool(workers_.pool, std::move(body)));
+  }
+
+  database_options options(std::size_t connections = 2) const {
+    return {.target = server_->conninfo(), .connections = connections};
+  }
+
+  static std::unique_ptr<database> take(open_result opened) {
+    if (auto* failure = std::get_if<outcome>(&opened)) {
+      ADD_FAILURE() << "open failed: " << failure->message;
+      return nullptr;
+    }
+    return std::move(std::get<std::unique_ptr<database>>(opened));
+  }
+
+  std::unique_ptr<postgres_server> server_;
+  shoal::testing::running_pool workers_{2};
+};
+
+TEST_F(PostgresDriver, ConnectsAndReturnsTypedRows) {
+  run([&]() -> task<void> {
+    auto db = take(co_await postgres::open(options()));
+    {
+      lease l = co_await db->acquire();
+      EXPECT_TRUE(l);
+      EXPECT_TRUE((co_await l->begin()).ok());
+      statement_result r = co_await l->execute(typed_row, {});
+      EXPECT_TRUE(r.ok()) << r.status.message;
+      EXPECT_EQ(r.rows.size(), 1U);
+      const auto& row = r.rows.at(0);
+      EXPECT_EQ(row.int_at(0), 1);
+      EXPECT_EQ(row.int_at(1), 2);
+      EXPECT_EQ(row.int_at(2), 3);
+      EXPECT_EQ(row.int_at(3), 4);
+      EXPECT_DOUBLE_EQ(row.number_at(4), 1.5);
+      EXPECT_DOUBLE_EQ(row.number_at(5), 2.25);
+      EXPECT_DOUBLE_EQ(row.number_at(6), 3.125);
+      EXPECT_EQ(row.text_at(7), "text");
+      EXPECT_TRUE(row.null_at(8));
+      EXPECT_EQ(row.text_at(9), "t");
+      EXPECT_EQ(row.text_at(10), "2024-02-29");
+      statement_result e =
+          co_await l->execute(echo, {std::int64_t{41}, std::string("it's"), 0.1, value{}});
+      EXPECT_TRUE(e.ok()) << e.status.message;
+      EXPECT_EQ(e.rows.at(0).int_at(0), 42);
+      EXPECT_EQ(e.rows.at(0).text_at(1), "it's");
+      EXPECT_DOUBLE_EQ(e.rows.at(0).number_at(2), 0.1);
+      EXPECT_EQ(e.rows.at(0).text_at(3), "t");
+      EXPECT_TRUE((co_await l->commit()).ok());
+    }
+    co_await db->close();
+  }());
+}
+
+TEST_F(PostgresDriver, PipelinedBatchIsOneRoundTrip) {
+  run([&]() -> task<void> {
+    auto db = take(co_await postgres::open(options()));
+    {
+      lease l = co_await db->acquire();
+      const std::uint64_t before = l->round_trips();
+      EXPECT_TRUE((co_await l->begin()).ok());
+      std::vector<call> calls;
+      for (std::int64_t i = 0; i < 8; ++i) calls.push_back({&echo, {i, "x", 1.0, i}});
+      // BEGIN, eight PREPAREs... no: one PREPARE (same statement), eight executions.
+      auto results = co_await l->execute_batch(calls, then::nothing);
+      EXPECT_EQ(l->round_trips() - before, 1U);
+      EXPECT_EQ(results.size(), 8U);
+      for (std::size_t i = 0; i < results.size(); ++i) {
+        EXPECT_TRUE(results[i].ok()) << results[i].status.message;
+        EXPECT_EQ(results[i].rows.at(0).int_at(0), static_cast<std::int64_t>(i) + 1);
+      }
+      EXPECT_TRUE((co_await l->commit()).ok());
+      EXPECT_EQ(l->round_trips() - before, 2U);
+    }
+    co_await db->close();
+  }());
+}
+
+TEST_F(PostgresDriver, BeginBatchAndCommitTakeAtMostTwoRoundTrips) {
+  run([&]() -> task<void> {
+    auto db = take(co_await postgres::open(options()));
+    {
+      lease l = co_await db->acquire();
+      const std::uint64_t before = l->round_trips();
+      EXPECT_TRUE((co_await l->begin()).ok());
+      const std::vector<call> calls{{&insert_row, {std::int64_t{1}, std::int64_t{10}}},
+                                    {&insert_row, {std::int64_t{2}, std::int64_t{20}}},
+                                    {&count_rows, {}}};
+      auto results = co_await l->execute_batch(calls, then::commit);
+      EXPECT_LE(l->round_trips() - before, 2U);
+      EXPECT_EQ(results.size(), 4U);  // three statements and the commit
+      for (const auto& r : results) EXPECT_TRUE(r.ok()) << r.status.message;
+      EXPECT_EQ(results[0].affected, 1);
+      EXPECT_EQ(results[2].rows.at(0).int_at(0), 2);
+    }
+    co_await db->close();
+  }());
+  EXPECT_EQ(server_->sql("SELECT count(*) FROM t"), "2\n");
+}
+
+TEST_F(PostgresDriver, ErrorInThePipelineReportsItsSqlstateAndSkipsTheRest) {
+  run([&]() -> task<void> {
+    auto db = take(co_await postgres::open(options(1)));
+    {
+      lease l = co_await db->acquire();
+      EXPECT_TRUE((co_await l->begin()).ok());
+      const std::vector<call> calls{{&insert_row, {std::int64_t{1}, std::int64_t{10}}},
+                                    {&insert_row, {std::int64_t{1}, std::int64_t{11}}},
+                                    {&insert_row, {std::int64_t{2}, std::int64_t{20}}}};
+      auto results = co_await l->execute_batch(calls, then::commit);
+      EXPECT_EQ(results.size(), 4U);
+      EXPECT_TRUE(results[0].ok());
+      for (std::size_t i = 1; i < results.size(); ++i) {
+        EXPECT_EQ(results[i].status.kind, outcome_kind::failed);
+        EXPECT_EQ(results[i].status.sqlstate, "23505") << results[i].status.message;
+      }
+      // A later statement of the same transaction repeats the failure without running.
+      const std::uint64_t trips = l->round_trips();
+      statement_result later = co_await l->execute(select_one, {});
+      EXPECT_EQ(later.status.sqlstate, "23505");
+      EXPECT_EQ(l->round_trips(), trips);
+      EXPECT_TRUE((co_await l->rollback()).ok());
+      EXPECT_EQ(l->round_trips(), trips + 1);
+      EXPECT_TRUE(l->healthy());
+      // The session is reusable.
+      EXPECT_TRUE((co_await l->begin()).ok());
+      auto again = co_await l->execute_batch(
+          std::vector<call>{{&insert_row, {std::int64_t{3}, std::int64_t{30}}}, {&count_rows, {}}},
+          then::commit);
+      for (const auto& r : again) EXPECT_TRUE(r.ok()) << r.status.message;
+      EXPECT_EQ(again[1].rows.at(0).int_at(0), 1);
+    }
+    co_await db->close();
+  }());
+  EXPECT_EQ(server_->sql("SELECT string_agg(id::text, ',') FROM t"), "3\n");
+}
+
+TEST_F(PostgresDriver, ErrorAfterAFlushIsRolledBackAndTheSessionReused) {
+  run([&]() -> task<void> {
+    auto db = take(co_await postgres::open(options(1)));
+    {
+      lease l = co_await db->acquire();
+      EXPECT_TRUE((co_await l->begin()).ok());
+      EXPECT_TRUE((co_await l->execute(insert_row, {std::int64_t{1}, std::int64_t{1}})).ok());
+      statement_result dup = co_await l->execute(insert_row, {std::int64_t{1}, std::int64_t{1}});
+      EXPECT_EQ(dup.status.sqlstate, "23505");
+      outcome committed = co_await l->commit();  // commit of a failed transaction rolls back
+      EXPECT_EQ(committed.sqlstate, "23505");
+      EXPECT_TRUE((co_await l->begin()).ok());
+      statement_result count = co_await l->execute(count_rows, {});
+      EXPECT_TRUE(count.ok()) << count.status.message;
+      EXPECT_EQ(count.rows.at(0).int_at(0), 0);
+      EXPECT_TRUE((co_await l->commit()).ok());
+    }
+    co_await db->close();
+  }());
+}
+
+TEST_F(PostgresDriver, SerializationFailureBetweenTwoSessionsIsRetryable) {
+  server_->sql("INSERT INTO t VALUES (1, 0)");
+  run([&]() -> task<void> {
+    database_options o = options(2);
+    o.level = isolation::serializable;
+    auto db = take(co_await postgres::open(o));
+    {
+      lease first = co_await db->acquire();
+      lease second = co_await db->acquire();
+      EXPECT_TRUE((co_await first->begin()).ok());
+      EXPECT_TRUE((co_await first->execute(read_row, {std::int64_t{1}})).ok());  // snapshot
+      EXPECT_TRUE((co_await second->begin()).ok());
+      auto other = co_await second->execute_batch(std::vector<call>{{&bump_row, {std::int64_t{1}}}},
+                                                  then::commit);
+      for (const auto& r : other) EXPECT_TRUE(r.ok()) << r.status.message;
+      statement_result conflict = co_await first->execute(bump_row, {std::int64_t{1}});
+      EXPECT_EQ(conflict.status.kind, outcome_kind::retryable) << conflict.status.message;
+      EXPECT_EQ(conflict.status.sqlstate, "40001");
+      EXPECT_TRUE((co_await first->rollback()).ok());
+      // The retry succeeds.
+      EXPECT_TRUE((co_await first->begin()).ok());
+      auto retried = co_await first->execute_batch(
+          std::vector<call>{{&bump_row, {std::int64_t{1}}}, {&read_row, {std::int64_t{1}}}},
+          then::commit);
+      for (const auto& r : retried) EXPECT_TRUE(r.ok()) << r.status.message;
+      EXPECT_EQ(retried[1].rows.at(0).int_at(0), 2);
+    }
+    co_await db->close();
+  }());
+}
+
+TEST_F(PostgresDriver, CancelledCallClosesTheConnectionAndReportsConnectionLost) {
+  run([&]() -> task<void> {
+    auto db = take(co_await postgres::open(options(1)));
+    {
+      lease l = co_await db->acquire();
+      EXPECT_TRUE((co_await l->begin()).ok());
+      std::stop_source stop;
+      std::jthread stopper([&] {
+        std::this_thread::sleep_for(200ms);
+        stop.request_stop();
+      });
+      const auto started = std::chrono::steady_clock::now();
+      statement_result r =
+          co_await shoal::with_stop_token(stop.get_token(), l->execute(sleep_long, {}));
+      EXPECT_LT(std::chrono::steady_clock::now() - started, 10s);
+      EXPECT_EQ(r.status.kind, outcome_kind::connection_lost) << r.status.message;
+      EXPECT_FALSE(l->healthy());
+      // A call not yet started under a stopped token fails at once.
+      statement_result refused =
+          co_await shoal::with_stop_token(stop.get_token(), l->execute(select_one, {}));
+      EXPECT_EQ(refused.status.kind, outcome_kind::failed);
+      EXPECT_EQ(refused.status.message, "cancelled");
+    }
+    // The broken session was replaced: the pool works again.
+    lease l = co_await db->acquire();
+    EXPECT_TRUE(l);
+    if (l) {
+      EXPECT_TRUE((co_await l->begin()).ok());
+      EXPECT_TRUE((co_await l->execute(select_one, {})).ok());
+      EXPECT_TRUE((co_await l->commit()).ok());
+    }
+    l = lease();
+    EXPECT_GE(db->stats().replaced, 1U);
+    co_await db->close();
+  }());
+}
+
+// One transaction; its outcome.
+task<outcome> one_transaction(database& db) {
+  lease l = co_await db.acquire();
+  if (!l) co_return l.status();
+  if (outcome o = co_await l->begin(); !o.ok()) co_return o;
+  auto results = co_await l->execute_batch(std::vector<call>{{&select_one, {}}}, then::commit);
+  for (auto& r : results) {
+    if (!r.ok()) {
+      co_await l->rollback();
+      co_return r.status;
+    }
+  }
+  co_return outcome::success();
+}
+
+TEST_F(PostgresDriver, ServerRestartUnderAnOpenPoolLosesInFlightWorkAndThePoolRecovers) {
+  auto opened = run(postgres::open(options(4)));
+  std::unique_ptr<database> db = take(std::move(opened));
+  ASSERT_TRUE(db);
+  std::atomic<int> in_flight_kind{-1};
+  workers_.pool.spawn([](database& pool, std::atomic<int>& kind) -> task<void> {
+    lease l = co_await pool.acquire();
+    co_await l->begin();
+    statement_result r = co_await l->execute(sleep_long, {});
+    kind.store(static_cast<int>(r.status.kind));
+  }(*db, in_flight_kind));
+  for (int i = 0; i < 200; ++i) {  // until the sleep is running on the server
+    if (server_->sql("SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(30)%' "
+                     "AND pid <> pg_backend_pid()") == "1\n") {
+      break;
+    }
+    std::this_thread::sleep_for(20ms);
+  }
+  server_->restart();
+  for (int i = 0; i < 500 && in_flight_kind.load() < 0; ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(in_flight_kind.load(), static_cast<int>(outcome_kind::connection_lost));
+
+  // Transactions fail with connection_lost while the pool replaces its sessions, then succeed.
+  int successes = 0;
+  int attempts = 0;
+  for (; attempts < 200 && successes < 10; ++attempts) {
+    outcome o = run(one_transaction(*db));
+    if (o.ok()) {
+      ++successes;
+    } else {
+      EXPECT_EQ(o.kind, outcome_kind::connection_lost) << o.message;
+      std::this_thread::sleep_for(50ms);
+    }
+  }
+  EXPECT_EQ(successes, 10) << "after " << attempts << " attempts";
+  EXPECT_GE(db->stats().replaced, 1U);
+  run(db->close());
+}
+
+TEST_F(PostgresDriver, PoolExhaustionWaiterCancelledByItsStopTokenLeavesTheQueue) {
+  run([&]() -> task<void> {
+    auto db = take(co_await postgres::open(options(1)));
+    {
+      lease held = co_await db->acquire();
+      EXPECT_TRUE(held);
+      std::stop_source stop;
+      std::atomic<bool> done{false};
+      lease cancelled;
+      shoal::thread_pool& pool = *shoal::thread_pool::current();
+      pool.spawn([](database& d, std::stop_token token, lease& out,
+                    std::atomic<bool>& finished) -> task<void> {
+        out = co_await shoal::with_stop_token(std::move(token), d.acquire());
+        finished.store(true);
+      }(*db, stop.get_token(), cancelled, done));
+      for (int i = 0; i < 1000 && db->stats().waiting == 0; ++i) co_await shoal::sleep_for(1ms);
+      EXPECT_EQ(db->stats().waiting, 1U);
+      stop.request_stop();
+      for (int i = 0; i < 1000 && !done.load(); ++i) co_await shoal::sleep_for(1ms);
+      EXPECT_TRUE(done.load());
+      EXPECT_FALSE(cancelled);
+      EXPECT_EQ(cancelled.status().message, "cancelled");
+      EXPECT_EQ(db->stats().waiting, 0U);
+      held = lease();
+      lease next = co_await db->acquire();  // the session went back, not to the cancelled waiter
+      EXPECT_TRUE(next);
+      EXPECT_EQ(db->stats().in_use, 1U);
+    }
+    co_await db->close();
+  }());
+}
+
+TEST_F(PostgresDriver, WaitersAreServedFirstComeFirstServedWithTheirWaitMeasured) {
+  run([&]() -> task<void> {
+    auto db = take(co_await postgres::open(options(1)));
+    {
+      lease held = co_await db->acquire();
+      std::vector<int> order;
+      std::atomic<int> finished{0};
+      std::mutex order_mutex;
+      shoal::thread_pool& pool = *shoal::thread_pool::current();
+      for (int k = 0; k < 3; ++k) {
+        pool.spawn([](database& d, int id, std::vector<int>& seen, std::mutex& m,
+                      std::atomic<int>& count) -> task<void> {
+          lease l = co_await d.acquire();
+          EXPECT_GT(l.waited(), 0ns);
+          {
+            std::scoped_lock lock(m);
+            seen.push_back(id);
+          }
+          co_await shoal::sleep_for(5ms);
+          count.fetch_add(1);
+        }(*db, k, order, order_mutex, finished));
+        // Queue them one after another.
+        for (int i = 0; i < 1000 && db->stats().waiting != static_cast<std::size_t>(k + 1); ++i) {
+          co_await shoal::sleep_for(1ms);
+        }
+      }
+      held = lease();
+      for (int i = 0; i < 2000 && finished.load() < 3; ++i) co_await shoal::sleep_for(1ms);
+      std::scoped_lock lock(order_mutex);
+      EXPECT_EQ(order, (std::vector<int>{0, 1, 2}));
+    }
+    co_await db->close();
+  }());
+}
+
+TEST_F(PostgresDriver, BadConnectionStringGivesAClearMessage) {
+  open_result r = run(postgres::open({.target = "host=/tmp dbname password=hunter2"}));
+  ASSERT_TRUE(std::holds_alternative<outcome>(r));
+  const outcome& o = std::get<outcome>(r);
+  EXPECT_EQ(o.kind, outcome_kind::failed);
+  EXPECT_NE(o.message.find("not a valid PostgreSQL connection string"), std::string::npos)
+      << o.message;
+  EXPECT_EQ(o.message.find("hunter2"), std::string::npos) << o.message;
+}
+
+TEST_F(PostgresDriver, WrongHostGivesAClearMessageNamingIt) {
+  open_result r = run(postgres::open(
+      {.target = "host=/nonexistent-shoal-dir port=5432 user=postgres password=hunter2"}));
+  ASSERT_TRUE(std::holds_alternative<outcome>(r));
+  const outcome& o = std::get<outcome>(r);
+  EXPECT_EQ(o.kind, outcome_kind::connection_lost);
+  EXPECT_NE(o.message.find("cannot connect to"), std::string::npos) << o.message;
+  EXPECT_NE(o.message.find("/nonexistent-shoal-dir"), std::string::npos) << o.message;
+  EXPECT_EQ(o.message.find("hunter2"), std::string::npos) << o.message;
+
+  open_result refused = run(postgres::open({.target = "postgresql://u:hunter2@127.0.0.1:1/db"}));
+  ASSERT_TRUE(std::holds_alternative<outcome>(refused));
+  EXPECT_EQ(std::get<outcome>(refused).kind, outcome_kind::connection_lost);
+  EXPECT_NE(std::get<outcome>(refused).message.find("127.0.0.1"), std::string::npos);
+  EXPECT_EQ(std::get<outcome>(refused).message.find("hunter2"), std::string::npos);
+}
+
+TEST_F(PostgresDriver, ServerThatNeverAnswersTimesOut) {
+  // A Unix socket that accepts connections into its backlog and never says a word.
+  const std::string path = server_->socket_dir() + "/.s.PGSQL.6543";
+  const int listener = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::strncpy(address.sun_path, path.c_str(), sizeof(address.sun_path) - 1);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+  ASSERT_EQ(::listen(listener, 8), 0);
+  const auto started = std::chrono::steady_clock::now();
+  open_result r =
+      run(postgres::open({.target = "host=" + server_->socket_dir() + " port=6543 user=postgres",
+                          .connect_timeout = 300ms}));
+  const auto took = std::chrono::steady_clock::now() - started;
+  ::close(listener);
+  ASSERT_TRUE(std::holds_alternative<outcome>(r));
+  EXPECT_EQ(std::get<outcome>(r).kind, outcome_kind::connection_lost);
+  EXPECT_NE(std::get<outcome>(r).message.find("timed out after 300 ms"), std::string::npos)
+      << std::get<outcome>(r).message;
+  EXPECT_GE(took, 300ms);
+  EXPECT_LT(took, 5s);
+}
+
+TEST_F(PostgresDriver, WrongPasswordIsRefusedAndNeverPrinted) {
+  const std::string user = postgres_server::password_user();
+  for (const std::string& target :
+       {server_->uri(user, "wrong-Pa55"), server_->conninfo(user) + " password=wrong-Pa55"}) {
+    open_result r = run(postgres::open({.target = target}));
+    ASSERT_TRUE(std::holds_alternative<outcome>(r)) << redact(target);
+    const outcome& o = std::get<outcome>(r);
+    EXPECT_EQ(o.kind, outcome_kind::failed);
+    EXPECT_NE(o.message.find("password authentication failed"), std::string::npos) << o.message;
+    EXPECT_NE(o.message.find("***"), std::string::npos) << o.message;
+    EXPECT_EQ(o.message.find("wrong-Pa55"), std::string::npos) << o.message;
+  }
+  // The right one works, and describe() does not show it either.
+  run([&]() -> task<void> {
+    auto db = take(co_await postgres::open(
+        {.target = server_->uri(user, postgres_server::password()), .connections = 1}));
+    if (!db) co_return;
+    EXPECT_EQ(db->describe().find(postgres_server::password()), std::string::npos);
+    EXPECT_TRUE((co_await one_transaction(*db)).ok());
+    co_await db->close();
+  }());
+}
+
+TEST(PostgresRedact, HidesTheUriPasswordAndKeepsTheRest) {
+  EXPECT_EQ(redact("postgresql://alice:s3cr%40t@db.example:5433/tpcc?sslmode=require"),
+            "postgresql://alice:***@db.example:5433/tpcc?sslmode=require");
+  EXPECT_EQ(redact("postgres://alice@db/tpcc?password=s3cret&sslmode=verify-full"),
+            "postgres://alice@db/tpcc?password=***&sslmode=verify-full");
+  EXPECT_EQ(redact("postgresql://alice@db/tpcc"), "postgresql://alice@db/tpcc");
+  EXPECT_EQ(redact("postgresql://db"), "postgresql://db");
+  const std::string raw_at = redact("postgresql://bob:p@ss@db/x");
+  EXPECT_EQ(raw_at.find("p@ss"), std::string::npos) << raw_at;
+}
+
+TEST(PostgresRedact, HidesTheKeyValuePasswordQuotedOrNot) {
+  EXPECT_EQ(redact("host=db user=alice password=s3cret dbname=tpcc"),
+            "host=db user=alice password=*** dbname=tpcc");
+  EXPECT_EQ(redact("host=db password = 'it\\'s a secret' sslmode=require"),
+            "host=db password = *** sslmode=require");
+  EXPECT_EQ(redact("password=s3cret"), "password=***");
+  EXPECT_EQ(redact("host=db dbname=tpcc"), "host=db dbname=tpcc");
+  EXPECT_EQ(redact("sqlite:/tmp/x.db"), "sqlite:/tmp/x.db");
+  EXPECT_EQ(redact("host=db dbname password=s3cret"), "host=db dbname password=***");
+  EXPECT_EQ(redact("host=db password s3cret"), "host=db password ***");
+  const std::string unterminated = redact("host=db password='s3cret");
+  EXPECT_EQ(unterminated.find("s3cret"), std::string::npos) << unterminated;
+}
+
+}  // namespace
