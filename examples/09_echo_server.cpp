@@ -1,0 +1,102 @@
+// 09_echo_server: a TCP echo server and 100 clients on one two-worker pool, no thread per
+// connection. Each client sends a line, reads the echo and checks it; one extra client waits for
+// an answer that never comes and gives up after 50 ms (with_timeout cancels its read).
+// Exits non-zero when any check fails.
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <span>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "shoal/socket.hpp"
+#include "shoal/sync_wait.hpp"
+#include "shoal/thread_pool.hpp"
+#include "shoal/timeout.hpp"
+#include "shoal/when_all.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using shoal::stream_listener;
+using shoal::stream_socket;
+using shoal::task;
+
+constexpr int clients = 100;
+
+// Serves one connection: echoes what it reads until the client closes.
+task<void> echo(stream_socket peer) {
+  std::array<char, 256> buf{};
+  for (;;) {
+    const std::size_t n = co_await peer.read_some(std::as_writable_bytes(std::span(buf)));
+    if (n == 0) co_return;
+    co_await peer.write_all(std::as_bytes(std::span(buf.data(), n)));
+  }
+}
+
+task<void> serve(stream_listener& listener, int connections) {
+  std::vector<task<void>> sessions;
+  sessions.reserve(static_cast<std::size_t>(connections));
+  for (int i = 0; i < connections; ++i) sessions.push_back(echo(co_await listener.accept()));
+  co_await shoal::when_all(std::move(sessions));
+}
+
+task<bool> client(std::uint16_t port, int id) {
+  auto sock = co_await stream_socket::connect_tcp("127.0.0.1", port);
+  const std::string line = "hello from client " + std::to_string(id) + "\n";
+  co_await sock.write_all(std::as_bytes(std::span(line)));
+  std::string got;
+  std::array<char, 256> buf{};
+  while (got.size() < line.size()) {
+    const std::size_t n = co_await sock.read_some(std::as_writable_bytes(std::span(buf)));
+    if (n == 0) break;
+    got.append(buf.data(), n);
+  }
+  co_return got == line;
+}
+
+// Connects but never sends, so no echo comes: the read must give up at the timeout.
+task<bool> impatient_client(std::uint16_t port) {
+  auto sock = co_await stream_socket::connect_tcp("127.0.0.1", port);
+  std::array<std::byte, 16> buf{};
+  try {
+    co_await shoal::with_timeout(50ms, sock.read_some(buf));
+  } catch (const std::system_error& e) {
+    co_return e.code() == std::errc::operation_canceled;
+  }
+  co_return false;
+}
+
+task<int> run(shoal::thread_pool& pool) {
+  co_await pool.schedule();
+  auto listener = stream_listener::listen_tcp("127.0.0.1", 0);
+  std::vector<task<bool>> all;
+  all.reserve(clients);
+  for (int i = 0; i < clients; ++i) all.push_back(client(listener.port(), i));
+  auto clients_done = [&]() -> task<std::vector<bool>> {
+    co_return co_await shoal::when_all(std::move(all));
+  };
+  auto [served, results, gave_up] = co_await shoal::when_all(
+      serve(listener, clients + 1), clients_done(), impatient_client(listener.port()));
+  int failures = gave_up ? 0 : 1;
+  for (const bool ok : results) failures += ok ? 0 : 1;
+  std::printf("09_echo_server: %d clients echoed, impatient client %s\n", clients,
+              gave_up ? "gave up after 50 ms" : "did NOT time out");
+  co_return failures;
+}
+
+}  // namespace
+
+int main() {
+  shoal::thread_pool pool({.workers = 2});
+  pool.start();
+  const int failures = shoal::sync_wait(run(pool));
+  shoal::sync_wait(pool.stop());
+  if (failures != 0) {
+    std::printf("09_echo_server: %d checks failed\n", failures);
+    return 1;
+  }
+  std::printf("all checks passed\n");
+  return 0;
+}
