@@ -55,8 +55,32 @@ constexpr statement count_to_a_billion{
     "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000000) "
     "SELECT max(i) FROM n"};
 
+// Vectors are built in plain functions, not with braces inside coroutines: g++ 12 rejects an
+// initializer list of non-trivial elements in a coroutine ("array used as initializer").
+template <class... Values>
+std::vector<value> values(Values... vs) {
+  std::vector<value> out;
+  (out.emplace_back(std::move(vs)), ...);
+  return out;
+}
+
 std::vector<value> item(std::int64_t id, std::string name) {
-  return {id, std::move(name), 1.5, std::monostate{}};
+  return values(id, std::move(name), 1.5, std::monostate{});
+}
+
+call insert(std::int64_t id, std::string name) { return {&insert_item, item(id, std::move(name))}; }
+
+// Named, never a temporary in a co_await expression: g++ 12 destroys such an aggregate
+// temporary twice.
+tpcc::driver::database_options one_connection(const std::string& path) {
+  return {.target = "sqlite:" + path, .connections = 1};
+}
+
+template <class... Calls>
+std::vector<call> batch(Calls... calls) {
+  std::vector<call> out;
+  (out.push_back(std::move(calls)), ...);
+  return out;
 }
 
 task<std::unique_ptr<session>> connected(std::string path, sqlite::settings tuning = {}) {
@@ -110,7 +134,7 @@ TEST(SqliteDriver, InsertedRowsComeBackTyped) {
     EXPECT_EQ(inserted.affected, 1);
     EXPECT_TRUE((co_await s->commit()).ok());
 
-    statement_result got = co_await s->execute(select_item, {std::int64_t{7}});
+    statement_result got = co_await s->execute(select_item, values(std::int64_t{7}));
     EXPECT_TRUE(got.ok()) << got.status.message;
     EXPECT_EQ(got.affected, 0);
     EXPECT_EQ(got.rows.size(), 1u);
@@ -122,7 +146,7 @@ TEST(SqliteDriver, InsertedRowsComeBackTyped) {
       EXPECT_EQ(r.number_at(2), 1.5);
       EXPECT_TRUE(r.null_at(3));
     }
-    EXPECT_TRUE((co_await s->execute(select_item, {std::int64_t{8}})).rows.empty());
+    EXPECT_TRUE((co_await s->execute(select_item, values(std::int64_t{8}))).rows.empty());
   }());
 }
 
@@ -144,12 +168,12 @@ TEST(SqliteDriver, PlaceholdersAreBoundByTheirNumberNotTheirOrder) {
   shoal::sync_wait([&]() -> task<void> {
     co_await t.pool().schedule_on(1);
     auto s = co_await connected(t.file("swap.db"));
-    statement_result r = co_await s->execute(swapped, {std::int64_t{10}, std::string("ten")});
+    statement_result r = co_await s->execute(swapped, values(std::int64_t{10}, std::string("ten")));
     EXPECT_TRUE(r.ok()) << r.status.message;
     EXPECT_EQ(r.rows.at(0).text_at(0), "ten");
     EXPECT_EQ(r.rows.at(0).int_at(1), 10);
     EXPECT_EQ(r.rows.at(0).text_at(2), "ten");
-    statement_result wrong = co_await s->execute(swapped, {std::int64_t{10}});
+    statement_result wrong = co_await s->execute(swapped, values(std::int64_t{10}));
     EXPECT_EQ(wrong.status.kind, outcome_kind::failed);
     EXPECT_NE(wrong.status.message.find("takes 2 parameters, was given 1"), std::string::npos)
         << wrong.status.message;
@@ -162,8 +186,7 @@ TEST(SqliteDriver, BatchWithCommitIsOneRoundTrip) {
     co_await t.pool().schedule_on(0);
     auto s = co_await with_items(t.file("batch.db"));
     EXPECT_TRUE((co_await s->begin()).ok());
-    const std::vector<call> calls{
-        {&insert_item, item(1, "a")}, {&insert_item, item(2, "b")}, {&insert_item, item(3, "c")}};
+    const std::vector<call> calls = batch(insert(1, "a"), insert(2, "b"), insert(3, "c"));
     const std::uint64_t before = s->round_trips();
     std::vector<statement_result> results = co_await s->execute_batch(calls, then::commit);
     EXPECT_EQ(s->round_trips() - before, 1u);
@@ -179,9 +202,7 @@ TEST(SqliteDriver, UniqueViolationMidBatchSkipsTheRestAndRollsBack) {
     co_await t.pool().schedule_on(0);
     auto s = co_await with_items(t.file("unique.db"));
     EXPECT_TRUE((co_await s->begin()).ok());
-    const std::vector<call> calls{{&insert_item, item(1, "a")},
-                                  {&insert_item, item(1, "again")},
-                                  {&insert_item, item(2, "b")}};
+    const std::vector<call> calls = batch(insert(1, "a"), insert(1, "again"), insert(2, "b"));
     std::vector<statement_result> results = co_await s->execute_batch(calls, then::commit);
     EXPECT_EQ(results.size(), 4u);
     if (results.size() == 4) {
@@ -214,10 +235,10 @@ TEST(SqliteDriver, BusyBetweenTwoDatabasesOnOneFileIsRetryable) {
     co_await t.pool().schedule_on(0);
     const sqlite::settings impatient{.busy_timeout = 50ms};
     const std::string path = t.file("busy.db");
+    const auto options = one_connection(path);
     std::vector<std::unique_ptr<tpcc::driver::database>> dbs;
     for (int i = 0; i < 2; ++i) {
-      tpcc::driver::open_result opened =
-          co_await sqlite::open(path, {.target = "sqlite:" + path, .connections = 1}, impatient);
+      tpcc::driver::open_result opened = co_await sqlite::open(path, options, impatient);
       if (auto* failure = std::get_if<outcome>(&opened)) throw std::runtime_error(failure->message);
       dbs.push_back(std::move(std::get<0>(opened)));
     }
@@ -278,7 +299,8 @@ TEST(SqliteDriver, AFileThatIsNotADatabaseIsReportedWithThePath) {
                       << std::string(4096, 'x');
   const tpcc::driver::open_result r = shoal::sync_wait([&]() -> task<tpcc::driver::open_result> {
     co_await t.pool().schedule_on(0);
-    co_return co_await sqlite::open(path, {.target = "sqlite:" + path, .connections = 1});
+    const auto options = one_connection(path);
+    co_return co_await sqlite::open(path, options);
   }());
   ASSERT_TRUE(std::holds_alternative<outcome>(r));
   const outcome& o = std::get<outcome>(r);
@@ -301,7 +323,7 @@ TEST(SqliteDriver, ACallAfterStopIsRequestedReturnsCancelledWithoutRunning) {
     const statement_result inserted =
         co_await shoal::with_stop_token(stop.get_token(), s->execute(insert_item, item(1, "a")));
     EXPECT_EQ(inserted.status.message, "cancelled");
-    const std::vector<call> calls{{&insert_item, item(2, "b")}};
+    const std::vector<call> calls = batch(insert(2, "b"));
     const auto batch =
         co_await shoal::with_stop_token(stop.get_token(), s->execute_batch(calls, then::commit));
     EXPECT_EQ(batch.size(), 2u);
@@ -356,8 +378,8 @@ TEST(SqliteDriver, OpenLendsSessionsThroughThePool) {
   shoal::sync_wait([&]() -> task<void> {
     co_await t.pool().schedule_on(1);
     const std::string path = t.file("pool.db");
-    tpcc::driver::open_result opened =
-        co_await sqlite::open(path, {.target = "sqlite:" + path, .connections = 1});
+    const auto options = one_connection(path);
+    tpcc::driver::open_result opened = co_await sqlite::open(path, options);
     if (auto* failure = std::get_if<outcome>(&opened)) throw std::runtime_error(failure->message);
     auto db = std::move(std::get<0>(opened));
     EXPECT_EQ(db->describe(), "sqlite:" + path);
