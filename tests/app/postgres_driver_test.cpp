@@ -70,7 +70,7 @@ task<T> on_pool(shoal::thread_pool& pool, task<T> body) {
   co_return co_await std::move(body);
 }
 
-class PostgresDriver : public ::testing::Test {
+class postgres_driver : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!postgres_server::available()) {
@@ -102,7 +102,7 @@ class PostgresDriver : public ::testing::Test {
   shoal::testing::running_pool workers_{2};
 };
 
-TEST_F(PostgresDriver, ConnectsAndReturnsTypedRows) {
+TEST_F(postgres_driver, ConnectsAndReturnsTypedRows) {
   run([&]() -> task<void> {
     auto db = take(co_await postgres::open(options()));
     {
@@ -137,7 +137,7 @@ TEST_F(PostgresDriver, ConnectsAndReturnsTypedRows) {
   }());
 }
 
-TEST_F(PostgresDriver, PipelinedBatchIsOneRoundTrip) {
+TEST_F(postgres_driver, PipelinedBatchIsOneRoundTrip) {
   run([&]() -> task<void> {
     auto db = take(co_await postgres::open(options()));
     {
@@ -145,6 +145,7 @@ TEST_F(PostgresDriver, PipelinedBatchIsOneRoundTrip) {
       const std::uint64_t before = l->round_trips();
       EXPECT_TRUE((co_await l->begin()).ok());
       std::vector<call> calls;
+      calls.reserve(8);
       for (std::int64_t i = 0; i < 8; ++i) calls.push_back({&echo, {i, "x", 1.0, i}});
       // BEGIN, eight PREPAREs... no: one PREPARE (same statement), eight executions.
       auto results = co_await l->execute_batch(calls, then::nothing);
@@ -161,7 +162,7 @@ TEST_F(PostgresDriver, PipelinedBatchIsOneRoundTrip) {
   }());
 }
 
-TEST_F(PostgresDriver, BeginBatchAndCommitTakeAtMostTwoRoundTrips) {
+TEST_F(postgres_driver, BeginBatchAndCommitTakeAtMostTwoRoundTrips) {
   run([&]() -> task<void> {
     auto db = take(co_await postgres::open(options()));
     {
@@ -183,7 +184,7 @@ TEST_F(PostgresDriver, BeginBatchAndCommitTakeAtMostTwoRoundTrips) {
   EXPECT_EQ(server_->sql("SELECT count(*) FROM t"), "2\n");
 }
 
-TEST_F(PostgresDriver, ErrorInThePipelineReportsItsSqlstateAndSkipsTheRest) {
+TEST_F(postgres_driver, ErrorInThePipelineReportsItsSqlstateAndSkipsTheRest) {
   run([&]() -> task<void> {
     auto db = take(co_await postgres::open(options(1)));
     {
@@ -220,7 +221,7 @@ TEST_F(PostgresDriver, ErrorInThePipelineReportsItsSqlstateAndSkipsTheRest) {
   EXPECT_EQ(server_->sql("SELECT string_agg(id::text, ',') FROM t"), "3\n");
 }
 
-TEST_F(PostgresDriver, ErrorAfterAFlushIsRolledBackAndTheSessionReused) {
+TEST_F(postgres_driver, ErrorAfterAFlushIsRolledBackAndTheSessionReused) {
   run([&]() -> task<void> {
     auto db = take(co_await postgres::open(options(1)));
     {
@@ -241,7 +242,7 @@ TEST_F(PostgresDriver, ErrorAfterAFlushIsRolledBackAndTheSessionReused) {
   }());
 }
 
-TEST_F(PostgresDriver, SerializationFailureBetweenTwoSessionsIsRetryable) {
+TEST_F(postgres_driver, SerializationFailureBetweenTwoSessionsIsRetryable) {
   server_->sql("INSERT INTO t VALUES (1, 0)");
   run([&]() -> task<void> {
     database_options o = options(2);
@@ -272,7 +273,7 @@ TEST_F(PostgresDriver, SerializationFailureBetweenTwoSessionsIsRetryable) {
   }());
 }
 
-TEST_F(PostgresDriver, CancelledCallClosesTheConnectionAndReportsConnectionLost) {
+TEST_F(postgres_driver, CancelledCallClosesTheConnectionAndReportsConnectionLost) {
   run([&]() -> task<void> {
     auto db = take(co_await postgres::open(options(1)));
     {
@@ -324,7 +325,7 @@ task<outcome> one_transaction(database& db) {
   co_return outcome::success();
 }
 
-TEST_F(PostgresDriver, ServerRestartUnderAnOpenPoolLosesInFlightWorkAndThePoolRecovers) {
+TEST_F(postgres_driver, ServerRestartUnderAnOpenPoolLosesInFlightWorkAndThePoolRecovers) {
   auto opened = run(postgres::open(options(4)));
   std::unique_ptr<database> db = take(std::move(opened));
   ASSERT_TRUE(db);
@@ -363,7 +364,7 @@ TEST_F(PostgresDriver, ServerRestartUnderAnOpenPoolLosesInFlightWorkAndThePoolRe
   run(db->close());
 }
 
-TEST_F(PostgresDriver, PoolExhaustionWaiterCancelledByItsStopTokenLeavesTheQueue) {
+TEST_F(postgres_driver, PoolExhaustionWaiterCancelledByItsStopTokenLeavesTheQueue) {
   run([&]() -> task<void> {
     auto db = take(co_await postgres::open(options(1)));
     {
@@ -395,7 +396,7 @@ TEST_F(PostgresDriver, PoolExhaustionWaiterCancelledByItsStopTokenLeavesTheQueue
   }());
 }
 
-TEST_F(PostgresDriver, WaitersAreServedFirstComeFirstServedWithTheirWaitMeasured) {
+TEST_F(postgres_driver, WaitersAreServedFirstComeFirstServedWithTheirWaitMeasured) {
   run([&]() -> task<void> {
     auto db = take(co_await postgres::open(options(1)));
     {
@@ -417,7 +418,7 @@ TEST_F(PostgresDriver, WaitersAreServedFirstComeFirstServedWithTheirWaitMeasured
           count.fetch_add(1);
         }(*db, k, order, order_mutex, finished));
         // Queue them one after another.
-        for (int i = 0; i < 1000 && db->stats().waiting != static_cast<std::size_t>(k + 1); ++i) {
+        for (int i = 0; i < 1000 && db->stats().waiting != static_cast<std::size_t>(k) + 1; ++i) {
           co_await shoal::sleep_for(1ms);
         }
       }
@@ -430,7 +431,7 @@ TEST_F(PostgresDriver, WaitersAreServedFirstComeFirstServedWithTheirWaitMeasured
   }());
 }
 
-TEST_F(PostgresDriver, BadConnectionStringGivesAClearMessage) {
+TEST_F(postgres_driver, BadConnectionStringGivesAClearMessage) {
   open_result r = run(postgres::open({.target = "host=/tmp dbname password=hunter2"}));
   ASSERT_TRUE(std::holds_alternative<outcome>(r));
   const outcome& o = std::get<outcome>(r);
@@ -440,7 +441,7 @@ TEST_F(PostgresDriver, BadConnectionStringGivesAClearMessage) {
   EXPECT_EQ(o.message.find("hunter2"), std::string::npos) << o.message;
 }
 
-TEST_F(PostgresDriver, WrongHostGivesAClearMessageNamingIt) {
+TEST_F(postgres_driver, WrongHostGivesAClearMessageNamingIt) {
   open_result r = run(postgres::open(
       {.target = "host=/nonexistent-shoal-dir port=5432 user=postgres password=hunter2"}));
   ASSERT_TRUE(std::holds_alternative<outcome>(r));
@@ -457,7 +458,7 @@ TEST_F(PostgresDriver, WrongHostGivesAClearMessageNamingIt) {
   EXPECT_EQ(std::get<outcome>(refused).message.find("hunter2"), std::string::npos);
 }
 
-TEST_F(PostgresDriver, ServerThatNeverAnswersTimesOut) {
+TEST_F(postgres_driver, ServerThatNeverAnswersTimesOut) {
   // A Unix socket that accepts connections into its backlog and never says a word.
   const std::string path = server_->socket_dir() + "/.s.PGSQL.6543";
   const int listener = ::socket(AF_UNIX, SOCK_STREAM, 0);
@@ -481,7 +482,7 @@ TEST_F(PostgresDriver, ServerThatNeverAnswersTimesOut) {
   EXPECT_LT(took, 5s);
 }
 
-TEST_F(PostgresDriver, WrongPasswordIsRefusedAndNeverPrinted) {
+TEST_F(postgres_driver, WrongPasswordIsRefusedAndNeverPrinted) {
   const std::string user = postgres_server::password_user();
   for (const std::string& target :
        {server_->uri(user, "wrong-Pa55"), server_->conninfo(user) + " password=wrong-Pa55"}) {
@@ -504,7 +505,7 @@ TEST_F(PostgresDriver, WrongPasswordIsRefusedAndNeverPrinted) {
   }());
 }
 
-TEST(PostgresRedact, HidesTheUriPasswordAndKeepsTheRest) {
+TEST(postgres_redact, HidesTheUriPasswordAndKeepsTheRest) {
   EXPECT_EQ(redact("postgresql://alice:s3cr%40t@db.example:5433/tpcc?sslmode=require"),
             "postgresql://alice:***@db.example:5433/tpcc?sslmode=require");
   EXPECT_EQ(redact("postgres://alice@db/tpcc?password=s3cret&sslmode=verify-full"),
@@ -515,7 +516,7 @@ TEST(PostgresRedact, HidesTheUriPasswordAndKeepsTheRest) {
   EXPECT_EQ(raw_at.find("p@ss"), std::string::npos) << raw_at;
 }
 
-TEST(PostgresRedact, HidesTheKeyValuePasswordQuotedOrNot) {
+TEST(postgres_redact, HidesTheKeyValuePasswordQuotedOrNot) {
   EXPECT_EQ(redact("host=db user=alice password=s3cret dbname=tpcc"),
             "host=db user=alice password=*** dbname=tpcc");
   EXPECT_EQ(redact("host=db password = 'it\\'s a secret' sslmode=require"),

@@ -104,9 +104,10 @@ void postgres_server::stop() noexcept {
   if (started_) {
     try {
       run(bin_dir() + "/pg_ctl -D " + data_ + " -m immediate -w -t 60 stop", true);
-    } catch (...) {  // best effort: still remove the directory
+      started_ = false;
+    } catch (...) {
+      started_ = false;  // best effort: the directory is removed all the same
     }
-    started_ = false;
   }
   std::error_code ec;
   fs::remove_all(dir_, ec);

@@ -43,7 +43,7 @@ struct waiter {
 
 // A completion decided under the mutex, delivered after unlocking it.
 struct delivery {
-  shoal::completer<grant> to;
+  std::optional<shoal::completer<grant>> to;  // always set: a linked waiter has its completer
   grant what;
 };
 
@@ -87,7 +87,7 @@ struct session_pool::state : std::enable_shared_from_this<state> {
   delivery pop_front(grant g) {
     waiter& w = *head;
     unlink(w);
-    return {*w.done, std::move(g)};
+    return {w.done, std::move(g)};
   }
 
   // A session for a newcomer, without queueing: only when nobody waits (no barging).
@@ -147,7 +147,9 @@ struct session_pool::state : std::enable_shared_from_this<state> {
 namespace {
 
 void deliver(std::vector<delivery>& out) {
-  for (delivery& d : out) d.to.set_value(std::move(d.what));
+  for (delivery& d : out) {
+    if (d.to) d.to->set_value(std::move(d.what));
+  }
 }
 
 struct cancel_waiter {
@@ -158,7 +160,7 @@ struct cancel_waiter {
     if (!w->linked) return;  // already handed a session or failed: that completion stands
     pool->unlink(*w);
     lock.unlock();
-    w->done->set_value(grant{nullptr, cancelled()});
+    if (w->done) w->done->set_value(grant{nullptr, cancelled()});
   }
 };
 

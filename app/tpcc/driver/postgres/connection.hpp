@@ -23,6 +23,7 @@
 #include <libpq-fe.h>
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 
 #include "driver/outcome.hpp"
@@ -31,7 +32,7 @@
 
 namespace tpcc::driver::postgres {
 
-enum class io_status { ok, cancelled, broken };
+enum class io_status : std::uint8_t { ok, cancelled, broken };
 
 class connection {
  public:

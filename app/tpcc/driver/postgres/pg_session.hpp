@@ -44,7 +44,7 @@ class pg_session final : public session {
   [[nodiscard]] bool healthy() const noexcept override;
 
  private:
-  enum class step_kind { begin, prepare, query, commit, rollback, sync };
+  enum class step_kind : std::uint8_t { begin, prepare, query, commit, rollback, sync };
   struct step {
     step_kind kind;
     std::size_t call = 0;  // index into the calls, for prepare and query
