@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "driver/database.hpp"
+#include "driver/open.hpp"
 #include "shoal/executor.hpp"
 #include "shoal/stop.hpp"
 #include "shoal/sync_wait.hpp"
@@ -392,6 +393,23 @@ TEST(SqliteDriver, OpenLendsSessionsThroughThePool) {
     {
       tpcc::driver::lease l = co_await db->acquire();
       EXPECT_EQ(co_await count(*l), 0);
+    }
+    co_await db->close();
+  }());
+}
+
+TEST(SqliteDriver, ASqliteTargetOpensThroughOpenDatabase) {
+  scratch t;
+  shoal::sync_wait([&]() -> task<void> {
+    co_await t.pool().schedule_on(0);
+    const std::string path = t.file("target.db");
+    tpcc::driver::database_options options = one_connection(path);
+    tpcc::driver::open_result opened = co_await tpcc::driver::open_database(std::move(options));
+    if (auto* failure = std::get_if<outcome>(&opened)) throw std::runtime_error(failure->message);
+    auto db = std::move(std::get<0>(opened));
+    {
+      tpcc::driver::lease l = co_await db->acquire();
+      EXPECT_TRUE((co_await l->execute(journal_mode, {})).ok());
     }
     co_await db->close();
   }());
