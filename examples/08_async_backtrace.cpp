@@ -6,8 +6,8 @@
 //   - `shoal::async_backtrace(handle)` on a chain that is suspended (here a slow "query"
 //     sleeping on worker 0), taken by a watchdog on the same worker: the report a stuck-request
 //     detector would log;
-//   - `shoal::format_async_backtrace` names each coroutine and the co_await it is at, and
-//     prints module+offset for `addr2line -f -C -e <module> <offset>`.
+//   - `shoal::format_async_backtrace` names each coroutine (from the ELF symbol table) and prints
+//     its module+offset for `addr2line -f -C -e <module> <offset>`.
 // In gdb, `shoal-bt <handle>` prints the same chain (tools/gdb/shoal_backtrace.py).
 //
 // Exits 0 when both backtraces name the three coroutines innermost first, 1 otherwise.
@@ -117,8 +117,6 @@ int main() {
   std::printf("  the watchdog's report on the stuck payment:\n%s", stuck.report.c_str());
   check(in_order(stuck.report, "slow_query", "load_customer", "payment"),
         "async_backtrace of the suspended query names slow_query, load_customer, payment");
-  check(stuck.report.find("08_async_backtrace.cpp:") != std::string::npos,
-        "each frame names the co_await it is at");
 
   if (failures != 0) {
     std::printf("08_async_backtrace: %d check(s) FAILED\n", failures);

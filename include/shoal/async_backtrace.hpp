@@ -2,9 +2,9 @@
 //
 // What: an ordinary stack trace of a suspended coroutine shows the run loop that will resume
 // it, not who is waiting for it. Shoal records, in every task it starts, the promise of the
-// coroutine that awaits it, and in every co_await the source location of that await. From a
-// coroutine, `async_backtrace` follows those links to the root of the chain and returns one
-// async_frame per coroutine: its frame, its resume function and the co_await it is stopped at.
+// coroutine that awaits it. From a coroutine, `async_backtrace` follows those links to the root
+// of the chain and returns one async_frame per coroutine: its frame and its resume function.
+// (Not the line of the co_await it is at: see docs/design/debugging.md for why.)
 // `format_async_backtrace` names the functions (from the ELF symbol table, so it needs no
 // -rdynamic and finds coroutines with internal linkage) and prints `module+offset` for
 // `addr2line`. In gdb, tools/gdb/shoal_backtrace.py does the same walk (docs/design/debugging.md).
@@ -13,7 +13,7 @@
 // g++ both lay frames out as {resume, destroy, promise, ...}). async_frame::resume reads that
 // word; the unit test checks it names the coroutine on both compilers.
 //
-// Cost: one pointer store when a task starts (its parent) and one per co_await (its location).
+// Cost: one pointer store when a task starts (its parent).
 // Walking and formatting cost only when called.
 //
 // Lifetime: a walk reads frames that exist only while the chain is suspended or running; call
@@ -25,7 +25,6 @@
 
 #include <coroutine>
 #include <cstdint>
-#include <source_location>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -38,7 +37,6 @@ namespace shoal {
 struct async_frame {
   const void* frame = nullptr;   // the coroutine's frame: std::coroutine_handle::address()
   const void* resume = nullptr;  // its resume function: the first word of the frame
-  std::source_location where;    // the co_await it is at; empty (line 0) when unknown
 };
 
 // A code address, symbolized.
@@ -80,8 +78,8 @@ template <class Promise>
   return detail::walk_async_chain(coroutine.promise(), coroutine.address());
 }
 
-// Awaitable, only inside a shoal task. Result: the chain of the awaiting coroutine, itself first
-// (its `where` is this co_await). Errors: std::bad_alloc. Cancellation: none (never suspends).
+// Awaitable, only inside a shoal task. Result: the chain of the awaiting coroutine, itself first.
+// Errors: std::bad_alloc. Cancellation: none (never suspends).
 // Resumes on: the same thread, at once. Thread-safety: reads the awaiting chain only.
 // Plain functions cannot call it: no per-thread "current coroutine" is kept, as that would cost
 // a store on every resumption. Example:
@@ -94,7 +92,7 @@ template <class Promise>
 [[nodiscard]] code_symbol symbolize(const void* code);
 
 // One line per frame, innermost first:
-//   #0 ns::leaf() at src/x.cpp:42 [frame 0x7f.., /path/prog+0x1a2b]
+//   #0 ns::leaf() [frame 0x7f.., /path/prog+0x1a2b]
 [[nodiscard]] std::string format_async_backtrace(const std::vector<async_frame>& frames);
 
 }  // namespace shoal

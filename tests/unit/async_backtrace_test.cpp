@@ -1,5 +1,5 @@
 // Async backtraces on the manual scheduler: the chain of a suspended coroutine, innermost first,
-// with the co_await each frame is at, symbolized to the coroutines' names.
+// symbolized to the coroutines' names.
 #include "shoal/async_backtrace.hpp"
 
 #include <gtest/gtest.h>
@@ -36,26 +36,19 @@ struct own_handle {
 // Where the chain below is suspended: filled in as it runs.
 struct chain_state {
   void_handle innermost;
-  unsigned leaf_line = 0;
-  unsigned middle_line = 0;
-  unsigned outer_line = 0;
-  std::vector<shoal::async_frame> here;
 };
 
 task<void> backtrace_leaf(chain_state& s) {
   s.innermost = co_await own_handle{};
-  s.leaf_line = __LINE__ + 1;
   co_await shoal::sleep_for(10ms);
 }
 
 task<int> backtrace_middle(chain_state& s) {
-  s.middle_line = __LINE__ + 1;
   co_await backtrace_leaf(s);
   co_return 1;
 }
 
 task<int> backtrace_outer(chain_state& s) {
-  s.outer_line = __LINE__ + 1;
   const int v = co_await backtrace_middle(s);
   co_return v + 1;
 }
@@ -93,22 +86,6 @@ TEST(AsyncBacktrace, ThreeDeepChainSuspendedOnASleepGivesThreeFramesAndTheRootIn
   EXPECT_EQ(spawned.get(), 2);
 }
 
-TEST(AsyncBacktrace, EachFrameRecordsTheLineOfTheCoAwaitItIsAt) {
-  manual_scheduler sched;
-  chain_state s;
-  auto spawned = sched.spawn(backtrace_outer(s));
-  sched.run_all();
-  const std::vector<shoal::async_frame> frames = shoal::async_backtrace(s.innermost);
-  ASSERT_EQ(frames.size(), 4U);
-  EXPECT_EQ(frames[0].where.line(), s.leaf_line);
-  EXPECT_EQ(frames[1].where.line(), s.middle_line);
-  EXPECT_EQ(frames[2].where.line(), s.outer_line);
-  EXPECT_EQ(frames[3].where.line(), 0U) << "the root has no co_await of its own to report";
-  EXPECT_TRUE(contains(frames[0].where.file_name(), "async_backtrace_test.cpp"));
-  sched.advance(10ms);
-  EXPECT_TRUE(spawned.done());
-}
-
 TEST(AsyncBacktrace, FormattedBacktraceNamesEveryCoroutineAndItsModuleOffset) {
   manual_scheduler sched;
   chain_state s;
@@ -122,7 +99,6 @@ TEST(AsyncBacktrace, FormattedBacktraceNamesEveryCoroutineAndItsModuleOffset) {
   EXPECT_LT(leaf, middle) << text;
   EXPECT_LT(middle, outer) << text;
   EXPECT_TRUE(contains(text, "#3 ")) << text;
-  EXPECT_TRUE(contains(text, "async_backtrace_test.cpp:" + std::to_string(s.leaf_line))) << text;
   EXPECT_TRUE(contains(text, "+0x")) << text;
   sched.advance(10ms);
   EXPECT_TRUE(spawned.done());

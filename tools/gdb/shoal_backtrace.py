@@ -12,8 +12,8 @@
 # What it reads (the same walk as shoal::async_backtrace, docs/design/debugging.md): a coroutine
 # frame starts with its resume function's address (clang and g++ alike), then the destroy
 # function's, then the promise. Every shoal promise starts with detail::promise_base
-# {continuation, env, parent, where}: the awaiting frame, the awaiting shoal promise, and the
-# std::source_location of the last co_await. Field offsets come from the debug information when
+# {continuation, env, parent}: the awaiting frame, its env, and the awaiting shoal promise (null
+# when the awaiter is not a shoal coroutine). Field offsets come from the debug information when
 # the program has it, else from that layout (checked by static_asserts in
 # src/shoal/debug/async_backtrace.cpp).
 import re
@@ -32,22 +32,10 @@ def _read_pointer(address):
     return int.from_bytes(bytes(data), "little")
 
 
-def _read_u32(address):
-    data = gdb.selected_inferior().read_memory(address, 4)
-    return int.from_bytes(bytes(data), "little")
-
-
-def _read_string(address, limit=4096):
-    if address == 0:
-        return ""
-    data = bytes(gdb.selected_inferior().read_memory(address, limit))
-    return data.split(b"\0", 1)[0].decode("utf-8", "replace")
-
-
 def _promise_layout():
-    """Byte offsets of promise_base's continuation, parent and where."""
+    """Byte offsets of promise_base's continuation and parent."""
     ptr = _pointer_size()
-    layout = {"continuation": 0, "parent": 2 * ptr, "where": 3 * ptr}
+    layout = {"continuation": 0, "parent": 2 * ptr}
     try:
         promise_base = gdb.lookup_type("shoal::detail::promise_base")
         for field in promise_base.fields():
@@ -89,24 +77,10 @@ def _function_name(pc):
     return _readable(text.split(" in section ", 1)[0])
 
 
-def _where(promise, layout):
-    """(file, line) of the co_await the promise's coroutine is at, or None."""
-    if promise == 0:
-        return None
-    impl = _read_pointer(promise + layout["where"])
-    if impl == 0:
-        return None
-    ptr = _pointer_size()
-    return _read_string(_read_pointer(impl)), _read_u32(impl + 2 * ptr)
-
-
-def _describe(index, frame, promise, layout):
+def _describe(index, frame):
     resume = _read_pointer(frame)
     name = _function_name(resume) if resume != 0 else "<completed coroutine>"
     line = "#%d %s" % (index, name if name else "0x%x" % resume)
-    where = _where(promise, layout)
-    if where:
-        line += " at %s:%d" % where
     return line + " [frame 0x%x, resume 0x%x]" % (frame, resume)
 
 
@@ -161,13 +135,13 @@ Prints the coroutine first, then whoever awaits it, down to the root of the chai
             raise gdb.GdbError("shoal-bt: null coroutine frame")
         layout = _promise_layout()
         promise = frame + offset
-        gdb.write(_describe(0, frame, promise, layout) + "\n")
+        gdb.write(_describe(0, frame) + "\n")
         for index in range(1, MAX_FRAMES):
             awaiter = _read_pointer(promise + layout["continuation"])
             if awaiter == 0:
                 return  # the root
             parent = _read_pointer(promise + layout["parent"])
-            gdb.write(_describe(index, awaiter, parent, layout) + "\n")
+            gdb.write(_describe(index, awaiter) + "\n")
             if parent == 0:
                 return  # awaited by a coroutine that is not shoal's: its promise is unknown
             promise = parent

@@ -10,7 +10,6 @@
 #include <cstddef>
 #include <exception>
 #include <memory>
-#include <source_location>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -112,12 +111,8 @@ template <class T>
 class task_promise_common : public promise_base, public frame_allocated {
  public:
   initial_suspend_env initial_suspend() noexcept { return {this}; }
-  // `location` defaults to the location of the co_await (clang: the co_await keyword; g++: the
-  // end of its operand), kept for async backtraces: one pointer store.
   template <class Awaitable>
-  auto await_transform(Awaitable&& awaitable,
-                       std::source_location location = std::source_location::current()) {
-    this->where = location;
+  auto await_transform(Awaitable&& awaitable) {
     return wrap_in_env(std::forward<Awaitable>(awaitable), *this);
   }
   final_transfer final_suspend() const noexcept { return {}; }

@@ -16,7 +16,6 @@
 #pragma once
 
 #include <coroutine>
-#include <source_location>
 #include <stop_token>
 #include <type_traits>
 
@@ -44,15 +43,13 @@ struct task_env {
 inline thread_local task_env* current_env = nullptr;
 
 // Base of every shoal promise: what an awaiter needs from whoever awaits it.
-// `parent` and `where` exist for async backtraces (shoal/async_backtrace.hpp): `parent` is the
-// promise of the shoal coroutine awaiting this one (null for a root, or when the awaiter is not a
-// shoal coroutine); `where` is the last co_await this coroutine reached (empty when its promise
-// has no await_transform). tools/gdb/shoal_backtrace.py reads this layout.
+// `parent` exists for async backtraces (shoal/async_backtrace.hpp): the promise of the shoal
+// coroutine awaiting this one (null for a root, or when the awaiter is not a shoal coroutine).
+// tools/gdb/shoal_backtrace.py reads this layout.
 struct promise_base {
   std::coroutine_handle<> continuation;
   task_env* env = nullptr;
   promise_base* parent = nullptr;
-  std::source_location where;
 };
 
 // The environment of an awaiting coroutine, or nullptr for coroutine types that are not shoal's.

@@ -21,7 +21,6 @@ namespace detail {
 static_assert(std::is_standard_layout_v<promise_base>);
 static_assert(offsetof(promise_base, continuation) == 0);
 static_assert(offsetof(promise_base, parent) == 2 * sizeof(void*));
-static_assert(offsetof(promise_base, where) == 3 * sizeof(void*));
 
 namespace {
 
@@ -33,23 +32,19 @@ const void* resume_function_of(const void* frame) noexcept {
   return resume;
 }
 
-async_frame frame_of(const void* frame, const promise_base* promise) noexcept {
-  async_frame f;
-  f.frame = frame;
-  f.resume = frame != nullptr ? resume_function_of(frame) : nullptr;
-  if (promise != nullptr) f.where = promise->where;
-  return f;
+async_frame frame_of(const void* frame) noexcept {
+  return {frame, frame != nullptr ? resume_function_of(frame) : nullptr};
 }
 
 }  // namespace
 
 std::vector<async_frame> walk_async_chain(const promise_base& innermost, const void* frame) {
   std::vector<async_frame> chain;
-  chain.push_back(frame_of(frame, &innermost));
+  chain.push_back(frame_of(frame));
   // Each promise knows its awaiter's frame (continuation) and, when the awaiter is a shoal
   // coroutine, its promise (parent). A root has neither; a foreign awaiter ends the walk.
   for (const promise_base* p = &innermost; p->continuation; p = p->parent) {
-    chain.push_back(frame_of(p->continuation.address(), p->parent));
+    chain.push_back(frame_of(p->continuation.address()));
     if (p->parent == nullptr) break;
   }
   return chain;
@@ -85,11 +80,6 @@ std::string format_async_backtrace(const std::vector<async_frame>& frames) {
       out += buffer;
     } else {
       out += symbol.function;
-    }
-    if (f.where.line() != 0) {
-      out += " at ";
-      out += f.where.file_name();
-      out += ':' + std::to_string(f.where.line());
     }
     std::snprintf(buffer, sizeof buffer, " [frame %p, ", f.frame);
     out += buffer;
