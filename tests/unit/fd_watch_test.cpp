@@ -56,7 +56,8 @@ task<int> read_byte(int fd) {
     const ssize_t n = ::read(fd, &c, 1);
     if (n == 1) co_return c;
     if (n < 0 && errno != EAGAIN) throw std::runtime_error("read failed");
-    if (!co_await watch.readable()) co_return -1;
+    const bool ready = co_await watch.readable();  // not in the if: g++ 12 miscompiles it
+    if (!ready) co_return -1;
   }
 }
 

@@ -51,7 +51,8 @@ task<void> connect_to(stream_socket& sock, fd_watch& watch, const sockaddr* addr
                       const std::string& what) {
   if (::connect(sock.fd(), addr, len) == 0) co_return;
   if (errno != EINPROGRESS && errno != EAGAIN) fail(errno, "connect to " + what);
-  if (!co_await watch.writable()) cancelled("connect");
+  const bool ready = co_await watch.writable();  // not in the if: g++ 12 (task-and-transfer.md)
+  if (!ready) cancelled("connect");
   int error = 0;
   socklen_t size = sizeof error;
   if (::getsockopt(sock.fd(), SOL_SOCKET, SO_ERROR, &error, &size) != 0) error = errno;
@@ -135,7 +136,8 @@ task<std::size_t> stream_socket::read_some(std::span<std::byte> buffer) {
     if (n >= 0) co_return static_cast<std::size_t>(n);
     if (errno == EINTR) continue;
     if (errno != EAGAIN && errno != EWOULDBLOCK) fail(errno, "read");
-    if (!co_await watch_.readable()) cancelled("read");
+    const bool ready = co_await watch_.readable();
+    if (!ready) cancelled("read");
   }
 }
 
@@ -148,7 +150,8 @@ task<void> stream_socket::write_all(std::span<const std::byte> data) {
     }
     if (errno == EINTR) continue;
     if (errno != EAGAIN && errno != EWOULDBLOCK) fail(errno, "write");
-    if (!co_await watch_.writable()) cancelled("write");
+    const bool ready = co_await watch_.writable();
+    if (!ready) cancelled("write");
   }
 }
 
@@ -229,7 +232,8 @@ task<stream_socket> stream_listener::accept() {
     }
     if (errno == EINTR || errno == ECONNABORTED) continue;
     if (errno != EAGAIN && errno != EWOULDBLOCK) fail(errno, "accept");
-    if (!co_await watch_.readable()) cancelled("accept");
+    const bool ready = co_await watch_.readable();
+    if (!ready) cancelled("accept");
   }
 }
 
