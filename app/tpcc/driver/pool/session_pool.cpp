@@ -252,7 +252,9 @@ shoal::task<void> session_pool::state::reconnect(std::shared_ptr<state> self,
     const bool opened = std::holds_alternative<std::unique_ptr<session>>(result);
     self->reconnected(std::move(result), replacement, failure);
     if (opened) break;
-    if (!co_await shoal::sleep_for(backoff)) break;
+    // Not `if (!co_await ...)`: g++ 12 miscompiles a co_await in a condition (SIGILL).
+    const bool slept = co_await shoal::sleep_for(backoff);
+    if (!slept) break;
     backoff = std::min(backoff * 2, self->options.max_backoff);
   }
   std::optional<shoal::completer<void>> closed;

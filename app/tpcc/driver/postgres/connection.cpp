@@ -88,8 +88,13 @@ shoal::task<io_status> connection::poll_connect() {
   for (;;) {
     if (state == PGRES_POLLING_OK || state == PGRES_POLLING_FAILED) co_return io_status::ok;
     if (!watch(PQsocket(conn_))) co_return io_status::broken;
-    const bool ready =
-        state == PGRES_POLLING_READING ? co_await readable() : co_await watch_.writable();
+    // No co_await in a condition or a ?: operand: g++ 12 miscompiles them (SIGILL).
+    bool ready = false;
+    if (state == PGRES_POLLING_READING) {
+      ready = co_await readable();
+    } else {
+      ready = co_await watch_.writable();
+    }
     unwatch();
     if (!ready) co_return io_status::cancelled;
     state = PQconnectPoll(conn_);
@@ -131,13 +136,15 @@ shoal::task<io_status> connection::flush() {
     if (left < 0) co_return io_status::broken;
     // More to send: libpq has already read any pending input so the server is not stuck
     // writing to us; wait for room in the socket.
-    if (!co_await watch_.writable()) co_return io_status::cancelled;
+    const bool room = co_await watch_.writable();
+    if (!room) co_return io_status::cancelled;
   }
 }
 
 shoal::task<io_status> connection::wait_result() {
   while (PQisBusy(conn_) != 0) {
-    if (!co_await readable()) co_return io_status::cancelled;
+    const bool ready = co_await readable();
+    if (!ready) co_return io_status::cancelled;
     if (PQconsumeInput(conn_) == 0) co_return io_status::broken;
   }
   co_return io_status::ok;

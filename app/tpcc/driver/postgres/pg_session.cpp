@@ -197,7 +197,8 @@ shoal::task<pg_session::trip> pg_session::run(std::vector<step> plan, std::span<
   }
   ++round_trips_;
   for (const step& s : plan) {
-    if (!co_await read(s, calls, out)) co_return out;
+    const bool more = co_await read(s, calls, out);  // not in the condition: g++ 12 (SIGILL)
+    if (!more) co_return out;
   }
   if (out.failed) {
     need_sync_ = !sync;  // the server skips everything until a sync point
@@ -221,7 +222,10 @@ shoal::task<outcome> pg_session::begin() {
 
 shoal::task<statement_result> pg_session::execute(const statement& stmt,
                                                   std::vector<value> params) {
-  const std::array<call, 1> one{call{&stmt, std::move(params)}};
+  // Assigned, not brace-initialised: g++ 12 mishandles aggregate initialisers in coroutines.
+  std::array<call, 1> one;
+  one[0].stmt = &stmt;
+  one[0].params = std::move(params);
   std::vector<statement_result> results = co_await execute_batch(one, then::nothing);
   co_return std::move(results.front());
 }
