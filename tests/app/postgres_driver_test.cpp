@@ -38,7 +38,6 @@ using namespace std::chrono_literals;
 using shoal::task;
 using tpcc::driver::call;
 using tpcc::driver::database;
-using tpcc::driver::database_options;
 using tpcc::driver::isolation;
 using tpcc::driver::lease;
 using tpcc::driver::open_result;
