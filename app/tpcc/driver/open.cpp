@@ -17,7 +17,7 @@ shoal::task<open_result> open_database(database_options options) {
     if (path.empty()) {
       co_return outcome::make(outcome_kind::failed, "", "--db sqlite: needs a file path");
     }
-    co_return co_await sqlite::open(std::move(path), std::move(options));
+    co_return co_await sqlite::open(std::move(path), options);
   }
   if (postgres::accepts(options.target)) co_return co_await postgres::open(std::move(options));
   co_return outcome::make(outcome_kind::failed, "",
