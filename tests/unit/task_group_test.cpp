@@ -20,32 +20,17 @@
 #include "shoal/timeout.hpp"
 #include "support/frame_probe.hpp"
 #include "support/manual_scheduler.hpp"
+#include "support/sleepy_child.hpp"
 
 namespace {
 
 using namespace std::chrono_literals;
 using shoal::task;
 using shoal::task_group;
+using shoal::testing::after;
 using shoal::testing::frame_probe;
 using shoal::testing::manual_scheduler;
-
-// Sleeps `d`; returns `value` when the sleep ran to its end, -1 when it was cancelled.
-task<int> after(shoal::duration d, int value) {
-  co_return co_await shoal::sleep_for(d) ? value : -1;
-}
-
-// As `after`, counting cancellations and with a probe in its frame.
-task<int> probed_after(shoal::duration d, int value, int* cancelled, frame_probe probe) {
-  static_cast<void>(probe);
-  // Not `if (!co_await ...)`: g++ 12 miscompiles a co_await in an if condition (SIGILL at run
-  // time, even at -O0 without sanitizers).
-  const bool reached = co_await shoal::sleep_for(d);
-  if (!reached) {
-    ++*cancelled;
-    co_return -1;
-  }
-  co_return value;
-}
+using shoal::testing::probed_after;
 
 task<int> fail_after(shoal::duration d, const char* what) {
   co_await shoal::sleep_for(d);
