@@ -21,10 +21,10 @@ struct order_line_input {
 // Clause 2.4.1.
 struct new_order_input {
   std::int64_t w_id = 0;
-  std::int64_t d_id = 0;  // uniform 1..10
-  std::int64_t c_id = 0;  // NURand(1023, 1, 3000)
+  std::int64_t d_id = 0;                // uniform 1..10
+  std::int64_t c_id = 0;                // NURand(1023, 1, 3000)
   std::vector<order_line_input> lines;  // 5..15 lines
-  bool rollback = false;  // 1%: the last line names an unused item (2.4.1.4)
+  bool rollback = false;                // 1%: the last line names an unused item (2.4.1.4)
   [[nodiscard]] bool all_local() const noexcept {
     for (const auto& l : lines) {
       if (l.supply_w_id != w_id) return false;

@@ -20,8 +20,8 @@ inline constexpr std::array<kind, kind_count> all_kinds{
 [[nodiscard]] constexpr std::size_t index(kind k) noexcept { return static_cast<std::size_t>(k); }
 
 [[nodiscard]] constexpr std::string_view name(kind k) noexcept {
-  constexpr std::array<std::string_view, kind_count> names{
-      "New-Order", "Payment", "Order-Status", "Delivery", "Stock-Level"};
+  constexpr std::array<std::string_view, kind_count> names{"New-Order", "Payment", "Order-Status",
+                                                           "Delivery", "Stock-Level"};
   return names[index(k)];
 }
 
