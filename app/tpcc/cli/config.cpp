@@ -1,0 +1,17 @@
+// app/tpcc/cli/config.cpp: the "choose for me" defaults (see config.hpp).
+#include "cli/config.hpp"
+
+#include <algorithm>
+
+namespace tpcc::cli {
+
+void resolve_defaults(config& c) {
+  if (c.connections == 0) c.connections = c.is_sqlite() ? 1 : 16;
+  if (c.deliverers == 0) c.deliverers = std::max<std::size_t>(1, c.connections / 8);
+  if (c.load_parallel == 0) c.load_parallel = std::min<std::size_t>(c.connections, 8);
+  if (c.warehouses == 0 && (c.cmd == command::all || c.cmd == command::load)) {
+    c.warehouses = c.cmd == command::all ? 2 : 1;
+  }
+}
+
+}  // namespace tpcc::cli

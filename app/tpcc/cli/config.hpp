@@ -1,0 +1,42 @@
+// app/tpcc/cli/config.hpp: everything the command line sets, validated once by parse().
+//
+// What: one plain struct; zero in a numeric field means "choose for me" (resolved by
+// resolve_defaults() once the database kind is known). Thread-safety: a plain value.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "driver/database.hpp"
+
+namespace tpcc::cli {
+
+enum class command : std::uint8_t { all, init, load, run, check, clean, help, version };
+
+struct config {
+  command cmd = command::all;
+  std::string db = "sqlite:shoal-tpcc.db";
+  std::int64_t warehouses = 0;  // 0: 2 for the default job, "as loaded" for run and check
+  std::size_t connections = 0;  // 0: 16 for PostgreSQL, 1 for SQLite
+  std::size_t workers = 0;      // 0: one per hardware thread
+  std::chrono::nanoseconds warmup = std::chrono::seconds(30);
+  std::chrono::nanoseconds duration = std::chrono::minutes(2);
+  std::chrono::nanoseconds drain = std::chrono::seconds(30);
+  double wait_scale = 1.0;      // 1: the spec's keying and think times
+  std::size_t deliverers = 0;   // 0: one per 8 connections, at least 1
+  std::size_t load_parallel = 0;  // 0: as many as connections, at most 8
+  std::uint64_t seed = 0;         // 0: from the clock
+  driver::isolation isolation = driver::isolation::read_committed;
+  std::int64_t check_chunk = 10;
+  bool keep = false;  // the default job: keep the data at the end (skip clean)
+  bool progress = true;
+
+  [[nodiscard]] bool is_sqlite() const { return db.rfind("sqlite:", 0) == 0; }
+  [[nodiscard]] bool tpc_c_waits() const { return wait_scale == 1.0; }
+};
+
+// Fills the "choose for me" fields.
+void resolve_defaults(config& c);
+
+}  // namespace tpcc::cli

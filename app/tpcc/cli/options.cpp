@@ -1,0 +1,234 @@
+// app/tpcc/cli/options.cpp: the options table, parsing and usage (see options.hpp).
+#include "cli/options.hpp"
+
+#include <array>
+#include <optional>
+
+#include "cli/values.hpp"
+
+namespace tpcc::cli {
+namespace {
+
+using std::string_view;
+// Applies a value to the config; returns what was wrong with it, or nullopt.
+using setter = std::optional<std::string> (*)(config&, string_view);
+
+struct option {
+  string_view name;   // without the leading --
+  string_view value;  // the value's placeholder; empty for a flag
+  string_view help;
+  setter set;
+};
+
+std::optional<std::string> expected(string_view what) {
+  return "expects " + std::string(what);
+}
+
+template <class T>
+std::optional<std::string> positive(T& field, string_view text, std::int64_t max) {
+  const auto v = read_integer(text);
+  if (!v || *v < 1 || *v > max) {
+    return expected("an integer from 1 to " + std::to_string(max));
+  }
+  field = static_cast<T>(*v);
+  return std::nullopt;
+}
+
+std::optional<std::string> duration(std::chrono::nanoseconds& field, string_view text) {
+  const auto v = read_duration(text);
+  if (!v) return expected("a duration such as 90s, 2m, 1h or 500ms");
+  field = *v;
+  return std::nullopt;
+}
+
+std::optional<std::string> set_isolation(config& c, string_view text) {
+  if (text == "read-committed") {
+    c.isolation = driver::isolation::read_committed;
+  } else if (text == "repeatable-read") {
+    c.isolation = driver::isolation::repeatable_read;
+  } else if (text == "serializable") {
+    c.isolation = driver::isolation::serializable;
+  } else {
+    return expected("read-committed, repeatable-read or serializable");
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> set_wait_scale(config& c, string_view text) {
+  const auto v = read_number(text);
+  if (!v || *v < 0 || *v > 1000) return expected("a number from 0 to 1000");
+  c.wait_scale = *v;
+  return std::nullopt;
+}
+
+std::optional<std::string> set_seed(config& c, string_view text) {
+  const auto v = read_integer(text);
+  if (!v || *v < 1) return expected("a positive integer");
+  c.seed = static_cast<std::uint64_t>(*v);
+  return std::nullopt;
+}
+
+std::optional<std::string> set_db(config& c, string_view text) {
+  if (text.empty()) return expected("sqlite:PATH or a PostgreSQL connection string");
+  c.db = std::string(text);
+  return std::nullopt;
+}
+
+constexpr std::int64_t max_warehouses = 1'000'000;
+
+const std::array<option, 19> options{{
+    {"db", "TARGET",
+     "sqlite:PATH (an embedded file), or a PostgreSQL URI (postgresql://user@host/db) or "
+     "key=value string. Default: sqlite:shoal-tpcc.db",
+     set_db},
+    {"warehouses", "N",
+     "Warehouses to load, or to run (must match the load; default: as loaded). The default "
+     "job loads 2.",
+     [](config& c, string_view t) { return positive(c.warehouses, t, max_warehouses); }},
+    {"connections", "N", "Connection pool size. Default: 16 (PostgreSQL), 1 (SQLite)",
+     [](config& c, string_view t) { return positive(c.connections, t, 100000); }},
+    {"workers", "N", "Worker threads. Default: one per hardware thread",
+     [](config& c, string_view t) { return positive(c.workers, t, 1024); }},
+    {"warmup", "DURATION", "Warm-up before the measurement interval. Default: 30s",
+     [](config& c, string_view t) { return duration(c.warmup, t); }},
+    {"duration", "DURATION", "Measurement interval. Default: 2m",
+     [](config& c, string_view t) { return duration(c.duration, t); }},
+    {"drain", "DURATION",
+     "At the end, how long transactions in flight may take to finish. Default: 30s",
+     [](config& c, string_view t) { return duration(c.drain, t); }},
+    {"wait-scale", "F",
+     "Multiply keying and think times by F. Anything but 1 is not TPC-C and is labelled so",
+     set_wait_scale},
+    {"no-wait", "", "No keying or think times (a stress test; not TPC-C, labelled so)",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.wait_scale = 0;
+       return std::nullopt;
+     }},
+    {"deliverers", "N", "Coroutines running deferred Deliveries. Default: connections / 8, >= 1",
+     [](config& c, string_view t) { return positive(c.deliverers, t, 10000); }},
+    {"load-parallel", "N", "Warehouses loaded at once. Default: connections, at most 8",
+     [](config& c, string_view t) { return positive(c.load_parallel, t, 1024); }},
+    {"seed", "N", "Seed of every random draw (a run is then repeatable). Default: the clock",
+     set_seed},
+    {"isolation", "LEVEL", "read-committed (default), repeatable-read or serializable",
+     set_isolation},
+    {"check-chunk", "N", "Warehouses per consistency-check query. Default: 10",
+     [](config& c, string_view t) { return positive(c.check_chunk, t, max_warehouses); }},
+    {"keep", "", "Default job: keep the data at the end instead of cleaning up",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.keep = true;
+       return std::nullopt;
+     }},
+    {"no-progress", "", "Do not print progress lines while loading and running",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.progress = false;
+       return std::nullopt;
+     }},
+    {"no-tui", "", "Plain progress lines (the only display so far; accepted for scripts)",
+     [](config&, string_view) -> std::optional<std::string> { return std::nullopt; }},
+    {"help", "", "Show this help",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.cmd = command::help;
+       return std::nullopt;
+     }},
+    {"version", "", "Show the version",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.cmd = command::version;
+       return std::nullopt;
+     }},
+}};
+
+struct command_name {
+  string_view name;
+  command cmd;
+  string_view help;
+};
+
+constexpr std::array<command_name, 5> commands{{
+    {"init", command::init, "create the tables (and distribute them on Citus)"},
+    {"load", command::load, "populate the tables (clause 4.3); resumes a broken load"},
+    {"run", command::run, "run the terminals and print the result"},
+    {"check", command::check, "verify consistency conditions 3.3.2.1-3.3.2.12"},
+    {"clean", command::clean, "drop every table"},
+}};
+
+const option* find(string_view name) {
+  for (const option& o : options) {
+    if (o.name == name) return &o;
+  }
+  return nullptr;
+}
+
+std::optional<command> find_command(string_view name) {
+  for (const command_name& c : commands) {
+    if (c.name == name) return c.cmd;
+  }
+  return std::nullopt;
+}
+
+// Applies args[i] (and its value); advances i. Returns an error line or nullopt.
+std::optional<std::string> apply(config& c, std::span<const string_view> args, std::size_t& i) {
+  string_view arg = args[i];
+  if (!arg.starts_with("--")) return "unexpected argument '" + std::string(arg) + "'";
+  arg.remove_prefix(2);
+  std::optional<string_view> value;
+  if (const auto eq = arg.find('='); eq != string_view::npos) {
+    value = arg.substr(eq + 1);
+    arg = arg.substr(0, eq);
+  }
+  const option* o = find(arg);
+  if (o == nullptr) return "unknown option --" + std::string(arg);
+  if (o->value.empty()) {
+    if (value) return "option --" + std::string(arg) + " takes no value";
+    return o->set(c, {});
+  }
+  if (!value) {
+    if (i + 1 >= args.size()) return "option --" + std::string(arg) + " needs a value";
+    value = args[++i];
+  }
+  auto error = o->set(c, *value);
+  if (error) return "--" + std::string(arg) + " " + *error + ", got '" + std::string(*value) + "'";
+  return std::nullopt;
+}
+
+}  // namespace
+
+parse_result parse(std::span<const string_view> args) {
+  config c;
+  std::size_t i = 0;
+  if (!args.empty() && !args[0].starts_with("-")) {
+    const auto cmd = find_command(args[0]);
+    if (!cmd) return "unknown command '" + std::string(args[0]) + "'";
+    c.cmd = *cmd;
+    i = 1;
+  }
+  const command chosen = c.cmd;
+  for (; i < args.size(); ++i) {
+    auto error = apply(c, args, i);
+    if (error) return *error;
+  }
+  if (c.cmd != command::help && c.cmd != command::version) c.cmd = chosen;
+  return c;
+}
+
+std::string usage() {
+  std::string out =
+      "Usage: shoal-tpcc [COMMAND] [OPTIONS]\n"
+      "A TPC-C load generator: every terminal a coroutine.\n\n"
+      "With no command: init, load, run, check and clean on an embedded SQLite file.\n\n"
+      "Commands:\n";
+  for (const command_name& c : commands) {
+    out += "  " + std::string(c.name) + std::string(8 - c.name.size(), ' ') +
+           std::string(c.help) + "\n";
+  }
+  out += "\nOptions:\n";
+  for (const option& o : options) {
+    std::string left = "  --" + std::string(o.name);
+    if (!o.value.empty()) left += " " + std::string(o.value);
+    if (left.size() < 26) left.resize(26, ' ');
+    out += left + " " + std::string(o.help) + "\n";
+  }
+  return out;
+}
+
+}  // namespace tpcc::cli

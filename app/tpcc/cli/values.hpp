@@ -1,0 +1,19 @@
+// app/tpcc/cli/values.hpp: reading one option value (numbers, durations, names).
+//
+// What: each reader returns the value, or nullopt when the text is not one; durations are a
+// number with a unit (ms, s, m, h; a bare number is seconds), e.g. 90s, 2m, 1.5h, 250ms.
+// Thread-safety: pure functions.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace tpcc::cli {
+
+[[nodiscard]] std::optional<std::int64_t> read_integer(std::string_view text);
+[[nodiscard]] std::optional<double> read_number(std::string_view text);
+[[nodiscard]] std::optional<std::chrono::nanoseconds> read_duration(std::string_view text);
+
+}  // namespace tpcc::cli

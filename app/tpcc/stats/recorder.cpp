@@ -1,0 +1,122 @@
+// app/tpcc/stats/recorder.cpp: counting within the measurement window (see recorder.hpp).
+#include "stats/recorder.hpp"
+
+namespace tpcc::stats {
+namespace {
+
+constexpr auto relaxed = std::memory_order_relaxed;  // counters: exact, no ordering needed
+constexpr std::chrono::seconds delivery_limit{80};    // clause 2.7.2.2 / 5.2.5.3
+
+void add(std::atomic<std::uint64_t>& to, std::uint64_t n) noexcept { to.fetch_add(n, relaxed); }
+
+}  // namespace
+
+recorder::recorder(clock::time_point window_start, clock::time_point window_end)
+    : start_(window_start), end_(window_end.time_since_epoch().count()) {}
+
+bool recorder::in_window(clock::time_point t) const noexcept {
+  return t >= start_ && t.time_since_epoch().count() < end_.load(relaxed);
+}
+
+void recorder::close_window(clock::time_point t) noexcept {
+  clock::rep seen = end_.load(relaxed);
+  const clock::rep wanted = t.time_since_epoch().count();
+  while (wanted < seen && !end_.compare_exchange_weak(seen, wanted, relaxed)) {
+  }
+}
+
+void recorder::record(const txn_record& r) noexcept {
+  if (!in_window(r.end)) {
+    add(outside_, 1);
+    return;
+  }
+  per_kind& k = kinds_[txn::index(r.kind)];
+  switch (r.status) {
+    case driver::outcome_kind::ok:
+      add(k.committed, 1);
+      break;
+    case driver::outcome_kind::rolled_back:
+      add(k.rolled_back, 1);
+      break;
+    case driver::outcome_kind::connection_lost:
+      add(k.lost, 1);
+      break;
+    case driver::outcome_kind::retryable:
+    case driver::outcome_kind::failed:
+      add(k.failed, 1);
+      break;
+  }
+  add(k.retries, static_cast<std::uint64_t>(r.retries));
+  add(k.round_trips, r.round_trips);
+  k.response.record(r.response);
+  k.queued.record(r.queued);
+  k.service.record(r.service);
+}
+
+void recorder::record_delivery(std::chrono::nanoseconds completion, int skipped, bool ok,
+                               clock::time_point end) noexcept {
+  if (!in_window(end)) return;
+  if (!ok) {
+    add(delivery_failed_, 1);
+    return;
+  }
+  add(deliveries_, 1);
+  if (completion <= delivery_limit) add(on_time_, 1);
+  add(skipped_, static_cast<std::uint64_t>(skipped));
+  delivery_completion_.record(completion);
+}
+
+void recorder::record_inputs(const input_counts& keyed, clock::time_point at) noexcept {
+  if (!in_window(at)) return;
+  add(inputs_.new_orders, keyed.new_orders);
+  add(inputs_.order_lines, keyed.order_lines);
+  add(inputs_.remote_lines, keyed.remote_lines);
+  add(inputs_.rollbacks, keyed.rollbacks_asked);
+  add(inputs_.payments, keyed.payments);
+  add(inputs_.remote_payments, keyed.remote_payments);
+  add(inputs_.payments_by_name, keyed.payments_by_name);
+  add(inputs_.order_statuses, keyed.order_statuses);
+  add(inputs_.order_statuses_by_name, keyed.order_statuses_by_name);
+  add(inputs_.think_times, keyed.think_times);
+  add(inputs_.think_micros, static_cast<std::uint64_t>(keyed.think_seconds * 1e6));
+}
+
+snapshot recorder::take() const {
+  snapshot s;
+  for (std::size_t i = 0; i < txn::kind_count; ++i) {
+    const per_kind& k = kinds_[i];
+    kind_totals& t = s.kinds[i];
+    t.committed = k.committed.load(relaxed);
+    t.rolled_back = k.rolled_back.load(relaxed);
+    t.failed = k.failed.load(relaxed);
+    t.lost = k.lost.load(relaxed);
+    t.retries = k.retries.load(relaxed);
+    t.round_trips = k.round_trips.load(relaxed);
+    t.response = k.response.snapshot();
+    t.queued = k.queued.snapshot();
+    t.service = k.service.snapshot();
+  }
+  s.outside_window = outside_.load(relaxed);
+  s.deliveries_done = deliveries_.load(relaxed);
+  s.deliveries_on_time = on_time_.load(relaxed);
+  s.skipped_districts = skipped_.load(relaxed);
+  s.deliveries_failed = delivery_failed_.load(relaxed);
+  s.delivery_completion = delivery_completion_.snapshot();
+  input_counts& in = s.inputs;
+  in.new_orders = inputs_.new_orders.load(relaxed);
+  in.order_lines = inputs_.order_lines.load(relaxed);
+  in.remote_lines = inputs_.remote_lines.load(relaxed);
+  in.rollbacks_asked = inputs_.rollbacks.load(relaxed);
+  in.payments = inputs_.payments.load(relaxed);
+  in.remote_payments = inputs_.remote_payments.load(relaxed);
+  in.payments_by_name = inputs_.payments_by_name.load(relaxed);
+  in.order_statuses = inputs_.order_statuses.load(relaxed);
+  in.order_statuses_by_name = inputs_.order_statuses_by_name.load(relaxed);
+  in.think_times = inputs_.think_times.load(relaxed);
+  in.think_seconds = static_cast<double>(inputs_.think_micros.load(relaxed)) / 1e6;
+  s.window_start = start_;
+  s.window_end = clock::time_point(clock::duration(end_.load(relaxed)));
+  return s;
+}
+
+}  // namespace tpcc::stats

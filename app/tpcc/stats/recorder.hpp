@@ -1,0 +1,105 @@
+// app/tpcc/stats/recorder.hpp: what the terminals report, counted for the measurement interval.
+//
+// What: terminals and deliverers call record() when a transaction ends; only transactions that
+// END inside the measurement window [start, end) count towards the results (clause 5.5: the
+// measurement interval); others are counted apart as outside the window. Per transaction type:
+// committed, rolled back (New-Order's intended 1%), failed (an error, a lost connection, or
+// retries exhausted), retries, and three latency histograms: time queued for a connection,
+// time inside the transaction, and the response time the terminal saw (clause 5.5.1: from
+// submission to the answer; for the deferred Delivery, until it was queued). Deferred
+// deliveries add their completion time from queueing (clause 2.7.2.2), the districts skipped
+// and how many completed within 80 s. The input-variability counters record what terminals
+// keyed in (clause 5.2.5 / 2.4.1.5 / 2.5.1.2 / 2.6.1.2).
+// snapshot() copies everything into plain values: the summary and any display render
+// snapshots, never the live counters.
+// Thread-safety: record* from any thread at once (relaxed atomics; the counts are exact);
+// snapshot() from any thread, may miss records in flight; close_window() from one thread.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+
+#include "driver/outcome.hpp"
+#include "stats/histogram.hpp"
+#include "txn/kind.hpp"
+
+namespace tpcc::stats {
+
+using clock = std::chrono::steady_clock;
+
+struct txn_record {
+  txn::kind kind = txn::kind::new_order;
+  driver::outcome_kind status = driver::outcome_kind::ok;
+  int retries = 0;
+  std::chrono::nanoseconds queued{0};
+  std::chrono::nanoseconds service{0};
+  std::chrono::nanoseconds response{0};
+  std::uint64_t round_trips = 0;
+  clock::time_point end;
+};
+
+// What terminals keyed in, for the input-variability audit.
+struct input_counts {
+  std::uint64_t new_orders = 0, order_lines = 0, remote_lines = 0, rollbacks_asked = 0;
+  std::uint64_t payments = 0, remote_payments = 0, payments_by_name = 0;
+  std::uint64_t order_statuses = 0, order_statuses_by_name = 0;
+  std::uint64_t think_times = 0;
+  double think_seconds = 0;  // sum of think times applied
+};
+
+struct kind_totals {
+  std::uint64_t committed = 0, rolled_back = 0, failed = 0, lost = 0, retries = 0;
+  std::uint64_t round_trips = 0;
+  histogram response, queued, service;
+};
+
+struct snapshot {
+  std::array<kind_totals, txn::kind_count> kinds;
+  std::uint64_t outside_window = 0;  // transactions that ended in warm-up or drain
+  std::uint64_t deliveries_done = 0, deliveries_on_time = 0, skipped_districts = 0;
+  std::uint64_t deliveries_failed = 0;
+  histogram delivery_completion;  // queue to completion of deferred deliveries
+  input_counts inputs;
+  clock::time_point window_start, window_end;  // window_end: as closed, or as planned
+};
+
+class recorder {
+ public:
+  recorder(clock::time_point window_start, clock::time_point window_end);
+
+  void record(const txn_record& r) noexcept;
+  // A deferred delivery that ended at `end`: completed (ok) or failed.
+  void record_delivery(std::chrono::nanoseconds completion, int skipped, bool ok,
+                       clock::time_point end) noexcept;
+  // Adds what one terminal keyed in at `at`.
+  void record_inputs(const input_counts& keyed, clock::time_point at) noexcept;
+  // Ends the window early (Ctrl-C, or the run stopped by an error) at `t` if t is earlier.
+  void close_window(clock::time_point t) noexcept;
+  [[nodiscard]] bool in_window(clock::time_point t) const noexcept;
+  [[nodiscard]] snapshot take() const;
+
+ private:
+  struct per_kind {
+    std::atomic<std::uint64_t> committed{0}, rolled_back{0}, failed{0}, lost{0}, retries{0};
+    std::atomic<std::uint64_t> round_trips{0};
+    concurrent_histogram response, queued, service;
+  };
+  struct inputs {
+    std::atomic<std::uint64_t> new_orders{0}, order_lines{0}, remote_lines{0}, rollbacks{0};
+    std::atomic<std::uint64_t> payments{0}, remote_payments{0}, payments_by_name{0};
+    std::atomic<std::uint64_t> order_statuses{0}, order_statuses_by_name{0};
+    std::atomic<std::uint64_t> think_times{0}, think_micros{0};
+  };
+
+  const clock::time_point start_;
+  std::atomic<clock::rep> end_;  // a time_point's count
+  std::array<per_kind, txn::kind_count> kinds_;
+  std::atomic<std::uint64_t> outside_{0};
+  std::atomic<std::uint64_t> deliveries_{0}, on_time_{0}, skipped_{0}, delivery_failed_{0};
+  concurrent_histogram delivery_completion_;
+  inputs inputs_;
+};
+
+}  // namespace tpcc::stats
