@@ -1,0 +1,88 @@
+// app/tpcc/cli/console.cpp: signal waiting and progress ticks (see console.hpp).
+#include "cli/console.hpp"
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <utility>
+
+namespace tpcc::cli {
+namespace {
+
+sigset_t stop_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  return set;
+}
+
+}  // namespace
+
+void block_signals() {
+  const sigset_t set = stop_signals();
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+console::console(std::chrono::milliseconds interval, bool print)
+    : interval_(interval), print_(print) {}
+
+console::~console() {
+  done_.store(true);
+  if (thread_.joinable()) thread_.join();
+}
+
+void console::start() { thread_ = std::thread([this] { loop(); }); }
+
+void console::set_reporter(std::function<std::string()> line) {
+  const std::scoped_lock lock(mutex_);
+  reporter_ = std::move(line);
+}
+
+void console::set_interrupt(std::function<void()> on_interrupt) {
+  const std::scoped_lock lock(mutex_);
+  on_interrupt_ = std::move(on_interrupt);
+}
+
+void console::tick() {
+  std::function<std::string()> reporter;
+  {
+    const std::scoped_lock lock(mutex_);
+    reporter = reporter_;
+  }
+  if (!print_ || !reporter) return;
+  const std::string line = reporter();
+  if (!line.empty()) std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+void console::interrupt() {
+  if (interrupted_.exchange(true)) {
+    std::fprintf(stderr, "shoal-tpcc: interrupted twice, exiting now\n");
+    std::_Exit(130);
+  }
+  std::fprintf(stderr, "shoal-tpcc: interrupted: finishing transactions in flight, then "
+                       "reporting (Ctrl-C again to quit at once)\n");
+  std::function<void()> handler;
+  {
+    const std::scoped_lock lock(mutex_);
+    handler = on_interrupt_;
+  }
+  if (handler) handler();
+}
+
+void console::loop() {
+  const sigset_t set = stop_signals();
+  const auto slice = std::chrono::milliseconds(100);
+  auto next_tick = std::chrono::steady_clock::now() + interval_;
+  while (!done_.load()) {
+    const timespec wait{0, static_cast<long>(slice.count()) * 1'000'000L};
+    if (sigtimedwait(&set, nullptr, &wait) > 0) interrupt();
+    if (std::chrono::steady_clock::now() >= next_tick) {
+      tick();
+      next_tick += interval_;
+    }
+  }
+}
+
+}  // namespace tpcc::cli

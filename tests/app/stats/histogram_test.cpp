@@ -1,0 +1,123 @@
+// tests/app/stats/histogram_test.cpp: bucket arithmetic, percentiles, merging, the recorder's
+// measurement window.
+#include "stats/histogram.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <random>
+
+#include "stats/recorder.hpp"
+
+namespace {
+
+using tpcc::stats::histogram;
+namespace bucket = tpcc::stats::bucket;
+
+TEST(histogram, EveryValueLandsInABucketWhoseUpperEdgeIsWithinThreePercent) {
+  for (std::uint64_t v = 0; v < 5'000'000; v += 1 + v / 97) {
+    const std::size_t i = bucket::index_of(v);
+    ASSERT_LT(i, bucket::count);
+    const std::uint64_t edge = bucket::upper_edge(i);
+    ASSERT_GE(edge, v) << v;
+    ASSERT_LE(static_cast<double>(edge - v), static_cast<double>(v) / 32.0 + 1.0) << v;
+    if (i > 0) ASSERT_LT(bucket::upper_edge(i - 1), v) << v;
+  }
+}
+
+TEST(histogram, PercentilesOfAUniformSpreadAreWithinBucketPrecision) {
+  histogram h;
+  for (std::uint64_t v = 1; v <= 100'000; ++v) h.record(v);
+  EXPECT_EQ(h.count(), 100'000U);
+  for (const double p : {0.5, 0.9, 0.99, 0.9999}) {
+    const double exact = p * 100'000;
+    const auto got = static_cast<double>(h.percentile(p));
+    EXPECT_GE(got, exact - 1) << p;
+    EXPECT_LE(got, exact * 1.032) << p;
+  }
+  EXPECT_EQ(h.percentile(1.0), 100'000U);
+  EXPECT_NEAR(h.mean(), 50'000.5, 0.01);
+}
+
+TEST(histogram, MergingAddsBucketsSoPercentilesAreThoseOfTheUnion) {
+  histogram fast;
+  histogram slow;
+  histogram both;
+  std::mt19937_64 gen(7);
+  std::uniform_int_distribution<std::uint64_t> low(100, 200);
+  std::uniform_int_distribution<std::uint64_t> high(10'000, 20'000);
+  for (int i = 0; i < 9000; ++i) {
+    const auto v = low(gen);
+    fast.record(v);
+    both.record(v);
+  }
+  for (int i = 0; i < 1000; ++i) {
+    const auto v = high(gen);
+    slow.record(v);
+    both.record(v);
+  }
+  fast.merge(slow);
+  EXPECT_EQ(fast.count(), both.count());
+  for (const double p : {0.5, 0.89, 0.95, 0.99}) EXPECT_EQ(fast.percentile(p), both.percentile(p));
+  EXPECT_LT(fast.percentile(0.89), 210U);
+  EXPECT_GT(fast.percentile(0.95), 10'000U);  // an average of percentiles would say ~5000
+}
+
+TEST(histogram, EmptyHistogramReportsZero) {
+  const histogram h;
+  EXPECT_EQ(h.percentile(0.9), 0U);
+  EXPECT_EQ(h.mean(), 0.0);
+}
+
+TEST(recorder, OnlyTransactionsEndingInsideTheWindowCount) {
+  using namespace std::chrono_literals;
+  const auto t0 = tpcc::stats::clock::now();
+  tpcc::stats::recorder rec(t0 + 10s, t0 + 20s);
+  tpcc::stats::txn_record r;
+  r.response = 3ms;
+  r.end = t0 + 5s;  // warm-up
+  rec.record(r);
+  r.end = t0 + 15s;
+  rec.record(r);
+  r.status = tpcc::driver::outcome_kind::rolled_back;
+  rec.record(r);
+  r.end = t0 + 25s;  // drain
+  rec.record(r);
+  const auto s = rec.take();
+  const auto& no = s.kinds[tpcc::txn::index(tpcc::txn::kind::new_order)];
+  EXPECT_EQ(no.committed, 1U);
+  EXPECT_EQ(no.rolled_back, 1U);
+  EXPECT_EQ(s.outside_window, 2U);
+  EXPECT_EQ(no.response.count(), 2U);
+}
+
+TEST(recorder, ClosingTheWindowEarlyExcludesLaterTransactions) {
+  using namespace std::chrono_literals;
+  const auto t0 = tpcc::stats::clock::now();
+  tpcc::stats::recorder rec(t0, t0 + 100s);
+  rec.close_window(t0 + 10s);
+  rec.close_window(t0 + 50s);  // a later close does not reopen it
+  tpcc::stats::txn_record r;
+  r.end = t0 + 20s;
+  rec.record(r);
+  const auto s = rec.take();
+  EXPECT_EQ(s.kinds[0].committed, 0U);
+  EXPECT_EQ(s.window_end, t0 + 10s);
+}
+
+TEST(recorder, DeferredDeliveriesCountTheShareCompletedWithinEightySeconds) {
+  using namespace std::chrono_literals;
+  const auto t0 = tpcc::stats::clock::now();
+  tpcc::stats::recorder rec(t0, t0 + 100s);
+  rec.record_delivery(79s, 0, true, t0 + 1s);
+  rec.record_delivery(81s, 2, true, t0 + 1s);
+  rec.record_delivery(1s, 0, false, t0 + 1s);
+  const auto s = rec.take();
+  EXPECT_EQ(s.deliveries_done, 2U);
+  EXPECT_EQ(s.deliveries_on_time, 1U);
+  EXPECT_EQ(s.skipped_districts, 2U);
+  EXPECT_EQ(s.deliveries_failed, 1U);
+}
+
+}  // namespace
