@@ -1,0 +1,204 @@
+// The New-Order transaction, clause 2.4.2 (new_order.hpp).
+#include "txn/new_order.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <span>
+#include <string_view>
+
+#include "txn/common.hpp"
+
+namespace tpcc::txn {
+namespace {
+
+using driver::call;
+using driver::outcome;
+using driver::statement;
+using driver::statement_result;
+
+const statement next_order_id{
+    "tpcc_no_district",
+    "UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = $1 AND d_id = $2 "
+    "RETURNING d_next_o_id - 1, d_tax"};
+const statement warehouse_tax{"tpcc_no_warehouse", "SELECT w_tax FROM warehouse WHERE w_id = $1"};
+const statement customer{"tpcc_no_customer",
+                         "SELECT c_discount, c_last, c_credit FROM customer "
+                         "WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3"};
+const statement item{"tpcc_no_item", "SELECT i_price, i_name, i_data FROM item WHERE i_id = $1"};
+// Clause 2.4.2.2: S_QUANTITY drops by OL_QUANTITY when that leaves at least 10, else is
+// replenished by 91; S_DIST_xx is the order's district's.
+const statement stock{
+    "tpcc_no_stock",
+    "UPDATE stock SET s_quantity = CASE WHEN s_quantity >= $3 + 10 THEN s_quantity - $3 "
+    "ELSE s_quantity - $3 + 91 END, s_ytd = s_ytd + $3, s_order_cnt = s_order_cnt + 1, "
+    "s_remote_cnt = s_remote_cnt + $4 WHERE s_w_id = $1 AND s_i_id = $2 "
+    "RETURNING s_quantity, CASE CAST($5 AS INTEGER) WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 "
+    "WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04 WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 "
+    "WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08 WHEN 9 THEN s_dist_09 ELSE s_dist_10 END, "
+    "s_data"};
+const statement insert_order{
+    "tpcc_no_insert_order",
+    "INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, "
+    "o_all_local) VALUES ($1, $2, $3, $4, $5, NULL, $6, $7)"};
+const statement insert_new_order{
+    "tpcc_no_insert_new_order",
+    "INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES ($1, $2, $3)"};
+const statement insert_line{
+    "tpcc_no_insert_line",
+    "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, "
+    "ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) "
+    "VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, $8, $9)"};
+
+constexpr std::size_t first_item = 3;  // after district, warehouse, customer
+
+// Line indexes in (supply warehouse, item) order: the order stock rows are updated in.
+std::vector<std::size_t> stock_order(const new_order_input& in) {
+  std::vector<std::size_t> order(in.lines.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const order_line_input& x = in.lines[a];
+    const order_line_input& y = in.lines[b];
+    if (x.supply_w_id != y.supply_w_id) return x.supply_w_id < y.supply_w_id;
+    return x.i_id != y.i_id ? x.i_id < y.i_id : a < b;
+  });
+  return order;
+}
+
+call stock_call(const new_order_input& in, const order_line_input& line) {
+  const std::int64_t remote = line.supply_w_id != in.w_id ? 1 : 0;
+  return make_call(stock, params(line.supply_w_id, line.i_id, line.quantity, remote, in.d_id));
+}
+
+std::vector<call> reads(const new_order_input& in) {
+  std::vector<call> out;
+  out.reserve(first_item + 2 * in.lines.size());
+  out.push_back(make_call(next_order_id, params(in.w_id, in.d_id)));
+  out.push_back(make_call(warehouse_tax, params(in.w_id)));
+  out.push_back(make_call(customer, params(in.w_id, in.d_id, in.c_id)));
+  for (const order_line_input& line : in.lines) out.push_back(make_call(item, params(line.i_id)));
+  for (std::size_t i : stock_order(in)) out.push_back(stock_call(in, in.lines[i]));
+  return out;
+}
+
+// District, warehouse and customer: what the rollback case displays too.
+outcome take_header(const new_order_input& in, std::span<const statement_result> r,
+                    new_order_output& out) {
+  for (std::size_t i = 0; i < first_item; ++i) {
+    outcome o = one_row(r[i], i == 0 ? "district" : i == 1 ? "warehouse" : "customer");
+    if (!o.ok()) return o;
+  }
+  out.w_id = in.w_id;
+  out.d_id = in.d_id;
+  out.c_id = in.c_id;
+  out.o_id = r[0].rows[0].int_at(0);
+  out.d_tax = r[0].rows[0].number_at(1);
+  out.w_tax = r[1].rows[0].number_at(0);
+  out.c_discount = r[2].rows[0].number_at(0);
+  out.c_last = r[2].rows[0].text_at(1);
+  out.c_credit = r[2].rows[0].text_at(2);
+  return outcome::success();
+}
+
+bool original(const std::string& data) { return data.find("ORIGINAL") != std::string::npos; }
+
+// One line's display fields; its S_DIST_xx goes to `dist_info`.
+void take_line(const order_line_input& line, const driver::row& item_row,
+               const driver::row& stock_row, new_order_line_output& out, std::string& dist_info) {
+  out.supply_w_id = line.supply_w_id;
+  out.i_id = line.i_id;
+  out.quantity = line.quantity;
+  out.i_price = item_row.number_at(0);
+  out.i_name = item_row.text_at(1);
+  out.s_quantity = stock_row.int_at(0);
+  dist_info = stock_row.text_at(1);
+  out.brand_generic = original(item_row.text_at(2)) && original(stock_row.text_at(2)) ? 'B' : 'G';
+  out.ol_amount = round_cents(static_cast<double>(line.quantity) * out.i_price);
+}
+
+// Items and stock; an unused item rolls back (clause 2.4.2.3).
+outcome take_lines(const new_order_input& in, std::span<const statement_result> r,
+                   new_order_output& out, std::vector<std::string>& dist_info) {
+  const std::size_t n = in.lines.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (r[first_item + i].rows.empty()) {
+      out.item_not_valid = true;
+      return outcome::make(driver::outcome_kind::rolled_back, "", "Item number is not valid");
+    }
+  }
+  out.lines.assign(n, new_order_line_output{});
+  dist_info.assign(n, std::string());
+  const std::vector<std::size_t> order = stock_order(in);
+  for (std::size_t k = 0; k < n; ++k) {
+    const statement_result& st = r[first_item + n + k];
+    outcome o = one_row(st, "stock");
+    if (!o.ok()) return o;
+    const std::size_t i = order[k];
+    take_line(in.lines[i], r[first_item + i].rows[0], st.rows[0], out.lines[i], dist_info[i]);
+  }
+  return outcome::success();
+}
+
+// Everything the first round trip read, checked; fills `out` and the lines' S_DIST_xx.
+outcome take_reads(const new_order_input& in, std::span<const statement_result> r,
+                   new_order_output& out, std::vector<std::string>& dist_info) {
+  outcome failure = first_failure(r);
+  if (!failure.ok()) return failure;
+  outcome header = take_header(in, r, out);
+  if (!header.ok()) return header;
+  outcome lines = take_lines(in, r, out, dist_info);
+  if (!lines.ok()) return lines;
+  double sum = 0;
+  for (const new_order_line_output& l : out.lines) sum += l.ol_amount;
+  out.o_ol_cnt = static_cast<std::int64_t>(in.lines.size());
+  out.total_amount = sum * (1 - out.c_discount) * (1 + out.w_tax + out.d_tax);
+  out.o_entry_d = now_text();
+  return outcome::success();
+}
+
+std::vector<call> writes(const new_order_input& in, const new_order_output& out,
+                         const std::vector<std::string>& dist_info) {
+  std::vector<call> calls;
+  calls.reserve(2 + out.lines.size());
+  const std::int64_t all_local = in.all_local() ? 1 : 0;
+  calls.push_back(make_call(insert_order, params(out.o_id, in.d_id, in.w_id, in.c_id, out.o_entry_d,
+                                                 out.o_ol_cnt, all_local)));
+  calls.push_back(make_call(insert_new_order, params(out.o_id, in.d_id, in.w_id)));
+  for (std::size_t i = 0; i < out.lines.size(); ++i) {
+    const new_order_line_output& l = out.lines[i];
+    calls.push_back(make_call(
+        insert_line, params(out.o_id, in.d_id, in.w_id, static_cast<std::int64_t>(i + 1), l.i_id,
+                            l.supply_w_id, l.quantity, l.ol_amount, dist_info[i])));
+  }
+  return calls;
+}
+
+}  // namespace
+
+shoal::task<driver::outcome> run_new_order(driver::session& s, const new_order_input& in,
+                                           new_order_output& out) {
+  const outcome began = co_await s.begin();
+  if (!began.ok()) {
+    outcome why = co_await abandon(s, began);
+    co_return why;
+  }
+  const std::vector<call> read_calls = reads(in);
+  const std::vector<statement_result> read =
+      co_await s.execute_batch(read_calls, driver::then::nothing);
+  std::vector<std::string> dist_info;
+  const outcome checked = take_reads(in, read, out, dist_info);
+  if (!checked.ok()) {
+    outcome why = co_await abandon(s, checked);
+    co_return why;
+  }
+  const std::vector<call> write_calls = writes(in, out, dist_info);
+  const std::vector<statement_result> wrote =
+      co_await s.execute_batch(write_calls, driver::then::commit);
+  const outcome written = first_failure(wrote);
+  if (!written.ok()) {
+    outcome why = co_await abandon(s, written);
+    co_return why;
+  }
+  co_return outcome::success();
+}
+
+}  // namespace tpcc::txn
