@@ -42,8 +42,13 @@ check_options whole_dataset() {
   return o;
 }
 
+// Built in a plain function: g++ 12 mishandles aggregate initialisers inside coroutines.
+tpcc::driver::database_options postgres_target(std::string conninfo) {
+  return {.target = std::move(conninfo), .connections = 2};
+}
+
 task<std::unique_ptr<database>> opened(std::string conninfo) {
-  const tpcc::driver::database_options where{.target = std::move(conninfo), .connections = 2};
+  const tpcc::driver::database_options where = postgres_target(std::move(conninfo));
   tpcc::driver::open_result r = co_await tpcc::driver::open_database(where);
   if (auto* failure = std::get_if<tpcc::driver::outcome>(&r)) {
     throw std::runtime_error(failure->message);
