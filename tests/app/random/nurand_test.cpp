@@ -23,20 +23,8 @@ using tpcc::random::rng;
 using tpcc::random::run_constants;
 using tpcc::random::testing::chi_square;
 using tpcc::random::testing::chi_square_critical;
-
-// The exact mass of NURand(a, x, y) with constant c: every (random(0, a), random(x, y)) pair is
-// equally likely, so enumerate them all.
-std::vector<double> exact_mass(std::int64_t a, std::int64_t x, std::int64_t y, std::int64_t c) {
-  const auto width = static_cast<std::size_t>(y - x + 1);
-  std::vector<double> mass(width, 0.0);
-  const double pair = 1.0 / (static_cast<double>(a + 1) * static_cast<double>(width));
-  for (std::int64_t i = 0; i <= a; ++i) {
-    for (std::int64_t j = x; j <= y; ++j) {
-      mass[static_cast<std::size_t>((((i | j) + c) % (y - x + 1)))] += pair;
-    }
-  }
-  return mass;
-}
+using tpcc::random::testing::nurand_mass;
+using tpcc::random::testing::nurand_mass_by_pairs;
 
 std::vector<std::int64_t> histogram(rng& r, std::int64_t a, std::int64_t x, std::int64_t y,
                                     std::int64_t c, int draws) {
@@ -51,10 +39,23 @@ std::vector<std::int64_t> histogram(rng& r, std::int64_t a, std::int64_t x, std:
   return counts;
 }
 
+// The fast enumeration used by the other tests agrees with the plain one.
+TEST(random_nurand, FastMassEqualsPairEnumeration) {
+  for (const std::int64_t c : {0, 7, 255}) {
+    const auto fast = nurand_mass(255, 0, 999, c);
+    const auto plain = nurand_mass_by_pairs(255, 0, 999, c);
+    ASSERT_EQ(fast.size(), plain.size());
+    for (std::size_t v = 0; v < fast.size(); ++v) ASSERT_NEAR(fast[v], plain[v], 1e-12) << v;
+  }
+  const auto fast = nurand_mass(15, 1, 20, 3);
+  const auto plain = nurand_mass_by_pairs(15, 1, 20, 3);
+  for (std::size_t v = 0; v < fast.size(); ++v) ASSERT_NEAR(fast[v], plain[v], 1e-12) << v;
+}
+
 TEST(random_nurand, SmallCaseMatchesTheExactMass) {
   rng r{101};
   const auto counts = histogram(r, 15, 1, 20, 7, 400000);
-  const auto mass = exact_mass(15, 1, 20, 7);
+  const auto mass = nurand_mass_by_pairs(15, 1, 20, 7);
   EXPECT_LT(chi_square(counts, mass), chi_square_critical(19));
   const std::vector<double> flat(20, 1.0 / 20);
   EXPECT_GT(chi_square(counts, flat), 100 * chi_square_critical(19));
@@ -63,7 +64,7 @@ TEST(random_nurand, SmallCaseMatchesTheExactMass) {
 TEST(random_nurand, LastNameCaseMatchesTheExactMassAndIsNotUniform) {
   rng r{103};
   const auto counts = histogram(r, 255, 0, 999, 123, 1000000);
-  const auto mass = exact_mass(255, 0, 999, 123);
+  const auto mass = nurand_mass(255, 0, 999, 123);
   EXPECT_LT(chi_square(counts, mass), chi_square_critical(999));
   const std::vector<double> flat(1000, 1.0 / 1000);
   EXPECT_GT(chi_square(counts, flat), 100 * chi_square_critical(999));
