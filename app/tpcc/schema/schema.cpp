@@ -104,13 +104,18 @@ constexpr std::array<statement, 11> creates{{
 }};
 
 // Payment and Order-Status by last name (clause 2.5.2.2, 2.6.2.2); Order-Status's latest
-// order of a customer (2.6.2.2).
-constexpr std::array<statement, 2> indexes{{
+// order of a customer (2.6.2.2); HISTORY by paying district and by customer, so that the
+// consistency check (3.3.2.8-10) reads a warehouse range, not the whole table, per chunk.
+constexpr std::array<statement, 4> indexes{{
     {"tpcc_index_customer_name",
      "CREATE INDEX IF NOT EXISTS customer_by_name "
      "ON customer (c_w_id, c_d_id, c_last, c_first)"},
     {"tpcc_index_orders_customer",
      "CREATE INDEX IF NOT EXISTS orders_by_customer ON orders (o_w_id, o_d_id, o_c_id, o_id)"},
+    {"tpcc_index_history_district",
+     "CREATE INDEX IF NOT EXISTS history_by_district ON history (h_w_id, h_d_id)"},
+    {"tpcc_index_history_customer",
+     "CREATE INDEX IF NOT EXISTS history_by_customer ON history (h_c_w_id, h_c_d_id, h_c_id)"},
 }};
 
 constexpr std::array<statement, 11> drops{{
