@@ -1,13 +1,24 @@
 // app/tpcc/driver/session.hpp: one connection, borrowed for one transaction.
 //
 // What: the whole surface transactions use. A transaction is
-//   begin(); execute() / execute_batch() ...; commit() or rollback()
+//   begin(); execute() / execute_batch() / copy() ...; commit() or rollback()
 // always with an explicit BEGIN (on distributed engines an implicit transaction around a
 // pipeline is not atomic). The isolation level is the database's (database.hpp).
 //
 // Round trips: a driver that can pipeline (PostgreSQL) sends BEGIN with the first statements,
 // the statements of one execute_batch together, and, with `then::commit`, the COMMIT with the
 // batch: a batch costs one round trip. round_trips() counts them so reports can show them.
+//
+// Bulk loading: copy(rows) writes a batch of rows (bulk.hpp) into rows.table inside the current
+// transaction (after begin(), before commit(); called outside one, it behaves as execute does:
+// PostgreSQL opens a transaction, SQLite writes the batch as a transaction of its own).
+// The rows are visible to later statements of the transaction and to everyone after commit();
+// nothing remains after rollback(). PostgreSQL streams them with COPY FROM STDIN (two round
+// trips, one more when a BEGIN or a Sync is pending); SQLite runs one prepared INSERT per row in
+// one job (one round trip). A malformed batch (bulk_problem) is refused with failed, naming the
+// problem, before anything is sent. Any failure (a missing table, a duplicate key, a bad value)
+// aborts the transaction like a failed statement: some rows may have been written, and the
+// caller must rollback(). The caller keeps `rows` alive until the call completes.
 //
 // Failure: every call returns its outcome (outcome.hpp), never throws for database errors.
 // After a failed statement the transaction is aborted: later statements of the same batch are
@@ -29,6 +40,7 @@
 #include <span>
 #include <vector>
 
+#include "driver/bulk.hpp"
 #include "driver/outcome.hpp"
 #include "driver/statement.hpp"
 #include "shoal/task.hpp"
@@ -53,6 +65,8 @@ class session {
   // element of the result (one more than calls.size()).
   virtual shoal::task<std::vector<statement_result>> execute_batch(std::span<const call> calls,
                                                                    then after) = 0;
+  // Writes `rows` into their table (see "Bulk loading" above); its outcome.
+  virtual shoal::task<outcome> copy(const bulk_rows& rows) = 0;
   virtual shoal::task<outcome> commit() = 0;
   virtual shoal::task<outcome> rollback() = 0;
 

@@ -83,13 +83,17 @@ bool pg_session::send(const step& s, std::span<const call> calls) {
   return false;
 }
 
-void pg_session::lose(trip& out, std::span<const call> calls, outcome why) {
+outcome pg_session::drop(outcome why) {
   conn_->close();
   broken_ = true;
-  begin_pending_ = in_transaction_ = rollback_first_ = need_sync_ = aborted_ = false;
-  out.results.assign(calls.size(), statement_result{why, {}, 0});
-  out.ended = why;
-  out.failure = std::move(why);
+  begin_pending_ = in_transaction_ = rollback_first_ = need_sync_ = unsynced_ = aborted_ = false;
+  return why;
+}
+
+void pg_session::lose(trip& out, std::span<const call> calls, outcome why) {
+  out.failure = drop(std::move(why));
+  out.results.assign(calls.size(), statement_result{out.failure, {}, 0});
+  out.ended = out.failure;
   out.failed = true;
 }
 
@@ -188,6 +192,7 @@ shoal::task<pg_session::trip> pg_session::run(std::vector<step> plan, std::span<
     lose(out, calls, lost(one_line(PQerrorMessage(c))));
   }
   if (broken_) co_return out;
+  unsynced_ = !sync;
   const io_status sent = co_await conn_->flush();
   if (sent != io_status::ok) {
     lose(out, calls,

@@ -11,6 +11,16 @@
 // reports the first error. rollback() then sends [Sync,] ROLLBACK, Sync in one round trip.
 // A transaction left open by a previous borrower is rolled back ahead of the next BEGIN.
 //
+// copy() (pg_copy.cpp): libpq forbids COPY in pipeline mode, so the session first brings the
+// connection to rest inside the pipeline: a pending [Sync,] [ROLLBACK,] BEGIN, or a Sync closing
+// statements sent with a flush request, goes with a sync point and its results are read (one
+// round trip, skipped when nothing is pending). Then PQexitPipelineMode, `COPY t (cols) FROM
+// STDIN` as a simple query (round trip: the server answers CopyInResponse), the rows encoded in
+// text format (copy_text.hpp) in chunks of 64 KiB, each put with PQputCopyData and flushed
+// (awaiting room in the socket: 3 MB batches never sit whole in libpq's buffer), PQputCopyEnd,
+// and the result read (round trip), then PQenterPipelineMode. An error ends the COPY with the
+// transaction aborted, as a failed statement does.
+//
 // Cancellation: a stop request while waiting for the server closes the connection (its state
 // is unknown) and the call returns connection_lost; the session is then unhealthy for good.
 // Thread-safety: one coroutine at a time (session.hpp); healthy() by whoever holds it.
@@ -25,6 +35,7 @@
 
 #include "driver/database.hpp"
 #include "driver/postgres/connection.hpp"
+#include "driver/postgres/result.hpp"
 #include "driver/session.hpp"
 
 namespace tpcc::driver::postgres {
@@ -37,6 +48,7 @@ class pg_session final : public session {
   shoal::task<statement_result> execute(const statement& stmt, std::vector<value> params) override;
   shoal::task<std::vector<statement_result>> execute_batch(std::span<const call> calls,
                                                            then after) override;
+  shoal::task<outcome> copy(const bulk_rows& rows) override;
   shoal::task<outcome> commit() override;
   shoal::task<outcome> rollback() override;
 
@@ -67,6 +79,17 @@ class pg_session final : public session {
   shoal::task<bool> read(const step& s, std::span<const call> calls, trip& out);
   void settle(const step& s, const PGresult* r, std::span<const call> calls, trip& out);
   void lose(trip& out, std::span<const call> calls, outcome why);
+  outcome drop(outcome why);
+  // copy()'s steps (pg_copy.cpp).
+  shoal::task<outcome> come_to_rest();
+  shoal::task<outcome> copy_out_of_pipeline(const bulk_rows& rows);
+  shoal::task<outcome> start_copy(const bulk_rows& rows);
+  shoal::task<outcome> send_rows(const bulk_rows& rows);
+  shoal::task<outcome> put_chunk(const std::string& chunk);
+  shoal::task<outcome> end_copy();
+  shoal::task<outcome> next_result(result_ptr& r);
+  shoal::task<outcome> drain(outcome said);
+  shoal::task<outcome> flushed(const char* while_doing);
   outcome refusal() const;
   prepared_name& name_of(const statement& stmt);
 
@@ -78,6 +101,7 @@ class pg_session final : public session {
   bool in_transaction_ = false;  // BEGIN sent, no COMMIT / ROLLBACK yet
   bool rollback_first_ = false;  // a transaction left open: ROLLBACK it before the next BEGIN
   bool need_sync_ = false;       // an error after a flush request: the server skips to a Sync
+  bool unsynced_ = false;        // the last round trip ended with a flush request, not a Sync
   bool aborted_ = false;         // the open transaction failed; `failure_` says how
   outcome failure_;
   bool broken_ = false;

@@ -8,21 +8,10 @@
 #include <thread>
 #include <utility>
 
+#include "driver/sqlite/connection_support.hpp"
+
 namespace tpcc::driver::sqlite {
 namespace {
-
-outcome failed(std::string text) {
-  return outcome::make(outcome_kind::failed, "", std::move(text));
-}
-
-outcome cancelled_outcome(std::string_view context) {
-  return failed("cancelled: " + std::string(context) +
-                " was interrupted (transaction rolled back)");
-}
-
-outcome aborted_outcome() {
-  return failed("current transaction is aborted by an earlier failure: rollback() first");
-}
 
 std::string statement_context(const statement& stmt) {
   return "statement '" + std::string(stmt.name) + "'";
@@ -39,18 +28,6 @@ bool dollar_number(const char* name, std::size_t& index) {
   index = n - 1;
   return true;
 }
-
-struct binder {
-  sqlite3_stmt* stmt;
-  int index;
-  int operator()(std::monostate) const noexcept { return sqlite3_bind_null(stmt, index); }
-  int operator()(std::int64_t v) const noexcept { return sqlite3_bind_int64(stmt, index, v); }
-  int operator()(double v) const noexcept { return sqlite3_bind_double(stmt, index, v); }
-  int operator()(const std::string& v) const noexcept {
-    // A null destructor is SQLITE_STATIC: the parameters outlive the step that reads them.
-    return sqlite3_bind_text64(stmt, index, v.data(), v.size(), nullptr, SQLITE_UTF8);
-  }
-};
 
 std::string column_bytes(const void* data, int size) {
   if (data == nullptr || size <= 0) return {};
@@ -98,6 +75,7 @@ connection::connection(sqlite3* db, const settings& tuning) noexcept
 
 connection::~connection() {
   prepared_.clear();  // finalizes every statement before the close
+  inserts_.clear();
   sqlite3_close_v2(db_);
 }
 

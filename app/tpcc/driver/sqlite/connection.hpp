@@ -4,6 +4,8 @@
 // once (SQLITE_PREPARE_PERSISTENT) and kept by the address of their `statement`, $N
 // placeholders bound by name, rows typed by each column's storage class, SQLite's result codes
 // turned into outcomes, and the transaction's state (none, open, aborted by a failure).
+// copy() (copy.cpp) writes bulk rows with one INSERT per (table, columns), prepared once and
+// cached by its target text, stepped once per row.
 //
 // Thread-safety: every member runs on the connection's job thread, one call at a time, except
 // interrupt(), which any thread may call while the connection exists: it sets `cancel_`
@@ -26,6 +28,7 @@
 #include <variant>
 #include <vector>
 
+#include "driver/bulk.hpp"
 #include "driver/outcome.hpp"
 #include "driver/session.hpp"
 #include "driver/sqlite/sqlite.hpp"
@@ -51,6 +54,9 @@ class connection {
   std::vector<statement_result> run_batch(std::span<const call> calls, then after);
   outcome commit();
   outcome rollback();
+  // Inserts every row of `rows`, stopping at the first failure (which aborts the transaction).
+  // With no transaction open, the rows go as one of their own: all or nothing.
+  outcome copy(const bulk_rows& rows);
 
   // False after an error that leaves the file unusable (I/O error, corruption, not a database).
   [[nodiscard]] bool usable() const noexcept { return usable_; }
@@ -80,6 +86,10 @@ class connection {
   outcome bind(const prepared& p, const statement& stmt, const std::vector<value>& params);
   outcome step_all(const prepared& p, const statement& stmt, statement_result& out);
   outcome exec(const char* sql);
+  outcome copy_alone(const bulk_rows& rows, std::string_view context);
+  outcome insert_all(const bulk_rows& rows, std::string_view context);
+  outcome insert_row(sqlite3_stmt* insert, std::span<const value> row, std::string_view context);
+  sqlite3_stmt* insert_for(const bulk_rows& rows, std::string_view context, outcome& error);
   outcome failure(int rc, std::string_view context);
   outcome settle(outcome o);
   static int on_busy(void* self, int attempts) noexcept;
@@ -91,6 +101,8 @@ class connection {
   txn txn_ = txn::none;
   bool usable_ = true;
   std::unordered_map<const statement*, prepared> prepared_;
+  // copy()'s INSERTs, by bulk_target(): "table (a, b, ...)".
+  std::unordered_map<std::string, std::unique_ptr<sqlite3_stmt, stmt_deleter>> inserts_;
 };
 
 }  // namespace tpcc::driver::sqlite

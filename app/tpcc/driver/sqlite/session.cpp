@@ -84,6 +84,11 @@ shoal::task<std::vector<statement_result>> sqlite_session::execute_batch(
       true);
 }
 
+shoal::task<outcome> sqlite_session::copy(const bulk_rows& rows) {
+  return on_thread<outcome>([&rows](connection& c) { return c.copy(rows); },
+                            [](const outcome& o) { return o; }, true);
+}
+
 shoal::task<outcome> sqlite_session::commit() {
   return on_thread<outcome>([](connection& c) { return c.commit(); },
                             [](const outcome& o) { return o; }, true);

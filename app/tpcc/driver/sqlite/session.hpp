@@ -3,8 +3,8 @@
 // What: every call is one job on the connection's own thread (job_thread.hpp), awaited with
 // shoal::foreign_completion: the coroutine suspends, the thread runs the blocking SQLite calls,
 // and the coroutine resumes on its own executor, never on the SQLite thread. One job is one
-// "round trip": begin, execute, commit and rollback are one each, and execute_batch is one for
-// all its calls and its commit.
+// "round trip": begin, execute, copy, commit and rollback are one each, and execute_batch is one
+// for all its calls and its commit.
 //
 // Cancellation (the chain's stop token), per session.hpp's contract with one difference: a call
 // not started when stop is requested returns failed "cancelled" at once, without a job. A call
@@ -44,6 +44,7 @@ class sqlite_session final : public session {
   shoal::task<statement_result> execute(const statement& stmt, std::vector<value> params) override;
   shoal::task<std::vector<statement_result>> execute_batch(std::span<const call> calls,
                                                            then after) override;
+  shoal::task<outcome> copy(const bulk_rows& rows) override;
   shoal::task<outcome> commit() override;
   shoal::task<outcome> rollback() override;
 
