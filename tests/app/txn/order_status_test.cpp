@@ -68,7 +68,9 @@ shoal::task<void> latest_order_by_name(tpcc::driver::session& s) {
   EXPECT_EQ(out.c_first, "BOB");
   EXPECT_EQ(out.o_id, 24);
   EXPECT_EQ(out.lines.size(), 5u);
-  if (!out.lines.empty()) EXPECT_EQ(out.lines[0].i_id, 2);
+  if (!out.lines.empty()) {
+    EXPECT_EQ(out.lines[0].i_id, 2);
+  }
 }
 
 shoal::task<void> no_order_for_customer(tpcc::driver::session& s) {

@@ -42,25 +42,27 @@ shoal::task<void> run_case(shoal::thread_pool& pool, std::string conninfo, case_
   co_await db->close();
 }
 
+// The suite's one server, started by the first test's suite set-up.
+std::unique_ptr<postgres_server>& shared_server() {
+  static std::unique_ptr<postgres_server> server;
+  return server;
+}
+
 class postgres_txn : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    if (postgres_server::available()) server_ = new postgres_server();
+    if (postgres_server::available()) shared_server() = std::make_unique<postgres_server>();
   }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
+  static void TearDownTestSuite() { shared_server().reset(); }
   void SetUp() override {
-    if (server_ == nullptr) GTEST_SKIP() << "PostgreSQL server binaries not found";
+    if (!shared_server()) GTEST_SKIP() << "PostgreSQL server binaries not found";
   }
-  void run(case_fn body) { shoal::sync_wait(run_case(workers_.pool, server_->conninfo(), body)); }
+  void run(case_fn body) {
+    shoal::sync_wait(run_case(workers_.pool, shared_server()->conninfo(), body));
+  }
 
-  static postgres_server* server_;
   shoal::testing::running_pool workers_{2};
 };
-
-postgres_server* postgres_txn::server_ = nullptr;
 
 TEST_F(postgres_txn, NewOrderCommitsWithItsEffects) { run(&expect_new_order_committed); }
 TEST_F(postgres_txn, NewOrderWithUnusedItemRollsBack) { run(&expect_new_order_rolled_back); }
