@@ -11,23 +11,44 @@ namespace tpcc::random {
 
 namespace {
 
-constexpr std::string_view alphanumeric =
-    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-constexpr std::string_view digits = "0123456789";
+// Chunk-to-character tables: an a-string takes 6-bit chunks and keeps the 62 below 62, an
+// n-string 7-bit chunks and keeps the 120 below 120 (12 of each digit); the table lookup
+// replaces a division per character.
+struct chunk_table {
+  unsigned bits;
+  std::uint64_t limit;
+  std::array<char, 128> chars;
+};
 
-// Fills out[0, size) from an alphabet of `alphabet.size()` characters: each 64-bit draw is cut
-// into `bits`-wide chunks; a chunk below `limit` (a multiple of the alphabet size) picks
-// alphabet[chunk % size], a chunk at or above it is dropped, so every character is uniform.
-void fill(rng& r, std::string_view alphabet, unsigned bits, std::uint64_t limit, char* out,
-          std::size_t size) {
-  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
-  const unsigned chunks = 64 / bits;
+constexpr chunk_table make_alphanumeric() {
+  constexpr std::string_view alphabet =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  chunk_table t{6, alphabet.size(), {}};
+  for (std::size_t i = 0; i < alphabet.size(); ++i) t.chars[i] = alphabet[i];
+  return t;
+}
+
+constexpr chunk_table make_digits() {
+  chunk_table t{7, 120, {}};
+  for (std::size_t i = 0; i < t.limit; ++i) t.chars[i] = static_cast<char>('0' + (i % 10));
+  return t;
+}
+
+constexpr chunk_table alphanumeric = make_alphanumeric();
+constexpr chunk_table digits = make_digits();
+
+// Fills out[0, size): each 64-bit draw is cut into `bits`-wide chunks; a chunk below `limit`
+// becomes a character, a chunk at or above it is dropped, so every character is exactly
+// uniform over its alphabet.
+void fill(rng& r, const chunk_table& table, char* out, std::size_t size) {
+  const std::uint64_t mask = (std::uint64_t{1} << table.bits) - 1;
+  const unsigned chunks = 64 / table.bits;
   std::size_t i = 0;
   while (i < size) {
     std::uint64_t word = r.next();
-    for (unsigned c = 0; c < chunks && i < size; ++c, word >>= bits) {
+    for (unsigned c = 0; c < chunks && i < size; ++c, word >>= table.bits) {
       const std::uint64_t chunk = word & mask;
-      if (chunk < limit) out[i++] = alphabet[chunk % alphabet.size()];
+      if (chunk < table.limit) out[i++] = table.chars[chunk];
     }
   }
 }
@@ -45,8 +66,8 @@ constexpr std::string_view original = "ORIGINAL";
 
 void a_string(rng& r, int min_len, int max_len, std::string& out) {
   out.resize(draw_length(r, min_len, max_len));
-  // 6-bit chunks, 62 of 64 kept: about 10 characters per draw.
-  fill(r, alphanumeric, 6, 62, out.data(), out.size());
+  // About 9.7 characters per 64-bit draw.
+  fill(r, alphanumeric, out.data(), out.size());
 }
 
 std::string a_string(rng& r, int min_len, int max_len) {
@@ -57,8 +78,8 @@ std::string a_string(rng& r, int min_len, int max_len) {
 
 void n_string(rng& r, int min_len, int max_len, std::string& out) {
   out.resize(draw_length(r, min_len, max_len));
-  // 7-bit chunks, 120 of 128 kept: about 8.4 digits per draw.
-  fill(r, digits, 7, 120, out.data(), out.size());
+  // About 8.4 digits per 64-bit draw.
+  fill(r, digits, out.data(), out.size());
 }
 
 std::string n_string(rng& r, int min_len, int max_len) {
@@ -82,9 +103,8 @@ std::string last_name(std::int64_t number) {
 }
 
 void zip_code(rng& r, std::string& out) {
-  out.resize(9);
-  fill(r, digits, 7, 120, out.data(), 4);
-  out.replace(4, 5, "11111");
+  out.assign("????11111");
+  fill(r, digits, out.data(), 4);
 }
 
 std::string zip_code(rng& r) {
