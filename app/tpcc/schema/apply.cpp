@@ -1,0 +1,182 @@
+// Creating, indexing and dropping the schema (apply.hpp).
+#include "schema/apply.hpp"
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "schema/schema.hpp"
+#include "shoal/stop.hpp"
+
+namespace tpcc::schema {
+namespace {
+
+using driver::call;
+using driver::lease;
+using driver::outcome;
+using driver::statement;
+using driver::statement_result;
+using driver::value;
+
+constexpr statement probe_citus{"tpcc_probe_citus",
+                                "SELECT count(*) FROM pg_extension WHERE extname = 'citus'"};
+constexpr statement is_distributed{
+    "tpcc_citus_is_distributed",
+    "SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = $1::regclass"};
+constexpr statement distribute{"tpcc_citus_distribute",
+                               "SELECT create_distributed_table($1, $2, colocate_with => $3)"};
+constexpr statement make_reference{"tpcc_citus_reference", "SELECT create_reference_table($1)"};
+
+// How Citus places one table: by a warehouse column co-located with WAREHOUSE, or everywhere
+// (a reference table) when `column` is empty.
+struct placement {
+  std::string_view table;
+  std::string_view column;
+};
+
+// WAREHOUSE first: the others are co-located with it.
+constexpr std::array<placement, 11> placements{{
+    {"warehouse", "w_id"},
+    {"district", "d_w_id"},
+    {"customer", "c_w_id"},
+    {"history", "h_w_id"},
+    {"orders", "o_w_id"},
+    {"new_order", "no_w_id"},
+    {"order_line", "ol_w_id"},
+    {"stock", "s_w_id"},
+    {"item", ""},
+    {"tpcc_meta", ""},
+    {"tpcc_loaded", ""},
+}};
+
+std::vector<call> calls_of(std::span<const statement> statements) {
+  std::vector<call> calls;
+  calls.reserve(statements.size());
+  for (const statement& s : statements) calls.push_back({&s, {}});
+  return calls;
+}
+
+std::vector<value> text_params(std::string_view a) {
+  std::vector<value> out;
+  out.emplace_back(std::string(a));
+  return out;
+}
+
+std::vector<call> placement_calls(const placement& p) {
+  std::vector<call> calls(1);
+  if (p.column.empty()) {
+    calls[0] = {&make_reference, text_params(p.table)};
+    return calls;
+  }
+  std::vector<value> params = text_params(p.table);
+  params.emplace_back(std::string(p.column));
+  params.emplace_back(std::string(p.table == "warehouse" ? "default" : "warehouse"));
+  calls[0] = {&distribute, std::move(params)};
+  return calls;
+}
+
+// The first failure among a batch's results, or ok.
+outcome first_failure(const std::vector<statement_result>& results) {
+  for (const statement_result& r : results) {
+    if (!r.ok()) return r.status;
+  }
+  return outcome::success();
+}
+
+// Runs `calls` as one transaction, committed with the batch; rolled back on failure.
+shoal::task<outcome> run_transaction(driver::session& s, std::vector<call> calls) {
+  const outcome began = co_await s.begin();
+  if (!began.ok()) co_return began;
+  const std::vector<statement_result> results =
+      co_await s.execute_batch(calls, driver::then::commit);
+  outcome failure = first_failure(results);
+  if (!failure.ok()) co_await s.rollback();
+  co_return failure;
+}
+
+shoal::task<outcome> run_on_lease(driver::database& db, std::vector<call> calls) {
+  lease l = co_await db.acquire();
+  if (!l) co_return l.status();
+  co_return co_await run_transaction(*l, std::move(calls));
+}
+
+// The answer of a one-row, one-column integer query.
+struct counted {
+  outcome status;
+  std::int64_t count = 0;
+};
+
+counted count_of(outcome status, std::int64_t count) {
+  counted c;
+  c.status = std::move(status);
+  c.count = count;
+  return c;
+}
+
+// One-row, one-column integer query in its own transaction.
+shoal::task<counted> count_query(driver::session& s, const statement& q,
+                                 std::vector<value> params) {
+  const outcome began = co_await s.begin();
+  if (!began.ok()) co_return count_of(began, 0);
+  const statement_result r = co_await s.execute(q, std::move(params));
+  if (!r.ok() || r.rows.size() != 1) {
+    co_await s.rollback();
+    co_return count_of(r.status, 0);
+  }
+  const outcome committed = co_await s.commit();
+  co_return count_of(committed, r.rows[0].int_at(0));
+}
+
+// Distributes the tables not distributed yet; counts those it did.
+shoal::task<outcome> apply_citus(driver::session& s, init_report& report) {
+  for (const placement& p : placements) {
+    const counted found = co_await count_query(s, is_distributed, text_params(p.table));
+    if (!found.status.ok()) co_return found.status;
+    if (found.count > 0) continue;
+    const outcome placed = co_await run_transaction(s, placement_calls(p));
+    if (!placed.ok()) co_return placed;
+    ++report.distributed_now;
+  }
+  report.distributed = true;
+  co_return outcome::success();
+}
+
+// Probes the engine; a failed probe (SQLite has no pg_extension) is "other", not an error.
+shoal::task<outcome> probe_and_distribute(driver::session& s, init_report& report) {
+  const counted probe = co_await count_query(s, probe_citus, std::vector<value>());
+  const bool lost = probe.status.kind == driver::outcome_kind::connection_lost;
+  if (lost || shoal::stop_requested()) co_return probe.status;
+  if (!probe.status.ok()) {
+    report.detected = engine::other;
+    report.probe_message = probe.status.message;
+    co_return outcome::success();
+  }
+  report.detected = probe.count > 0 ? engine::citus : engine::postgres;
+  if (report.detected != engine::citus) co_return outcome::success();
+  co_return co_await apply_citus(s, report);
+}
+
+}  // namespace
+
+shoal::task<outcome> create_schema(driver::database& db, init_report& report) {
+  report = init_report();
+  lease l = co_await db.acquire();
+  if (!l) co_return l.status();
+  const outcome created = co_await run_transaction(*l, calls_of(create_statements()));
+  if (!created.ok()) co_return created;
+  report.tables = create_statements().size();
+  co_return co_await probe_and_distribute(*l, report);
+}
+
+shoal::task<outcome> create_indexes(driver::database& db) {
+  return run_on_lease(db, calls_of(index_statements()));
+}
+
+shoal::task<outcome> drop_schema(driver::database& db) {
+  return run_on_lease(db, calls_of(drop_statements()));
+}
+
+}  // namespace tpcc::schema

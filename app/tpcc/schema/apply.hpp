@@ -1,0 +1,62 @@
+// app/tpcc/schema/apply.hpp: creating, indexing and dropping the TPC-C schema on a database.
+//
+// What: `create_schema` runs schema::create_statements() (clause 1.3's nine tables and the two
+// bookkeeping tables) in one transaction. It then probes the engine on a separate transaction
+// (`SELECT count(*) FROM pg_extension WHERE extname = 'citus'`; a failure of that probe means
+// "not PostgreSQL", e.g. SQLite), and on Citus distributes every warehouse-keyed table by its
+// warehouse id, co-located with WAREHOUSE, and makes ITEM and the bookkeeping tables reference
+// tables (tables already distributed are left as they are, so init can be re-run).
+// `create_indexes` builds the secondary indexes (after the load); `drop_schema` drops everything.
+// Every statement is idempotent (IF NOT EXISTS / IF EXISTS).
+//
+// Awaiting any of them:
+//   Result: ok, or the first failed outcome (the transaction rolled back); create_schema fills
+//           the init_report with what it did.
+//   Errors: std::bad_alloc only.
+//   Cancellation: the chain's stop token reaches the driver calls (outcome "cancelled" or
+//                 connection_lost); a cancelled transaction is rolled back, never half applied.
+//   Resumes on: the executor it was awaited on.
+//   Thread-safety: any coroutine; the database serialises nothing, so do not run two at once.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "driver/database.hpp"
+#include "driver/outcome.hpp"
+#include "shoal/task.hpp"
+
+namespace tpcc::schema {
+
+// What the probe found.
+enum class engine {
+  other,     // the catalog probe failed: SQLite, or an engine without pg_extension
+  postgres,  // PostgreSQL or a compatible engine without Citus
+  citus,     // PostgreSQL with the citus extension
+};
+
+[[nodiscard]] constexpr const char* to_string(engine e) noexcept {
+  switch (e) {
+    case engine::other:
+      return "other (not PostgreSQL)";
+    case engine::postgres:
+      return "PostgreSQL";
+    case engine::citus:
+      return "Citus";
+  }
+  return "?";
+}
+
+struct init_report {
+  std::size_t tables = 0;  // CREATE TABLE IF NOT EXISTS statements run
+  engine detected = engine::other;
+  bool distributed = false;         // Citus distribution applied (or found already applied)
+  std::size_t distributed_now = 0;  // tables distributed by this call (0 when all were already)
+  std::string probe_message;        // why the probe failed, when it did
+};
+
+shoal::task<driver::outcome> create_schema(driver::database& db, init_report& report);
+shoal::task<driver::outcome> create_indexes(driver::database& db);
+shoal::task<driver::outcome> drop_schema(driver::database& db);
+
+}  // namespace tpcc::schema
