@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# The main job, until shoal-tpcc exists: builds shoal (release) and runs examples/04_terminals,
-# 100,000 coroutine "terminals" with TPC-C-shaped keying and think times on 2 worker threads,
-# and reports throughput, timer lateness, memory per terminal and CPU. No database involved.
-# Usage: scripts/demo.sh [--terminals N] [--seconds S] [--workers W]
+# The main job: builds shoal-tpcc (release) and runs its default job on an embedded SQLite file:
+# create the TPC-C schema, load 2 warehouses, run 20 terminals (coroutines) with the spec's
+# keying and think times for a 30 s warm-up and a 2 min measurement interval, print tpmC,
+# efficiency and per-transaction latencies, verify the consistency conditions, and clean up.
+# No server needed. Any shoal-tpcc option may follow, e.g. scripts/demo.sh --warehouses 4
+# (see build/release/app/tpcc/shoal-tpcc --help).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake --preset release > /dev/null
-cmake --build --preset release --target 04_terminals
-exec build/release/examples/04_terminals "$@"
+cmake --build --preset release --target shoal-tpcc
+mkdir -p build/demo
+exec build/release/app/tpcc/shoal-tpcc --db sqlite:build/demo/tpcc.db "$@"

@@ -1,0 +1,267 @@
+// app/tpcc/main.cpp: shoal-tpcc's entry point, the only file that knows every module.
+//
+// What: parses the command line (cli/), starts the worker pool and the console (progress lines,
+// Ctrl-C), opens the database (driver/), and runs the command: init (schema/), load (loader/),
+// run (run/, report/), check (check/), clean, or with no command all of them in turn.
+// Exit status: 0 done; 1 the database refused or a check failed; 2 bad command line;
+// 130 interrupted (the results measured so far are printed first).
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "check/check.hpp"
+#include "check/print.hpp"
+#include "cli/console.hpp"
+#include "cli/options.hpp"
+#include "driver/open.hpp"
+#include "loader/loader.hpp"
+#include "random/rng.hpp"
+#include "report/summary.hpp"
+#include "run/run.hpp"
+#include "schema/apply.hpp"
+#include "schema/meta.hpp"
+#include "shoal/stop.hpp"
+#include "shoal/sync_wait.hpp"
+#include "shoal/thread_pool.hpp"
+
+namespace {
+
+using namespace tpcc;  // NOLINT(google-build-using-namespace): main knows every module
+using std::chrono::duration;
+
+constexpr int exit_ok = 0;
+constexpr int exit_failed = 1;
+constexpr int exit_usage = 2;
+constexpr int exit_interrupted = 130;
+
+struct app {
+  cli::config cfg;
+  shoal::thread_pool& pool;
+  cli::console& console;
+  std::stop_source interrupt;
+};
+
+int fail(std::string_view step, const std::string& message) {
+  std::fprintf(stderr, "shoal-tpcc: %.*s: %s\n", static_cast<int>(step.size()), step.data(),
+               message.c_str());
+  return exit_failed;
+}
+
+std::string fixed(double v, int digits) {
+  std::array<char, 64> b{};
+  std::snprintf(b.data(), b.size(), "%.*f", digits, v);
+  return b.data();
+}
+
+shoal::task<int> init_command(app& a, driver::database& db) {
+  schema::init_report report;
+  const driver::outcome done = co_await schema::create_schema(db, report);
+  if (!done.ok()) co_return fail("init", done.message);
+  const char* engine = a.cfg.is_sqlite() ? "SQLite" : schema::to_string(report.detected);
+  std::printf("init: %zu tables ready on %s%s\n", report.tables, engine,
+              report.distributed ? " (distributed by warehouse; ITEM a reference table)" : "");
+  co_return exit_ok;
+}
+
+std::string load_line(const loader::progress_snapshot& s) {
+  std::string line = "load: " + std::to_string(s.warehouses_done) + "/" +
+                     std::to_string(s.warehouses_total) + " warehouses, " + std::to_string(s.rows) +
+                     " rows, " + fixed(s.rows_per_second, 0) + " rows/s, " +
+                     fixed(s.mib_per_second, 1) + " MiB/s";
+  if (s.eta_seconds >= 0) line += ", ETA " + fixed(s.eta_seconds, 0) + " s";
+  return line;
+}
+
+shoal::task<int> load_command(app& a, driver::database& db) {
+  loader::load_options options;
+  options.warehouses = a.cfg.warehouses;
+  options.parallel = a.cfg.load_parallel;
+  options.seed = a.cfg.seed != 0 ? a.cfg.seed : random::seed_from_time();
+  auto progress = std::make_unique<loader::load_progress>();
+  a.console.set_reporter([p = progress.get()] { return load_line(p->snapshot()); });
+  const driver::outcome done = co_await shoal::with_stop_token(
+      a.interrupt.get_token(), loader::load(db, options, *progress));
+  a.console.set_reporter({});
+  const loader::progress_snapshot last = progress->snapshot();
+  if (!done.ok()) {
+    co_return a.console.interrupted() ? exit_interrupted : fail("load", done.message);
+  }
+  std::printf("load: %lld warehouses loaded, %lld rows in %s s (%s rows/s)\n",
+              static_cast<long long>(last.warehouses_total), static_cast<long long>(last.rows),
+              fixed(last.elapsed_seconds, 1).c_str(), fixed(last.rows_per_second, 0).c_str());
+  co_return exit_ok;
+}
+
+std::string run_line(const run::run_control& control, const cli::config& cfg,
+                     std::chrono::steady_clock::time_point began) {
+  const auto snap = control.snapshot();
+  if (!snap) return {};
+  const double elapsed = duration<double>(std::chrono::steady_clock::now() - began).count();
+  const double planned = duration<double>(cfg.warmup + cfg.duration).count();
+  std::string line = std::string("[") + run::to_string(control.current_phase()) + "] " +
+                     fixed(elapsed, 0) + "/" + fixed(planned, 0) + " s";
+  const auto& no = snap->kinds[txn::index(txn::kind::new_order)];
+  const double measured =
+      duration<double>(std::chrono::steady_clock::now() - snap->window_start).count();
+  if (measured > 0 && no.committed > 0) {
+    line += " | tpmC " + fixed(static_cast<double>(no.committed) * 60.0 / measured, 1);
+  }
+  line += " | New-Order p90 " + fixed(static_cast<double>(no.response.percentile(0.9)) / 1000, 1) +
+          " ms";
+  return line;
+}
+
+shoal::task<int> run_command(app& a, driver::database& db) {
+  run::run_config rc;
+  rc.warehouses = a.cfg.warehouses;
+  rc.warmup = a.cfg.warmup;
+  rc.measure = a.cfg.duration;
+  rc.drain = a.cfg.drain;
+  rc.wait_scale = a.cfg.wait_scale;
+  rc.deliverers = a.cfg.deliverers;
+  rc.seed = a.cfg.seed != 0 ? a.cfg.seed : random::seed_from_time();
+  auto control = std::make_unique<run::run_control>();
+  const auto began = std::chrono::steady_clock::now();
+  a.console.set_reporter(
+      [c = control.get(), &cfg = a.cfg, began] { return run_line(*c, cfg, began); });
+  a.console.set_interrupt([c = control.get(), &a] {
+    c->interrupt.request_stop();
+    a.interrupt.request_stop();  // and the commands after the run do not start
+  });
+  auto outcome = co_await run::run_benchmark(a.pool, db, rc, *control);
+  a.console.set_reporter({});
+  a.console.set_interrupt([&a] { a.interrupt.request_stop(); });
+  if (auto* refused = std::get_if<driver::outcome>(&outcome))
+    co_return fail("run", refused->message);
+  const run::run_result& result = std::get<run::run_result>(outcome);
+  std::printf("%s", report::format_summary(result, db.describe()).c_str());
+  std::fflush(stdout);
+  if (!result.fatal.empty()) co_return exit_failed;
+  co_return result.interrupted ? exit_interrupted : exit_ok;
+}
+
+shoal::task<int> check_command(app& a, driver::database& db) {
+  auto meta = co_await schema::read_meta(db);
+  if (auto* refused = std::get_if<driver::outcome>(&meta))
+    co_return fail("check", refused->message);
+  check::check_options options;
+  options.last_warehouse = std::get<schema::load_meta>(meta).warehouses;
+  options.chunk = a.cfg.check_chunk;
+  if (options.last_warehouse < 1) co_return fail("check", "the database is not loaded");
+  const auto results = co_await shoal::with_stop_token(a.interrupt.get_token(),
+                                                       check::check_consistency(db, options));
+  std::printf("%s", check::format_results(results).c_str());
+  const bool passed = check::all_passed(results);
+  std::printf("check: %s\n", passed ? "all conditions passed" : "FAILED");
+  co_return passed ? exit_ok : exit_failed;
+}
+
+shoal::task<int> clean_command(app& a, driver::database& db) {
+  const driver::outcome done = co_await schema::drop_schema(db);
+  if (!done.ok()) co_return fail("clean", done.message);
+  std::printf("clean: every table dropped\n");
+  static_cast<void>(a);
+  co_return exit_ok;
+}
+
+// The default job: a fresh database, loaded, run, checked, then cleaned unless --keep.
+shoal::task<int> all_commands(app& a, driver::database& db) {
+  int status = co_await clean_command(a, db);
+  if (status == exit_ok) status = co_await init_command(a, db);
+  if (status == exit_ok) status = co_await load_command(a, db);
+  if (status == exit_ok) status = co_await run_command(a, db);
+  if (status == exit_ok) status = co_await check_command(a, db);
+  if (status == exit_ok && !a.cfg.keep) status = co_await clean_command(a, db);
+  co_return status;
+}
+
+shoal::task<int> dispatch(app& a, driver::database& db) {
+  int status = exit_ok;
+  switch (a.cfg.cmd) {
+    case cli::command::init:
+      status = co_await init_command(a, db);
+      break;
+    case cli::command::load:
+      status = co_await load_command(a, db);
+      break;
+    case cli::command::run:
+      status = co_await run_command(a, db);
+      break;
+    case cli::command::check:
+      status = co_await check_command(a, db);
+      break;
+    case cli::command::clean:
+      status = co_await clean_command(a, db);
+      break;
+    default:
+      status = co_await all_commands(a, db);
+      break;
+  }
+  co_return status;
+}
+
+driver::database_options database_options(const cli::config& cfg) {
+  driver::database_options options;
+  options.target = cfg.db;
+  options.connections = cfg.connections;
+  options.level = cfg.isolation;
+  return options;
+}
+
+shoal::task<int> app_main(app& a) {
+  co_await a.pool.schedule();
+  auto opened = co_await driver::open_database(database_options(a.cfg));
+  if (auto* refused = std::get_if<driver::outcome>(&opened)) {
+    co_return fail("cannot open " + driver::redact(a.cfg.db), refused->message);
+  }
+  std::unique_ptr<driver::database> db = std::move(std::get<0>(opened));
+  a.console.set_interrupt([&a] { a.interrupt.request_stop(); });
+  const int status = co_await dispatch(a, *db);
+  co_await db->close();
+  co_return status;
+}
+
+int run_app(const cli::config& cfg) {
+  cli::block_signals();
+  shoal::thread_pool_options options;
+  options.workers = cfg.workers;
+  shoal::thread_pool pool(options);
+  pool.start();
+  cli::console console(std::chrono::seconds(1), cfg.progress);
+  console.start();
+  app a{cfg, pool, console, {}};
+  int status = exit_failed;
+  try {
+    status = shoal::sync_wait(app_main(a));
+  } catch (const std::exception& e) {
+    status = fail("error", e.what());
+  }
+  shoal::sync_wait(pool.stop());
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string_view> args(argv + 1, argv + argc);
+  auto parsed = cli::parse(args);
+  if (auto* error = std::get_if<std::string>(&parsed)) {
+    std::fprintf(stderr, "shoal-tpcc: %s\nTry 'shoal-tpcc --help'.\n", error->c_str());
+    return exit_usage;
+  }
+  cli::config cfg = std::get<cli::config>(parsed);
+  if (cfg.cmd == cli::command::help) {
+    std::printf("%s", cli::usage().c_str());
+    return exit_ok;
+  }
+  if (cfg.cmd == cli::command::version) {
+    std::printf("shoal-tpcc %s\n", SHOAL_TPCC_VERSION);
+    return exit_ok;
+  }
+  cli::resolve_defaults(cfg);
+  return run_app(cfg);
+}

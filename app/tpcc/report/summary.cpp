@@ -1,0 +1,118 @@
+// app/tpcc/report/summary.cpp: the final text summary (see summary.hpp).
+#include "report/summary.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+#include "txn/kind.hpp"
+
+namespace tpcc::report {
+namespace {
+
+template <class... Args>
+std::string format(const char* fmt, Args... args) {
+  std::array<char, 256> buffer{};
+  const int n = std::snprintf(buffer.data(), buffer.size(), fmt, args...);
+  return std::string(buffer.data(), n < 0 ? 0 : static_cast<std::size_t>(n));
+}
+
+double ms(std::uint64_t micros) { return static_cast<double>(micros) / 1000.0; }
+
+std::string mode_line(const run::run_result& r) {
+  if (r.wait_scale == 1.0) return "  mode        TPC-C: keying and think times as the spec\n";
+  if (r.wait_scale == 0.0) {
+    return "  mode        NOT TPC-C: --no-wait (no keying or think times), a stress test\n";
+  }
+  return format("  mode        NOT TPC-C: keying and think times scaled by %g\n", r.wait_scale);
+}
+
+std::string header(const run::run_result& r, const std::string& target) {
+  std::string out = "shoal-tpcc result\n";
+  out += "  database    " + target + "\n";
+  out += mode_line(r);
+  out += format("  warehouses  %lld, terminals %lld\n", static_cast<long long>(r.warehouses),
+                static_cast<long long>(r.terminals));
+  out += format("  measured    %.1f s%s\n", r.measured_seconds,
+                r.interrupted ? " (interrupted: the interval was cut short)" : "");
+  if (!r.drained) out += "  drain       transactions still in flight at the end were abandoned\n";
+  if (!r.fatal.empty()) out += "  STOPPED BY AN ERROR: " + r.fatal + "\n";
+  return out;
+}
+
+std::string headline(const run::run_result& r) {
+  if (r.measured_seconds <= 0) {
+    return "\n  nothing measured: the run ended before its measurement interval began\n";
+  }
+  const auto& no = r.results.kinds[txn::index(txn::kind::new_order)];
+  std::string out = format("\n  tpmC        %.2f  (%llu New-Orders committed in %.1f s)\n", tpmc(r),
+                           static_cast<unsigned long long>(no.committed), r.measured_seconds);
+  out += format("  efficiency  %.1f %%  (tpmC / (12.86 x %lld warehouses))\n",
+                efficiency(r) * 100.0, static_cast<long long>(r.warehouses));
+  return out;
+}
+
+std::string table(const run::run_result& r) {
+  std::string out =
+      format("\n  %-13s %9s %8s %7s %6s %7s %9s %9s %9s\n", "transaction", "committed", "rollback",
+             "failed", "lost", "retries", "p50 ms", "p90 ms", "p99 ms");
+  for (const txn::kind k : txn::all_kinds) {
+    const stats::kind_totals& t = r.results.kinds[txn::index(k)];
+    out +=
+        format("  %-13s %9llu %8llu %7llu %6llu %7llu %9.1f %9.1f %9.1f\n",
+               std::string(txn::name(k)).c_str(), static_cast<unsigned long long>(t.committed),
+               static_cast<unsigned long long>(t.rolled_back),
+               static_cast<unsigned long long>(t.failed), static_cast<unsigned long long>(t.lost),
+               static_cast<unsigned long long>(t.retries), ms(t.response.percentile(0.5)),
+               ms(t.response.percentile(0.9)), ms(t.response.percentile(0.99)));
+  }
+  out += "  (Delivery: the terminal's response, i.e. queueing the deferred Delivery)\n";
+  return out;
+}
+
+std::string deliveries(const run::run_result& r) {
+  const stats::snapshot& s = r.results;
+  const double on_time = s.deliveries_done == 0
+                             ? 0.0
+                             : 100.0 * static_cast<double>(s.deliveries_on_time) /
+                                   static_cast<double>(s.deliveries_done);
+  return format(
+      "\n  deferred Delivery: %llu completed (%.1f %% within 80 s), %llu failed, %llu districts "
+      "skipped, completion p90 %.1f ms\n",
+      static_cast<unsigned long long>(s.deliveries_done), on_time,
+      static_cast<unsigned long long>(s.deliveries_failed),
+      static_cast<unsigned long long>(s.skipped_districts),
+      ms(s.delivery_completion.percentile(0.9)));
+}
+
+std::string constants(const run::run_result& r) {
+  const auto delta = std::llabs(r.run_constants.c_last - r.load_constants.c_last);
+  return format(
+      "  NURand C    load: C_LAST %lld, C_ID %lld, OL_I_ID %lld; run: C_LAST %lld (delta %lld), "
+      "C_ID %lld, OL_I_ID %lld\n",
+      static_cast<long long>(r.load_constants.c_last),
+      static_cast<long long>(r.load_constants.c_id),
+      static_cast<long long>(r.load_constants.ol_i_id),
+      static_cast<long long>(r.run_constants.c_last), static_cast<long long>(delta),
+      static_cast<long long>(r.run_constants.c_id),
+      static_cast<long long>(r.run_constants.ol_i_id));
+}
+
+}  // namespace
+
+double tpmc(const run::run_result& r) {
+  if (r.measured_seconds <= 0) return 0;
+  const auto committed = r.results.kinds[txn::index(txn::kind::new_order)].committed;
+  return static_cast<double>(committed) * 60.0 / r.measured_seconds;
+}
+
+double efficiency(const run::run_result& r) {
+  if (r.warehouses <= 0) return 0;
+  return tpmc(r) / (max_tpmc_per_warehouse * static_cast<double>(r.warehouses));
+}
+
+std::string format_summary(const run::run_result& r, const std::string& target) {
+  return header(r, target) + headline(r) + table(r) + deliveries(r) + constants(r);
+}
+
+}  // namespace tpcc::report

@@ -1,0 +1,25 @@
+// app/tpcc/report/summary.hpp: the final text summary of a run.
+//
+// What: renders a run's result (a snapshot, never live counters) as the table a user reads at
+// the end: tpmC (New-Orders committed per minute of the measurement interval; the intended 1%
+// rollbacks are not counted), efficiency (tpmC / (12.86 x warehouses): 12.86 is the most a
+// warehouse can give with the spec's keying and think times), per-type counts, retries,
+// failures, p50/p90/p99 response times, the deferred Deliveries, and the NURand constants.
+// A run without the spec's waits, or interrupted, says so on its first lines.
+// Definitions: docs/tpcc/results.md. Thread-safety: pure functions.
+#pragma once
+
+#include <string>
+
+#include "run/run.hpp"
+
+namespace tpcc::report {
+
+inline constexpr double max_tpmc_per_warehouse = 12.86;
+
+[[nodiscard]] double tpmc(const run::run_result& r);
+[[nodiscard]] double efficiency(const run::run_result& r);  // a fraction: 1.0 is 100%
+// `target` is the database as the user should see it (password redacted).
+[[nodiscard]] std::string format_summary(const run::run_result& r, const std::string& target);
+
+}  // namespace tpcc::report

@@ -1,0 +1,215 @@
+// app/tpcc/run/run.cpp: starting, timing and ending a run (see run.hpp).
+#include "run/run.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "random/rng.hpp"
+#include "schema/meta.hpp"
+#include "shoal/gate.hpp"
+#include "shoal/sleep.hpp"
+#include "shoal/stop.hpp"
+#include "shoal/timeout.hpp"
+#include "terminal/deliverer.hpp"
+#include "terminal/terminal.hpp"
+
+namespace tpcc::run {
+namespace {
+
+using clock = stats::clock;
+using driver::outcome;
+using driver::outcome_kind;
+
+constexpr std::int64_t terminals_per_warehouse = 10;  // clause 4.2.2
+
+outcome refuse(std::string why) { return outcome::make(outcome_kind::failed, "", std::move(why)); }
+
+// The loaded database must be complete and agree with what the run asks for.
+std::optional<outcome> validate(const schema::load_meta& meta, std::int64_t& warehouses) {
+  if (meta.warehouses <= 0) {
+    return refuse("the database is not loaded: run `shoal-tpcc load` first");
+  }
+  const auto loaded =
+      std::count_if(meta.loaded.begin(), meta.loaded.end(), [](std::int64_t w) { return w > 0; });
+  const bool items = std::find(meta.loaded.begin(), meta.loaded.end(), 0) != meta.loaded.end();
+  if (loaded < meta.warehouses || !items) {
+    return refuse("the database is only partly loaded (" + std::to_string(loaded) + " of " +
+                  std::to_string(meta.warehouses) +
+                  " warehouses): run `shoal-tpcc load` again to finish it");
+  }
+  if (warehouses != 0 && warehouses != meta.warehouses) {
+    return refuse("the database was loaded with " + std::to_string(meta.warehouses) +
+                  " warehouses, but the run asks for " + std::to_string(warehouses));
+  }
+  warehouses = meta.warehouses;
+  return std::nullopt;
+}
+
+// Keeps a gate token for as long as the work it wraps runs.
+shoal::task<void> inside(shoal::gate_token token, shoal::task<void> work) {
+  co_await std::move(work);
+  token.reset();  // leaves the gate
+}
+
+struct crew {
+  shoal::gate terminals;
+  shoal::gate deliverers;
+};
+
+std::int64_t start_terminals(shoal::thread_pool& pool, terminal::run_context& ctx, crew& c,
+                             const run_config& config, random::rng& rng) {
+  const auto spread = std::max<std::int64_t>(1, config.warmup.count() / 2);
+  std::int64_t started = 0;
+  for (std::int64_t w = 1; w <= ctx.scope.warehouses; ++w) {
+    for (std::int64_t d = 1; d <= terminals_per_warehouse; ++d) {
+      terminal::terminal_config t;
+      t.w_id = w;
+      t.stock_level_d_id = d;
+      t.start_delay = std::chrono::nanoseconds(rng.uniform(0, spread - 1));
+      const auto worker = static_cast<std::size_t>(started) % pool.size();
+      pool.spawn_on(worker,
+                    inside(c.terminals.enter(), terminal::run_terminal(ctx, t, rng.split())));
+      ++started;
+    }
+  }
+  return started;
+}
+
+void start_deliverers(shoal::thread_pool& pool, terminal::run_context& ctx, crew& c,
+                      std::size_t count) {
+  for (std::size_t i = 0; i < std::max<std::size_t>(1, count); ++i) {
+    pool.spawn(inside(c.deliverers.enter(), terminal::run_deliverer(ctx)));
+  }
+}
+
+// Waits for a gate to empty for at most `bound`, then abandons what is left.
+shoal::task<bool> drain(shoal::gate& g, std::chrono::nanoseconds bound,
+                        terminal::run_context& ctx) {
+  const bool in_time = co_await shoal::with_timeout(bound, g.close());
+  if (in_time) co_return true;
+  ctx.hard_stop.request_stop();
+  const bool emptied = co_await g.close();  // everything left honours hard_stop
+  static_cast<void>(emptied);
+  co_return false;
+}
+
+// Sleeps until the planned end, or until the run is told to stop; true when it ran its course.
+shoal::task<bool> wait_for_end(terminal::run_context& ctx, run_control& control,
+                               clock::time_point measure_start, clock::time_point end) {
+  const std::stop_token stop = ctx.issue_stop.get_token();
+  const bool warm = co_await shoal::with_stop_token(stop, shoal::sleep_until(measure_start));
+  if (!warm) co_return false;
+  control.enter(phase::measuring);
+  const bool full = co_await shoal::with_stop_token(stop, shoal::sleep_until(end));
+  co_return full;
+}
+
+double covered_seconds(const stats::snapshot& s) {
+  const auto d = std::chrono::duration<double>(s.window_end - s.window_start).count();
+  return std::max(0.0, d);
+}
+
+struct prepared {
+  schema::load_meta meta;
+  std::int64_t warehouses = 0;
+};
+
+shoal::task<std::variant<prepared, outcome>> prepare(driver::database& db,
+                                                     const run_config& config) {
+  auto read = co_await schema::read_meta(db);
+  if (auto* failure = std::get_if<outcome>(&read)) co_return std::move(*failure);
+  prepared p;
+  p.meta = std::move(std::get<schema::load_meta>(read));
+  p.warehouses = config.warehouses;
+  auto refused = validate(p.meta, p.warehouses);
+  if (refused) co_return std::move(*refused);
+  co_return p;
+}
+
+// Runs the phases on a ready context; fills `result`.
+shoal::task<void> perform(shoal::thread_pool& pool, terminal::run_context& ctx,
+                          const run_config& config, run_control& control, run_result& result,
+                          clock::time_point measure_start, clock::time_point end,
+                          random::rng& rng) {
+  crew c;
+  control.enter(phase::warmup);
+  start_deliverers(pool, ctx, c, config.deliverers);
+  result.terminals = start_terminals(pool, ctx, c, config, rng);
+  const bool full = co_await wait_for_end(ctx, control, measure_start, end);
+  if (!full) ctx.recorder.close_window(clock::now());
+  result.interrupted = !full;
+  control.enter(phase::draining);
+  ctx.issue_stop.request_stop();
+  const bool terminals_done = co_await drain(c.terminals, config.drain, ctx);
+  ctx.deliveries.close();
+  const bool deliveries_done = co_await drain(c.deliverers, config.drain, ctx);
+  result.drained = terminals_done && deliveries_done;
+}
+
+}  // namespace
+
+const char* to_string(phase p) noexcept {
+  switch (p) {
+    case phase::starting:
+      return "starting";
+    case phase::warmup:
+      return "warm-up";
+    case phase::measuring:
+      return "measuring";
+    case phase::draining:
+      return "draining";
+    case phase::done:
+      return "done";
+  }
+  return "?";
+}
+
+std::optional<stats::snapshot> run_control::snapshot() const {
+  const std::scoped_lock lock(mutex_);
+  if (recorder_ == nullptr) return std::nullopt;
+  return recorder_->take();
+}
+
+void run_control::publish(const stats::recorder* r) {
+  const std::scoped_lock lock(mutex_);
+  recorder_ = r;
+}
+
+shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::database& db,
+                                       run_config config, run_control& control) {
+  auto ready = co_await prepare(db, config);
+  if (auto* failure = std::get_if<outcome>(&ready)) co_return std::move(*failure);
+  const prepared& p = std::get<prepared>(ready);
+
+  random::rng rng(config.seed);
+  run_result result;
+  result.warehouses = p.warehouses;
+  result.wait_scale = config.wait_scale;
+  result.load_constants = p.meta.constants;
+  result.run_constants = random::run_constants(rng, p.meta.constants);
+
+  const clock::time_point measure_start = clock::now() + config.warmup;
+  const clock::time_point end = measure_start + config.measure;
+  stats::recorder recorder(measure_start, end);
+  const auto capacity = static_cast<std::size_t>(p.warehouses * terminals_per_warehouse * 2);
+  auto ctx = std::make_unique<terminal::run_context>(db, recorder, capacity);
+  ctx->scope.warehouses = p.warehouses;
+  ctx->scope.constants = result.run_constants;
+  ctx->retry = config.retry;
+  ctx->wait_scale = config.wait_scale;
+  // Ctrl-C reaches the terminals through issue_stop.
+  const std::stop_callback forward(control.interrupt.get_token(),
+                                   [&ctx] { ctx->issue_stop.request_stop(); });
+  control.publish(&recorder);
+  co_await perform(pool, *ctx, config, control, result, measure_start, end, rng);
+  control.publish(nullptr);
+  control.enter(phase::done);
+  result.results = recorder.take();
+  result.measured_seconds = covered_seconds(result.results);
+  result.fatal = ctx->fatal();
+  co_return result;
+}
+
+}  // namespace tpcc::run

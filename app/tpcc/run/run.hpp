@@ -1,0 +1,91 @@
+// app/tpcc/run/run.hpp: one measured run: terminals, deliverers, phases, drain (clause 5.5).
+//
+// What: checks that the database is fully loaded and agrees with the requested warehouse
+// count, draws the run's NURand constants against the load's (clause 2.1.6.1), then starts 10
+// terminals per warehouse (each bound to a worker, home warehouse w, Stock-Level district
+// 1..10, started at a random moment of the first half of the warm-up so they do not stampede)
+// and the deliverers. Phases: warm-up, measurement interval (only transactions ending inside it
+// count), then the end: stop issuing, let transactions in flight finish for at most
+// `drain`, abandon what is left, let the deliverers empty the queue under the same bound.
+// An interrupt (Ctrl-C: run_control::interrupt) ends the measurement interval early and takes
+// the same graceful path; the result says so and covers what was measured.
+//
+// Awaiting run_benchmark:
+//   Result: the run's result, or an outcome when it could not start (schema missing or only
+//           partly loaded, warehouse mismatch, database unreachable).
+//   Errors: std::bad_alloc.
+//   Cancellation: run_control::interrupt (not the chain's token).
+//   Resumes on: a worker of `pool` (await it from the pool).
+//   Thread-safety: one run at a time; run_control is shared with the console thread.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <variant>
+
+#include "driver/database.hpp"
+#include "random/nurand.hpp"
+#include "shoal/task.hpp"
+#include "shoal/thread_pool.hpp"
+#include "stats/recorder.hpp"
+#include "txn/execute.hpp"
+
+namespace tpcc::run {
+
+struct run_config {
+  std::int64_t warehouses = 0;  // 0: as many as were loaded
+  std::chrono::nanoseconds warmup = std::chrono::seconds(30);
+  std::chrono::nanoseconds measure = std::chrono::minutes(2);
+  std::chrono::nanoseconds drain = std::chrono::seconds(30);
+  double wait_scale = 1.0;  // multiplies keying and think times; 0 is --no-wait (not TPC-C)
+  std::size_t deliverers = 1;
+  std::uint64_t seed = 0;
+  txn::retry_policy retry{};
+};
+
+enum class phase : std::uint8_t { starting, warmup, measuring, draining, done };
+[[nodiscard]] const char* to_string(phase p) noexcept;
+
+// Shared between the run and whoever watches it (main's console thread).
+class run_control {
+ public:
+  std::stop_source interrupt;  // request_stop(): end the run now, gracefully
+
+  [[nodiscard]] phase current_phase() const noexcept { return phase_.load(); }
+  // Live figures for a progress line; nullopt before the terminals start.
+  [[nodiscard]] std::optional<stats::snapshot> snapshot() const;
+
+  // For the run itself.
+  void enter(phase p) noexcept { phase_.store(p); }
+  void publish(const stats::recorder* r);
+
+ private:
+  std::atomic<phase> phase_{phase::starting};
+  mutable std::mutex mutex_;
+  const stats::recorder* recorder_ = nullptr;
+};
+
+struct run_result {
+  stats::snapshot results;
+  random::nurand_constants load_constants{};
+  random::nurand_constants run_constants{};
+  std::int64_t warehouses = 0;
+  std::int64_t terminals = 0;
+  double wait_scale = 1.0;
+  double measured_seconds = 0;  // the measurement interval actually covered
+  bool interrupted = false;     // ended before its planned end
+  bool drained = true;          // transactions in flight finished within the drain bound
+  std::string fatal;            // set when an unexpected error stopped the run
+};
+
+using run_outcome = std::variant<run_result, driver::outcome>;
+
+shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::database& db,
+                                       run_config config, run_control& control);
+
+}  // namespace tpcc::run

@@ -1,0 +1,68 @@
+// app/tpcc/terminal/context.hpp: what every terminal and deliverer of one run shares.
+//
+// What: the database, the workload's scope (all warehouses, the run's NURand constants), the
+// recorder, the deferred-delivery queue, the retry policy, the wait scale and the two stops of
+// a run's end:
+//   issue_stop  stop issuing: sleeps (keying, think, ramp-up) wake and terminals leave after
+//               the transaction they are in;
+//   hard_stop   abandon: calls waiting for the database give up (the drain took too long).
+// The first unexpected error (a bug, such as a schema the statements do not match) is kept in
+// `fatal` and stops the run.
+// Lifetime: owned by the run (run/run.hpp), outlives every terminal and deliverer.
+// Thread-safety: read-only once terminals start, except the recorder and the queue (both
+// thread-safe) and fail() (any thread).
+#pragma once
+
+#include <chrono>
+#include <mutex>
+#include <stop_token>
+#include <string>
+
+#include "driver/database.hpp"
+#include "shoal/channel.hpp"
+#include "stats/recorder.hpp"
+#include "txn/execute.hpp"
+#include "txn/generate.hpp"
+#include "txn/inputs.hpp"
+
+namespace tpcc::terminal {
+
+// One deferred Delivery (clause 2.7.2): what was keyed and when it was queued.
+struct delivery_request {
+  txn::delivery_input input;
+  stats::clock::time_point queued_at;
+};
+
+struct run_context {
+  run_context(driver::database& database, stats::recorder& rec, std::size_t queue_capacity)
+      : db(database), recorder(rec), deliveries(queue_capacity) {}
+
+  driver::database& db;
+  stats::recorder& recorder;
+  shoal::channel<delivery_request> deliveries;
+  txn::workload_scope scope{};
+  txn::retry_policy retry{};
+  double wait_scale = 1.0;  // keying and think times are multiplied by it; 0: no waits
+  std::stop_source issue_stop;
+  std::stop_source hard_stop;
+
+  // Records the first unexpected error and stops the run.
+  void fail(std::string what) {
+    {
+      const std::scoped_lock lock(mutex_);
+      if (fatal_.empty()) fatal_ = std::move(what);
+    }
+    issue_stop.request_stop();
+    hard_stop.request_stop();
+  }
+  [[nodiscard]] std::string fatal() const {
+    const std::scoped_lock lock(mutex_);
+    return fatal_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::string fatal_;
+};
+
+}  // namespace tpcc::terminal

@@ -1,0 +1,24 @@
+// app/tpcc/terminal/deliverer.hpp: runs deferred Deliveries from the queue (clause 2.7.2).
+//
+// What: takes delivery requests in arrival order from the context's queue and runs each as one
+// Delivery transaction (all ten districts, txn/delivery.hpp), retried like any other. For each
+// it records the completion time counted from queueing (clause 2.7.2.2: 90% must complete
+// within 80 s) and the districts skipped for lack of an undelivered order (2.7.4.3).
+// Several deliverers may share a queue.
+//
+// Awaiting run_deliverer:
+//   Result: void, once the queue is closed and drained, or hard_stop is requested.
+//   Errors: none escape: an unexpected exception is handed to context.fail().
+//   Cancellation: the context's hard_stop.
+//   Resumes on: the executor it was started on.
+//   Thread-safety: any number of deliverers on one context.
+#pragma once
+
+#include "shoal/task.hpp"
+#include "terminal/context.hpp"
+
+namespace tpcc::terminal {
+
+shoal::task<void> run_deliverer(run_context& ctx);
+
+}  // namespace tpcc::terminal

@@ -1,0 +1,178 @@
+// app/tpcc/terminal/terminal.cpp: the terminal loop of clause 5.2 (see terminal.hpp).
+#include "terminal/terminal.hpp"
+
+#include <cmath>
+#include <exception>
+#include <string>
+
+#include "random/deck.hpp"
+#include "random/think_time.hpp"
+#include "shoal/sleep.hpp"
+#include "terminal/transact.hpp"
+#include "txn/new_order.hpp"
+#include "txn/order_status.hpp"
+#include "txn/payment.hpp"
+#include "txn/stock_level.hpp"
+
+namespace tpcc::terminal {
+namespace {
+
+using clock = stats::clock;
+using std::chrono::nanoseconds;
+
+nanoseconds scaled(nanoseconds d, double scale) {
+  return nanoseconds(std::llround(static_cast<double>(d.count()) * scale));
+}
+
+nanoseconds keying_time(txn::kind k, double scale) {
+  const auto seconds = std::chrono::duration<double>(txn::keying_seconds[txn::index(k)]);
+  return scaled(std::chrono::duration_cast<nanoseconds>(seconds), scale);
+}
+
+// Sleeps `d` unless the run stops issuing first; false when it did.
+shoal::task<bool> pause(run_context& ctx, nanoseconds d) {
+  if (d <= nanoseconds(0)) co_return !ctx.issue_stop.stop_requested();
+  const bool slept =
+      co_await shoal::with_stop_token(ctx.issue_stop.get_token(), shoal::sleep_for(d));
+  co_return slept;
+}
+
+void count(const txn::new_order_input& in, stats::input_counts& c) {
+  c.new_orders = 1;
+  c.order_lines = in.lines.size();
+  for (const auto& line : in.lines) c.remote_lines += line.supply_w_id != in.w_id ? 1 : 0;
+  c.rollbacks_asked = in.rollback ? 1 : 0;
+}
+
+void count(const txn::payment_input& in, stats::input_counts& c) {
+  c.payments = 1;
+  c.remote_payments = in.c_w_id != in.w_id ? 1 : 0;
+  c.payments_by_name = in.customer.by_last_name ? 1 : 0;
+}
+
+void count(const txn::order_status_input& in, stats::input_counts& c) {
+  c.order_statuses = 1;
+  c.order_statuses_by_name = in.customer.by_last_name ? 1 : 0;
+}
+
+// Each body borrows the input and output of the coroutine that awaits it.
+auto new_order_body(const txn::new_order_input& in, txn::new_order_output& out) {
+  return [&in, &out](driver::session& s) { return txn::run_new_order(s, in, out); };
+}
+auto payment_body(const txn::payment_input& in, txn::payment_output& out) {
+  return [&in, &out](driver::session& s) { return txn::run_payment(s, in, out); };
+}
+auto order_status_body(const txn::order_status_input& in, txn::order_status_output& out) {
+  return [&in, &out](driver::session& s) { return txn::run_order_status(s, in, out); };
+}
+auto stock_level_body(const txn::stock_level_input& in, txn::stock_level_output& out) {
+  return [&in, &out](driver::session& s) { return txn::run_stock_level(s, in, out); };
+}
+
+shoal::task<txn::attempt_report> new_order(run_context& ctx, random::rng& rng, std::int64_t w,
+                                           stats::input_counts& c) {
+  const txn::new_order_input in = txn::make_new_order(rng, ctx.scope, w);
+  count(in, c);
+  txn::new_order_output out;
+  auto report = co_await transact(ctx, new_order_body(in, out));
+  co_return report;
+}
+
+shoal::task<txn::attempt_report> payment(run_context& ctx, random::rng& rng, std::int64_t w,
+                                         stats::input_counts& c) {
+  const txn::payment_input in = txn::make_payment(rng, ctx.scope, w);
+  count(in, c);
+  txn::payment_output out;
+  auto report = co_await transact(ctx, payment_body(in, out));
+  co_return report;
+}
+
+shoal::task<txn::attempt_report> order_status(run_context& ctx, random::rng& rng, std::int64_t w,
+                                              stats::input_counts& c) {
+  const txn::order_status_input in = txn::make_order_status(rng, ctx.scope, w);
+  count(in, c);
+  txn::order_status_output out;
+  auto report = co_await transact(ctx, order_status_body(in, out));
+  co_return report;
+}
+
+shoal::task<txn::attempt_report> stock_level(run_context& ctx, random::rng& rng,
+                                             const terminal_config& config) {
+  const txn::stock_level_input in =
+      txn::make_stock_level(rng, config.w_id, config.stock_level_d_id);
+  txn::stock_level_output out;
+  auto report = co_await transact(ctx, stock_level_body(in, out));
+  co_return report;
+}
+
+delivery_request make_request(random::rng& rng, std::int64_t w) {
+  return delivery_request{txn::make_delivery(rng, w), clock::now()};
+}
+
+txn::attempt_report queued(bool sent) {
+  txn::attempt_report r;
+  if (!sent) r.status = driver::outcome::make(driver::outcome_kind::failed, "", "not queued");
+  return r;
+}
+
+// Clause 2.7.2: the terminal's part of a Delivery is queueing it.
+shoal::task<txn::attempt_report> delivery(run_context& ctx, random::rng& rng, std::int64_t w) {
+  const bool sent = co_await shoal::with_stop_token(ctx.hard_stop.get_token(),
+                                                    ctx.deliveries.send(make_request(rng, w)));
+  const txn::attempt_report report = queued(sent);
+  co_return report;
+}
+
+shoal::task<txn::attempt_report> submit(run_context& ctx, txn::kind k, random::rng& rng,
+                                        const terminal_config& config, stats::input_counts& c) {
+  txn::attempt_report report;
+  if (k == txn::kind::new_order) {
+    report = co_await new_order(ctx, rng, config.w_id, c);
+  } else if (k == txn::kind::payment) {
+    report = co_await payment(ctx, rng, config.w_id, c);
+  } else if (k == txn::kind::order_status) {
+    report = co_await order_status(ctx, rng, config.w_id, c);
+  } else if (k == txn::kind::delivery) {
+    report = co_await delivery(ctx, rng, config.w_id);
+  } else {
+    report = co_await stock_level(ctx, rng, config);
+  }
+  co_return report;
+}
+
+nanoseconds think(txn::kind k, random::rng& rng, double scale, stats::input_counts& c) {
+  const nanoseconds t = random::think_time(rng, txn::think_mean_seconds[txn::index(k)]);
+  c.think_times = 1;
+  c.think_seconds = std::chrono::duration<double>(t).count();
+  return scaled(t, scale);
+}
+
+shoal::task<void> loop(run_context& ctx, terminal_config config, random::rng rng) {
+  random::deck deck;
+  bool going = co_await pause(ctx, config.start_delay);
+  while (going) {
+    const txn::kind k = deck.next(rng);
+    going = co_await pause(ctx, keying_time(k, ctx.wait_scale));
+    if (!going) break;
+    stats::input_counts keyed;
+    const clock::time_point start = clock::now();
+    const txn::attempt_report report = co_await submit(ctx, k, rng, config, keyed);
+    const clock::time_point end = clock::now();
+    ctx.recorder.record(to_record(k, report, end - start, end));
+    const nanoseconds thinking = think(k, rng, ctx.wait_scale, keyed);
+    ctx.recorder.record_inputs(keyed, start);
+    going = co_await pause(ctx, thinking);
+  }
+}
+
+}  // namespace
+
+shoal::task<void> run_terminal(run_context& ctx, terminal_config config, random::rng rng) {
+  try {
+    co_await loop(ctx, config, rng);
+  } catch (const std::exception& e) {
+    ctx.fail(std::string("terminal of warehouse ") + std::to_string(config.w_id) + ": " + e.what());
+  }
+}
+
+}  // namespace tpcc::terminal

@@ -1,0 +1,39 @@
+// app/tpcc/terminal/terminal.hpp: one emulated terminal (clause 5.2): a coroutine.
+//
+// What: a terminal has a fixed home warehouse and a fixed district for Stock-Level (clause
+// 2.8.1.1). It loops: pick the next transaction from its deck (clause 5.2.4.2), wait the
+// keying time (5.2.5.7), key the input (txn/generate.hpp), submit it and wait for the answer,
+// then think (negative exponential, truncated at 10x the mean, 5.2.5.4). It borrows a
+// connection for each transaction only (txn/execute.hpp), so terminals far outnumber
+// connections. A Delivery is deferred (clause 2.7.2): the terminal queues it and has its
+// answer at once; a deliverer (deliverer.hpp) runs it later.
+// Each transaction's response time, queueing and service time and outcome go to the recorder.
+//
+// Awaiting run_terminal:
+//   Result: void, when the run's issue_stop is requested (it finishes the transaction in
+//           flight first) or a bug stopped the run (context.fail()).
+//   Errors: none escape: an unexpected exception is handed to context.fail().
+//   Cancellation: the context's two stops (context.hpp), not the chain's token.
+//   Resumes on: the executor it was started on; spawn it bound (thread_pool::spawn_on) so the
+//               terminal always runs on its own worker.
+//   Thread-safety: one coroutine per terminal; the context is shared.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+#include "random/rng.hpp"
+#include "shoal/task.hpp"
+#include "terminal/context.hpp"
+
+namespace tpcc::terminal {
+
+struct terminal_config {
+  std::int64_t w_id = 1;
+  std::int64_t stock_level_d_id = 1;
+  std::chrono::nanoseconds start_delay{0};  // ramp-up: when to start within the warm-up
+};
+
+shoal::task<void> run_terminal(run_context& ctx, terminal_config config, random::rng rng);
+
+}  // namespace tpcc::terminal

@@ -1,0 +1,27 @@
+// tests/app/run/binary.hpp: runs the shoal-tpcc binary as a user would, for the tests.
+//
+// What: run_binary(args) starts SHOAL_TPCC_BINARY with the arguments, its stdout and stderr
+// going to files, and waits for it (at most `limit`; then it is killed and the result says
+// so). With `interrupt_after`, SIGINT is sent after that long (Ctrl-C). Thread-safety: any
+// thread; each call is independent.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tpcc::testing {
+
+struct binary_result {
+  int exit_code = -1;  // -1 when killed by a signal or by the time limit
+  bool timed_out = false;
+  std::string out;
+  std::string err;
+};
+
+binary_result run_binary(const std::vector<std::string>& args,
+                         std::chrono::seconds limit = std::chrono::seconds(120),
+                         std::optional<std::chrono::milliseconds> interrupt_after = std::nullopt);
+
+}  // namespace tpcc::testing

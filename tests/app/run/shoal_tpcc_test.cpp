@@ -1,0 +1,190 @@
+// tests/app/run/shoal_tpcc_test.cpp: the shoal-tpcc binary, run as users run it: bad input,
+// the whole life of a database on SQLite and on a real PostgreSQL, Ctrl-C, the default job.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "binary.hpp"
+#include "driver/open.hpp"
+#include "postgres_server.hpp"
+#include "running_pool.hpp"
+#include "shoal/sync_wait.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using tpcc::testing::binary_result;
+using tpcc::testing::run_binary;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::string describe(const binary_result& r) {
+  return "exit " + std::to_string(r.exit_code) + "\n--- stdout\n" + r.out + "\n--- stderr\n" +
+         r.err;
+}
+
+// A fresh SQLite target in a temporary directory, removed at the end.
+struct sqlite_file {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() /
+      ("shoal-tpcc-" + std::to_string(::getpid()) + "-" +
+       std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+  sqlite_file() { std::filesystem::create_directories(dir); }
+  ~sqlite_file() { std::filesystem::remove_all(dir); }
+  [[nodiscard]] std::string target() const { return "sqlite:" + (dir / "tpcc.db").string(); }
+};
+
+// Short waits so a run measures something in seconds; labelled NOT TPC-C by the binary.
+std::vector<std::string> short_run(const std::string& db) {
+  return {"run", "--db",         db,     "--warmup", "2s", "--duration",   "6s", "--drain",
+          "10s", "--wait-scale", "0.01", "--seed",   "42", "--no-progress"};
+}
+
+TEST(shoal_tpcc, HelpListsCommandsAndOptions) {
+  const binary_result r = run_binary({"--help"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.out, "Usage: shoal-tpcc"));
+  EXPECT_TRUE(contains(r.out, "--warehouses"));
+}
+
+TEST(shoal_tpcc, BadCommandLinesExitWithUsageStatusNamingTheInput) {
+  binary_result r = run_binary({"--bogus"});
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_TRUE(contains(r.err, "unknown option --bogus")) << r.err;
+  r = run_binary({"run", "--warehouses", "many"});
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_TRUE(contains(r.err, "--warehouses expects an integer")) << r.err;
+}
+
+TEST(shoal_tpcc, MalformedOrUnreachableDatabasesAreNamedAndFail) {
+  binary_result r = run_binary({"init", "--db", "mysql://root@localhost/tpcc"});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_TRUE(contains(r.err, "mysql://")) << r.err;
+  r = run_binary({"init", "--db", "postgresql://tpcc:secret@127.0.0.1:1/tpcc"}, 60s);
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_TRUE(contains(r.err, "127.0.0.1")) << r.err;
+  EXPECT_FALSE(contains(r.err, "secret")) << "password leaked: " << r.err;
+}
+
+TEST(shoal_tpcc, RunWithoutASchemaSaysToInitFirst) {
+  const sqlite_file db;
+  const binary_result r = run_binary({"run", "--db", db.target(), "--no-progress"});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_TRUE(contains(r.err, "init")) << r.err;
+}
+
+const tpcc::driver::statement unmark{"test_unmark", "DELETE FROM tpcc_loaded WHERE w_id = $1"};
+
+std::vector<tpcc::driver::value> one_integer(std::int64_t v) {
+  std::vector<tpcc::driver::value> params;
+  params.emplace_back(v);
+  return params;
+}
+
+// Deletes warehouse w_id's "loaded" marker, as a load broken after that warehouse would.
+shoal::task<bool> unmark_warehouse(shoal::thread_pool& pool, std::string target, std::int64_t w) {
+  co_await pool.schedule();
+  tpcc::driver::database_options options;
+  options.target = std::move(target);
+  options.connections = 1;
+  auto opened = co_await tpcc::driver::open_database(options);
+  if (opened.index() != 0) co_return false;
+  auto db = std::move(std::get<0>(opened));
+  bool done = false;
+  {
+    auto lease = co_await db->acquire();
+    const auto began = co_await lease->begin();
+    const auto deleted = co_await lease->execute(unmark, one_integer(w));
+    const auto committed = co_await lease->commit();
+    done = began.ok() && deleted.ok() && deleted.affected == 1 && committed.ok();
+  }
+  co_await db->close();
+  co_return done;
+}
+
+void remove_load_marker(const std::string& target, std::int64_t w) {
+  shoal::testing::running_pool pool(1);
+  ASSERT_TRUE(shoal::sync_wait(unmark_warehouse(pool.pool, target, w)));
+}
+
+TEST(shoal_tpcc, SqliteDatabaseLoadsRunsChecksAndRefusesMismatchedRuns) {
+  const sqlite_file db;
+  binary_result r = run_binary({"init", "--db", db.target()});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  r = run_binary({"load", "--db", db.target(), "--warehouses", "1", "--no-progress"}, 300s);
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+
+  r = run_binary(short_run(db.target()), 120s);
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.out, "tpmC")) << r.out;
+  EXPECT_TRUE(contains(r.out, "NOT TPC-C")) << r.out;
+  EXPECT_FALSE(contains(r.out, "New-Order             0 ")) << r.out;
+
+  r = run_binary({"check", "--db", db.target()}, 300s);
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.out, "all conditions passed")) << r.out;
+
+  auto mismatched = short_run(db.target());
+  mismatched.insert(mismatched.end(), {"--warehouses", "2"});
+  r = run_binary(mismatched);
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_TRUE(contains(r.err, "loaded with 1 warehouses")) << r.err;
+
+  remove_load_marker(db.target(), 1);
+  r = run_binary(short_run(db.target()));
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_TRUE(contains(r.err, "partly loaded")) << r.err;
+}
+
+TEST(shoal_tpcc, CtrlCEndsARunWithTheResultsSoFar) {
+  const sqlite_file db;
+  binary_result r = run_binary({"init", "--db", db.target()});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  r = run_binary({"load", "--db", db.target(), "--warehouses", "1", "--no-progress"}, 300s);
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  auto args = short_run(db.target());
+  args[6] = "10m";  // --duration: far beyond the interrupt
+  r = run_binary(args, 120s, 8000ms);
+  EXPECT_EQ(r.exit_code, 130) << describe(r);
+  EXPECT_TRUE(contains(r.out, "interrupted")) << r.out;
+  EXPECT_TRUE(contains(r.out, "tpmC")) << r.out;
+  EXPECT_TRUE(contains(r.err, "finishing transactions in flight")) << r.err;
+}
+
+TEST(shoal_tpcc, DefaultJobInitsLoadsRunsChecksAndCleans) {
+  const sqlite_file db;
+  const binary_result r = run_binary({"--db", db.target(), "--warehouses", "1", "--warmup", "1s",
+                                      "--duration", "4s", "--wait-scale", "0.01", "--no-progress"},
+                                     400s);
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  for (const char* step : {"init:", "load:", "tpmC", "all conditions passed", "clean:"}) {
+    EXPECT_TRUE(contains(r.out, step)) << step << "\n" << r.out;
+  }
+}
+
+TEST(shoal_tpcc, PostgresDatabaseLoadsRunsAndChecks) {
+  if (!tpcc::testing::postgres_server::available()) GTEST_SKIP() << "no PostgreSQL binaries";
+  const tpcc::testing::postgres_server server;
+  const std::string db = server.conninfo();
+  binary_result r = run_binary({"init", "--db", db});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  r = run_binary({"load", "--db", db, "--warehouses", "2", "--no-progress"}, 300s);
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  r = run_binary(short_run(db), 120s);
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.out, "tpmC")) << r.out;
+  r = run_binary({"check", "--db", db}, 300s);
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.out, "all conditions passed")) << r.out;
+  r = run_binary({"clean", "--db", db});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  r = run_binary(short_run(db));
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+}
+
+}  // namespace
