@@ -1,6 +1,7 @@
 // The loader against a throwaway PostgreSQL (tests/support/postgres_server.hpp): init detects
-// PostgreSQL without Citus, a 2-warehouse load with COPY, two parts at a time, gives every
-// table its rows, the meta and the indexes; the INSERT baseline loads one warehouse the same way.
+// PostgreSQL without Citus; a missing schema is refused with SQLSTATE 42P01; a 2-warehouse load
+// with COPY, two parts at a time, gives every table its rows, the meta and the indexes; the
+// INSERT baseline loads one warehouse the same way.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -63,6 +64,15 @@ task<void> load_warehouses(std::string conninfo, std::int64_t count, load_method
   co_await db->close();
 }
 
+task<std::string> refuse_missing_schema(std::string conninfo) {
+  std::unique_ptr<database> db = co_await tpcc::testing::opened(conninfo, 1);
+  load_progress progress;
+  const load_options options = warehouses(1, load_method::copy);
+  const outcome refused = co_await tpcc::loader::load(*db, options, progress);
+  co_await db->close();
+  co_return refused.sqlstate + " " + refused.message;
+}
+
 class loader_postgres : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -91,6 +101,11 @@ TEST_F(loader_postgres, LoadsTwoWarehousesWithCopy) {
             "300000.00|3001\n");
   EXPECT_EQ(server_->sql("SELECT count(DISTINCT c_last) FROM customer WHERE c_id <= 1000"),
             "1000\n");
+}
+
+TEST_F(loader_postgres, RefusesToLoadWithoutASchema) {
+  EXPECT_EQ(scratch_.run(refuse_missing_schema(server_->conninfo())),
+            "42P01 schema missing: run `shoal-tpcc init` first");
 }
 
 TEST_F(loader_postgres, LoadsOneWarehouseWithTheInsertBaseline) {
