@@ -22,7 +22,9 @@ TEST(histogram, EveryValueLandsInABucketWhoseUpperEdgeIsWithinThreePercent) {
     const std::uint64_t edge = bucket::upper_edge(i);
     ASSERT_GE(edge, v) << v;
     ASSERT_LE(static_cast<double>(edge - v), static_cast<double>(v) / 32.0 + 1.0) << v;
-    if (i > 0) ASSERT_LT(bucket::upper_edge(i - 1), v) << v;
+    if (i > 0) {
+      ASSERT_LT(bucket::upper_edge(i - 1), v) << v;
+    }
   }
 }
 
