@@ -55,54 +55,49 @@ void count(const txn::order_status_input& in, stats::input_counts& c) {
   c.order_statuses_by_name = in.customer.by_last_name ? 1 : 0;
 }
 
-// Each body borrows the input and output of the coroutine that awaits it.
-auto new_order_body(const txn::new_order_input& in, txn::new_order_output& out) {
-  return [&in, &out](driver::session& s) { return txn::run_new_order(s, in, out); };
+// A transaction body: runs `Input` through `run` into an `Output`.
+template <class Input, class Output>
+using runner = shoal::task<driver::outcome> (*)(driver::session&, const Input&, Output&);
+
+// The body borrows the input and output of the coroutine that awaits it.
+template <class Input, class Output>
+auto bind_body(const Input& in, Output& out, runner<Input, Output> run) {
+  return [&in, &out, run](driver::session& s) { return run(s, in, out); };
 }
-auto payment_body(const txn::payment_input& in, txn::payment_output& out) {
-  return [&in, &out](driver::session& s) { return txn::run_payment(s, in, out); };
-}
-auto order_status_body(const txn::order_status_input& in, txn::order_status_output& out) {
-  return [&in, &out](driver::session& s) { return txn::run_order_status(s, in, out); };
-}
-auto stock_level_body(const txn::stock_level_input& in, txn::stock_level_output& out) {
-  return [&in, &out](driver::session& s) { return txn::run_stock_level(s, in, out); };
+
+// Runs one keyed input; the output (the terminal's screen) is not kept.
+template <class Input, class Output>
+shoal::task<txn::attempt_report> perform(run_context& ctx, Input in, runner<Input, Output> run) {
+  Output out;
+  auto report = co_await transact(ctx, bind_body(in, out, run));
+  co_return report;
 }
 
 shoal::task<txn::attempt_report> new_order(run_context& ctx, random::rng& rng, std::int64_t w,
                                            stats::input_counts& c) {
-  const txn::new_order_input in = txn::make_new_order(rng, ctx.scope, w);
+  txn::new_order_input in = txn::make_new_order(rng, ctx.scope, w);
   count(in, c);
-  txn::new_order_output out;
-  auto report = co_await transact(ctx, new_order_body(in, out));
-  co_return report;
+  return perform(ctx, std::move(in), &txn::run_new_order);
 }
 
 shoal::task<txn::attempt_report> payment(run_context& ctx, random::rng& rng, std::int64_t w,
                                          stats::input_counts& c) {
-  const txn::payment_input in = txn::make_payment(rng, ctx.scope, w);
+  txn::payment_input in = txn::make_payment(rng, ctx.scope, w);
   count(in, c);
-  txn::payment_output out;
-  auto report = co_await transact(ctx, payment_body(in, out));
-  co_return report;
+  return perform(ctx, std::move(in), &txn::run_payment);
 }
 
 shoal::task<txn::attempt_report> order_status(run_context& ctx, random::rng& rng, std::int64_t w,
                                               stats::input_counts& c) {
-  const txn::order_status_input in = txn::make_order_status(rng, ctx.scope, w);
+  txn::order_status_input in = txn::make_order_status(rng, ctx.scope, w);
   count(in, c);
-  txn::order_status_output out;
-  auto report = co_await transact(ctx, order_status_body(in, out));
-  co_return report;
+  return perform(ctx, std::move(in), &txn::run_order_status);
 }
 
 shoal::task<txn::attempt_report> stock_level(run_context& ctx, random::rng& rng,
                                              const terminal_config& config) {
-  const txn::stock_level_input in =
-      txn::make_stock_level(rng, config.w_id, config.stock_level_d_id);
-  txn::stock_level_output out;
-  auto report = co_await transact(ctx, stock_level_body(in, out));
-  co_return report;
+  return perform(ctx, txn::make_stock_level(rng, config.w_id, config.stock_level_d_id),
+                 &txn::run_stock_level);
 }
 
 delivery_request make_request(random::rng& rng, std::int64_t w) {
