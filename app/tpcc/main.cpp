@@ -64,6 +64,7 @@ shoal::task<int> init_command(app& a, driver::database& db) {
   const char* engine = a.cfg.is_sqlite() ? "SQLite" : schema::to_string(report.detected);
   std::printf("init: %zu tables ready on %s%s\n", report.tables, engine,
               report.distributed ? " (distributed by warehouse; ITEM a reference table)" : "");
+  std::fflush(stdout);
   co_return exit_ok;
 }
 
@@ -93,6 +94,7 @@ shoal::task<int> load_command(app& a, driver::database& db) {
   std::printf("load: %lld warehouses loaded, %lld rows in %s s (%s rows/s)\n",
               static_cast<long long>(last.warehouses_total), static_cast<long long>(last.rows),
               fixed(last.elapsed_seconds, 1).c_str(), fixed(last.rows_per_second, 0).c_str());
+  std::fflush(stdout);
   co_return exit_ok;
 }
 
@@ -157,6 +159,7 @@ shoal::task<int> check_command(app& a, driver::database& db) {
   std::printf("%s", check::format_results(results).c_str());
   const bool passed = check::all_passed(results);
   std::printf("check: %s\n", passed ? "all conditions passed" : "FAILED");
+  std::fflush(stdout);
   co_return passed ? exit_ok : exit_failed;
 }
 
@@ -164,6 +167,7 @@ shoal::task<int> clean_command(app& a, driver::database& db) {
   const driver::outcome done = co_await schema::drop_schema(db);
   if (!done.ok()) co_return fail("clean", done.message);
   std::printf("clean: every table dropped\n");
+  std::fflush(stdout);
   static_cast<void>(a);
   co_return exit_ok;
 }

@@ -47,8 +47,16 @@ std::string headline(const run::run_result& r) {
   const auto& no = r.results.kinds[txn::index(txn::kind::new_order)];
   std::string out = format("\n  tpmC        %.2f  (%llu New-Orders committed in %.1f s)\n", tpmc(r),
                            static_cast<unsigned long long>(no.committed), r.measured_seconds);
-  out += format("  efficiency  %.1f %%  (tpmC / (12.86 x %lld warehouses))\n",
-                efficiency(r) * 100.0, static_cast<long long>(r.warehouses));
+  if (r.wait_scale == 0.0) {
+    out += "  efficiency  n/a: without waits there is no maximum to compare with\n";
+  } else if (r.wait_scale != 1.0) {
+    out += format("  efficiency  %.1f %%  of the scaled maximum (tpmC / (12.86 / %g x %lld "
+                  "warehouses)), not a TPC-C figure\n",
+                  efficiency(r) * 100.0, r.wait_scale, static_cast<long long>(r.warehouses));
+  } else {
+    out += format("  efficiency  %.1f %%  (tpmC / (12.86 x %lld warehouses))\n",
+                  efficiency(r) * 100.0, static_cast<long long>(r.warehouses));
+  }
   return out;
 }
 
@@ -107,8 +115,9 @@ double tpmc(const run::run_result& r) {
 }
 
 double efficiency(const run::run_result& r) {
-  if (r.warehouses <= 0) return 0;
-  return tpmc(r) / (max_tpmc_per_warehouse * static_cast<double>(r.warehouses));
+  if (r.warehouses <= 0 || r.wait_scale <= 0) return 0;
+  const double per_warehouse = max_tpmc_per_warehouse / r.wait_scale;
+  return tpmc(r) / (per_warehouse * static_cast<double>(r.warehouses));
 }
 
 std::string format_summary(const run::run_result& r, const std::string& target) {

@@ -18,7 +18,9 @@ namespace tpcc::report {
 inline constexpr double max_tpmc_per_warehouse = 12.86;
 
 [[nodiscard]] double tpmc(const run::run_result& r);
-[[nodiscard]] double efficiency(const run::run_result& r);  // a fraction: 1.0 is 100%
+// A fraction (1.0 is 100%); with scaled waits, against the scaled maximum 12.86 / scale per
+// warehouse; 0 without waits.
+[[nodiscard]] double efficiency(const run::run_result& r);
 // `target` is the database as the user should see it (password redacted).
 [[nodiscard]] std::string format_summary(const run::run_result& r, const std::string& target);
 

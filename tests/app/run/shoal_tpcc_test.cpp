@@ -4,7 +4,9 @@
 
 #include <chrono>
 #include <filesystem>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "binary.hpp"
@@ -185,6 +187,52 @@ TEST(shoal_tpcc, PostgresDatabaseLoadsRunsAndChecks) {
   EXPECT_EQ(r.exit_code, 0) << describe(r);
   r = run_binary(short_run(db));
   EXPECT_EQ(r.exit_code, 1) << describe(r);
+}
+
+// Sum of the failed and lost columns of the summary's transaction table.
+std::uint64_t failed_or_lost(const std::string& summary) {
+  std::istringstream lines(summary);
+  std::string line;
+  std::uint64_t total = 0;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string name;
+    std::uint64_t committed = 0;
+    std::uint64_t rolled_back = 0;
+    std::uint64_t failed = 0;
+    std::uint64_t lost = 0;
+    words >> name;
+    if (name != "New-Order" && name != "Payment" && name != "Order-Status" &&
+        name != "Stock-Level") {
+      continue;
+    }
+    if (words >> committed >> rolled_back >> failed >> lost) total += failed + lost;
+  }
+  return total;
+}
+
+TEST(shoal_tpcc, ARunOutlivesADatabaseRestartCountingWhatItLost) {
+  if (!tpcc::testing::postgres_server::available()) GTEST_SKIP() << "no PostgreSQL binaries";
+  const tpcc::testing::postgres_server server;
+  const std::string db = server.conninfo();
+  binary_result r = run_binary({"init", "--db", db});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  r = run_binary({"load", "--db", db, "--warehouses", "1", "--no-progress"}, 300s);
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  // Terminals without waits keep transactions in flight when every connection is cut.
+  std::thread restart([&server] {
+    std::this_thread::sleep_for(6s);
+    server.restart();
+  });
+  r = run_binary({"run", "--db", db, "--warmup", "1s", "--duration", "15s", "--no-wait",
+                  "--connections", "4", "--no-progress"},
+                 180s);
+  restart.join();
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.out, "tpmC")) << r.out;
+  EXPECT_GT(failed_or_lost(r.out), 0U) << r.out;
+  r = run_binary({"check", "--db", db}, 300s);
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
 }
 
 }  // namespace
