@@ -244,6 +244,7 @@ int run_app(const cli::config& cfg) {
   } catch (const std::exception& e) {
     status = fail("error", e.what());
   }
+  console.stop();  // its handlers refer to `a`
   shoal::sync_wait(pool.stop());
   return status;
 }

@@ -28,12 +28,16 @@ void block_signals() {
 console::console(std::chrono::milliseconds interval, bool print)
     : interval_(interval), print_(print) {}
 
-console::~console() {
+console::~console() { stop(); }
+
+void console::stop() {
   done_.store(true);
   if (thread_.joinable()) thread_.join();
 }
 
-void console::start() { thread_ = std::thread([this] { loop(); }); }
+void console::start() {
+  thread_ = std::thread([this] { loop(); });
+}
 
 void console::set_reporter(std::function<std::string()> line) {
   const std::scoped_lock lock(mutex_);
@@ -45,14 +49,15 @@ void console::set_interrupt(std::function<void()> on_interrupt) {
   on_interrupt_ = std::move(on_interrupt);
 }
 
+// Handlers run under the lock, so once set_reporter / set_interrupt has returned the old one
+// is not running and what it referred to may go.
 void console::tick() {
-  std::function<std::string()> reporter;
+  std::string line;
   {
     const std::scoped_lock lock(mutex_);
-    reporter = reporter_;
+    if (!print_ || !reporter_) return;
+    line = reporter_();
   }
-  if (!print_ || !reporter) return;
-  const std::string line = reporter();
   if (!line.empty()) std::fprintf(stderr, "%s\n", line.c_str());
 }
 
@@ -61,14 +66,11 @@ void console::interrupt() {
     std::fprintf(stderr, "shoal-tpcc: interrupted twice, exiting now\n");
     std::_Exit(130);
   }
-  std::fprintf(stderr, "shoal-tpcc: interrupted: finishing transactions in flight, then "
-                       "reporting (Ctrl-C again to quit at once)\n");
-  std::function<void()> handler;
-  {
-    const std::scoped_lock lock(mutex_);
-    handler = on_interrupt_;
-  }
-  if (handler) handler();
+  std::fprintf(stderr,
+               "shoal-tpcc: interrupted: finishing transactions in flight, then "
+               "reporting (Ctrl-C again to quit at once)\n");
+  const std::scoped_lock lock(mutex_);
+  if (on_interrupt_) on_interrupt_();
 }
 
 void console::loop() {

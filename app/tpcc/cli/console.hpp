@@ -8,8 +8,10 @@
 // The reporter and the handler are plain callables that read snapshots; the console never
 // touches live counters itself.
 //
-// Lifetime: start() once; the destructor stops and joins the thread.
-// Thread-safety: set_reporter / set_interrupt from any thread; they take effect at the next tick.
+// Lifetime: start() once; stop() (or the destructor) joins the thread.
+// Thread-safety: set_reporter / set_interrupt from any thread; once they return, the previous
+// handler is not running (handlers run under the console's lock, so they must be quick and must
+// not call back into the console).
 #pragma once
 
 #include <atomic>
@@ -31,6 +33,9 @@ class console {
   ~console();
 
   void start();
+  // Stops and joins the thread: after it returns no handler runs any more. Call it before
+  // what the handlers refer to is destroyed. Idempotent; the destructor calls it.
+  void stop();
   // The line printed at each tick; an empty function prints nothing.
   void set_reporter(std::function<std::string()> line);
   void set_interrupt(std::function<void()> on_interrupt);
