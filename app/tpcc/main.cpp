@@ -5,6 +5,7 @@
 // run (run/, report/), check (check/), clean, or with no command all of them in turn.
 // Exit status: 0 done; 1 the database refused or a check failed; 2 bad command line;
 // 130 interrupted (the results measured so far are printed first).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -86,7 +87,7 @@ shoal::task<int> load_command(app& a, driver::database& db) {
   a.console.set_reporter([p = progress.get()] { return load_line(p->snapshot()); });
   const driver::outcome done = co_await shoal::with_stop_token(
       a.interrupt.get_token(), loader::load(db, options, *progress));
-  a.console.set_reporter({});
+  a.console.clear_reporter();
   const loader::progress_snapshot last = progress->snapshot();
   if (!done.ok()) {
     co_return a.console.interrupted() ? exit_interrupted : fail("load", done.message);
@@ -107,8 +108,8 @@ std::string run_line(const run::run_control& control, const cli::config& cfg,
   std::string line = std::string("[") + run::to_string(control.current_phase()) + "] " +
                      fixed(elapsed, 0) + "/" + fixed(planned, 0) + " s";
   const auto& no = snap->kinds[txn::index(txn::kind::new_order)];
-  const double measured =
-      duration<double>(std::chrono::steady_clock::now() - snap->window_start).count();
+  const auto until = std::min(std::chrono::steady_clock::now(), snap->window_end);
+  const double measured = duration<double>(until - snap->window_start).count();
   if (measured > 0 && no.committed > 0) {
     line += " | tpmC " + fixed(static_cast<double>(no.committed) * 60.0 / measured, 1);
   }
@@ -135,7 +136,7 @@ shoal::task<int> run_command(app& a, driver::database& db) {
     a.interrupt.request_stop();  // and the commands after the run do not start
   });
   auto outcome = co_await run::run_benchmark(a.pool, db, rc, *control);
-  a.console.set_reporter({});
+  a.console.clear_reporter();
   a.console.set_interrupt([&a] { a.interrupt.request_stop(); });
   if (auto* refused = std::get_if<driver::outcome>(&outcome))
     co_return fail("run", refused->message);
@@ -143,7 +144,7 @@ shoal::task<int> run_command(app& a, driver::database& db) {
   std::printf("%s", report::format_summary(result, db.describe()).c_str());
   std::fflush(stdout);
   if (!result.fatal.empty()) co_return exit_failed;
-  co_return result.interrupted ? exit_interrupted : exit_ok;
+  co_return result.interrupted || a.console.interrupted() ? exit_interrupted : exit_ok;
 }
 
 shoal::task<int> check_command(app& a, driver::database& db) {
@@ -157,6 +158,7 @@ shoal::task<int> check_command(app& a, driver::database& db) {
   const auto results = co_await shoal::with_stop_token(a.interrupt.get_token(),
                                                        check::check_consistency(db, options));
   std::printf("%s", check::format_results(results).c_str());
+  if (a.console.interrupted()) co_return exit_interrupted;
   const bool passed = check::all_passed(results);
   std::printf("check: %s\n", passed ? "all conditions passed" : "FAILED");
   std::fflush(stdout);
@@ -173,13 +175,19 @@ shoal::task<int> clean_command(app& a, driver::database& db) {
 }
 
 // The default job: a fresh database, loaded, run, checked, then cleaned unless --keep.
+// The next step may start: the last one succeeded and no Ctrl-C came.
+bool go_on(const app& a, int& status) {
+  if (status == exit_ok && a.interrupt.stop_requested()) status = exit_interrupted;
+  return status == exit_ok;
+}
+
 shoal::task<int> all_commands(app& a, driver::database& db) {
   int status = co_await clean_command(a, db);
-  if (status == exit_ok) status = co_await init_command(a, db);
-  if (status == exit_ok) status = co_await load_command(a, db);
-  if (status == exit_ok) status = co_await run_command(a, db);
-  if (status == exit_ok) status = co_await check_command(a, db);
-  if (status == exit_ok && !a.cfg.keep) status = co_await clean_command(a, db);
+  if (go_on(a, status)) status = co_await init_command(a, db);
+  if (go_on(a, status)) status = co_await load_command(a, db);
+  if (go_on(a, status)) status = co_await run_command(a, db);
+  if (go_on(a, status)) status = co_await check_command(a, db);
+  if (go_on(a, status) && !a.cfg.keep) status = co_await clean_command(a, db);
   co_return status;
 }
 

@@ -23,8 +23,8 @@ struct config {
   std::chrono::nanoseconds warmup = std::chrono::seconds(30);
   std::chrono::nanoseconds duration = std::chrono::minutes(2);
   std::chrono::nanoseconds drain = std::chrono::seconds(30);
-  double wait_scale = 1.0;      // 1: the spec's keying and think times
-  std::size_t deliverers = 0;   // 0: one per 8 connections, at least 1
+  double wait_scale = 1.0;        // 1: the spec's keying and think times
+  std::size_t deliverers = 0;     // 0: one per 8 connections, at least 1
   std::size_t load_parallel = 0;  // 0: as many as connections, at most 8
   std::uint64_t seed = 0;         // 0: from the clock
   driver::isolation isolation = driver::isolation::read_committed;

@@ -47,6 +47,7 @@ void console::set_reporter(std::function<std::string()> line) {
 void console::set_interrupt(std::function<void()> on_interrupt) {
   const std::scoped_lock lock(mutex_);
   on_interrupt_ = std::move(on_interrupt);
+  if (interrupted_.load() && on_interrupt_) on_interrupt_();
 }
 
 // Handlers run under the lock, so once set_reporter / set_interrupt has returned the old one

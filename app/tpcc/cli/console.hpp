@@ -38,6 +38,8 @@ class console {
   void stop();
   // The line printed at each tick; an empty function prints nothing.
   void set_reporter(std::function<std::string()> line);
+  void clear_reporter() { set_reporter(nullptr); }
+  // When an interrupt already came (before any handler was set), the new handler runs at once.
   void set_interrupt(std::function<void()> on_interrupt);
   [[nodiscard]] bool interrupted() const noexcept { return interrupted_.load(); }
 

@@ -20,9 +20,7 @@ struct option {
   setter set;
 };
 
-std::optional<std::string> expected(string_view what) {
-  return "expects " + std::string(what);
-}
+std::optional<std::string> expected(string_view what) { return "expects " + std::string(what); }
 
 template <class T>
 std::optional<std::string> positive(T& field, string_view text, std::int64_t max) {
@@ -218,8 +216,8 @@ std::string usage() {
       "With no command: init, load, run, check and clean on an embedded SQLite file.\n\n"
       "Commands:\n";
   for (const command_name& c : commands) {
-    out += "  " + std::string(c.name) + std::string(8 - c.name.size(), ' ') +
-           std::string(c.help) + "\n";
+    out += "  " + std::string(c.name) + std::string(8 - c.name.size(), ' ') + std::string(c.help) +
+           "\n";
   }
   out += "\nOptions:\n";
   for (const option& o : options) {

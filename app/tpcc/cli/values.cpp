@@ -40,7 +40,8 @@ std::optional<std::chrono::nanoseconds> read_duration(std::string_view text) {
     }
   }
   const auto v = read_number(text);
-  if (!v || *v < 0) return std::nullopt;
+  constexpr double longest = 1e6 * 3600;  // a million hours: far beyond any run, no overflow
+  if (!v || *v < 0 || *v * scale > longest) return std::nullopt;
   return std::chrono::nanoseconds(std::llround(*v * scale * 1e9));
 }
 

@@ -1,6 +1,8 @@
 // app/tpcc/report/summary.cpp: the final text summary (see summary.hpp).
 #include "report/summary.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
@@ -14,7 +16,8 @@ template <class... Args>
 std::string format(const char* fmt, Args... args) {
   std::array<char, 256> buffer{};
   const int n = std::snprintf(buffer.data(), buffer.size(), fmt, args...);
-  return std::string(buffer.data(), n < 0 ? 0 : static_cast<std::size_t>(n));
+  return std::string(buffer.data(),
+                     n < 0 ? 0 : std::min(static_cast<std::size_t>(n), buffer.size() - 1));
 }
 
 double ms(std::uint64_t micros) { return static_cast<double>(micros) / 1000.0; }
@@ -50,9 +53,10 @@ std::string headline(const run::run_result& r) {
   if (r.wait_scale == 0.0) {
     out += "  efficiency  n/a: without waits there is no maximum to compare with\n";
   } else if (r.wait_scale != 1.0) {
-    out += format("  efficiency  %.1f %%  of the scaled maximum (tpmC / (12.86 / %g x %lld "
-                  "warehouses)), not a TPC-C figure\n",
-                  efficiency(r) * 100.0, r.wait_scale, static_cast<long long>(r.warehouses));
+    out += format(
+        "  efficiency  %.1f %%  of the scaled maximum (tpmC / (12.86 / %g x %lld "
+        "warehouses)), not a TPC-C figure\n",
+        efficiency(r) * 100.0, r.wait_scale, static_cast<long long>(r.warehouses));
   } else {
     out += format("  efficiency  %.1f %%  (tpmC / (12.86 x %lld warehouses))\n",
                   efficiency(r) * 100.0, static_cast<long long>(r.warehouses));

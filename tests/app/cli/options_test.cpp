@@ -82,6 +82,7 @@ TEST(cli_values, DurationsTakeUnits) {
   EXPECT_FALSE(tpcc::cli::read_duration("-1s"));
   EXPECT_FALSE(tpcc::cli::read_duration("s"));
   EXPECT_FALSE(tpcc::cli::read_duration("5x"));
+  EXPECT_FALSE(tpcc::cli::read_duration("1e12"));  // would overflow nanoseconds
 }
 
 }  // namespace
