@@ -2,6 +2,7 @@
 #include "cli/options.hpp"
 
 #include <array>
+#include <initializer_list>
 #include <optional>
 
 #include "cli/values.hpp"
@@ -20,13 +21,20 @@ struct option {
   setter set;
 };
 
-std::optional<std::string> expected(string_view what) { return "expects " + std::string(what); }
+// Concatenates text pieces (g++ 12 at -O3 warns falsely on `"literal" + std::string(...)`).
+std::string join(std::initializer_list<string_view> parts) {
+  std::string out;
+  for (const string_view p : parts) out += p;
+  return out;
+}
+
+std::optional<std::string> expected(string_view what) { return join({"expects ", what}); }
 
 template <class T>
 std::optional<std::string> positive(T& field, string_view text, std::int64_t max) {
   const auto v = read_integer(text);
   if (!v || *v < 1 || *v > max) {
-    return expected("an integer from 1 to " + std::to_string(max));
+    return expected(join({"an integer from 1 to ", std::to_string(max)}));
   }
   field = static_cast<T>(*v);
   return std::nullopt;
@@ -167,7 +175,7 @@ std::optional<command> find_command(string_view name) {
 // Applies args[i] (and its value); advances i. Returns an error line or nullopt.
 std::optional<std::string> apply(config& c, std::span<const string_view> args, std::size_t& i) {
   string_view arg = args[i];
-  if (!arg.starts_with("--")) return "unexpected argument '" + std::string(arg) + "'";
+  if (!arg.starts_with("--")) return join({"unexpected argument '", arg, "'"});
   arg.remove_prefix(2);
   std::optional<string_view> value;
   if (const auto eq = arg.find('='); eq != string_view::npos) {
@@ -175,17 +183,17 @@ std::optional<std::string> apply(config& c, std::span<const string_view> args, s
     arg = arg.substr(0, eq);
   }
   const option* o = find(arg);
-  if (o == nullptr) return "unknown option --" + std::string(arg);
+  if (o == nullptr) return join({"unknown option --", arg});
   if (o->value.empty()) {
-    if (value) return "option --" + std::string(arg) + " takes no value";
+    if (value) return join({"option --", arg, " takes no value"});
     return o->set(c, {});
   }
   if (!value) {
-    if (i + 1 >= args.size()) return "option --" + std::string(arg) + " needs a value";
+    if (i + 1 >= args.size()) return join({"option --", arg, " needs a value"});
     value = args[++i];
   }
   auto error = o->set(c, *value);
-  if (error) return "--" + std::string(arg) + " " + *error + ", got '" + std::string(*value) + "'";
+  if (error) return join({"--", arg, " ", *error, ", got '", *value, "'"});
   return std::nullopt;
 }
 
@@ -196,7 +204,7 @@ parse_result parse(std::span<const string_view> args) {
   std::size_t i = 0;
   if (!args.empty() && !args[0].starts_with("-")) {
     const auto cmd = find_command(args[0]);
-    if (!cmd) return "unknown command '" + std::string(args[0]) + "'";
+    if (!cmd) return join({"unknown command '", args[0], "'"});
     c.cmd = *cmd;
     i = 1;
   }
@@ -216,15 +224,14 @@ std::string usage() {
       "With no command: init, load, run, check and clean on an embedded SQLite file.\n\n"
       "Commands:\n";
   for (const command_name& c : commands) {
-    out += "  " + std::string(c.name) + std::string(8 - c.name.size(), ' ') + std::string(c.help) +
-           "\n";
+    out += join({"  ", c.name, std::string(8 - c.name.size(), ' '), c.help, "\n"});
   }
   out += "\nOptions:\n";
   for (const option& o : options) {
-    std::string left = "  --" + std::string(o.name);
-    if (!o.value.empty()) left += " " + std::string(o.value);
+    std::string left = join({"  --", o.name});
+    if (!o.value.empty()) left += join({" ", o.value});
     if (left.size() < 26) left.resize(26, ' ');
-    out += left + " " + std::string(o.help) + "\n";
+    out += join({left, " ", o.help, "\n"});
   }
   return out;
 }

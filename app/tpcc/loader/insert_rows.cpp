@@ -36,7 +36,8 @@ std::string insert_sql(const driver::bulk_rows& rows, std::size_t count) {
     sql += r > 0 ? ", (" : "(";
     for (std::size_t c = 0; c < rows.columns.size(); ++c, ++param) {
       if (c > 0) sql += ", ";
-      sql += "$" + std::to_string(param);
+      sql += '$';
+      sql += std::to_string(param);
     }
     sql += ')';
   }
