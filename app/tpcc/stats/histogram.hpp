@@ -20,9 +20,9 @@
 namespace tpcc::stats {
 
 namespace bucket {
-inline constexpr std::uint64_t linear = 64;      // 1 us buckets below this
-inline constexpr unsigned sub_bits = 5;          // 32 sub-buckets per power of two above
-inline constexpr unsigned max_exponent = 40;     // values up to 2^40 us
+inline constexpr std::uint64_t linear = 64;   // 1 us buckets below this
+inline constexpr unsigned sub_bits = 5;       // 32 sub-buckets per power of two above
+inline constexpr unsigned max_exponent = 40;  // values up to 2^40 us
 inline constexpr std::size_t count = linear + (max_exponent - 6) * (std::size_t{1} << sub_bits);
 
 [[nodiscard]] std::size_t index_of(std::uint64_t micros) noexcept;

@@ -5,7 +5,7 @@ namespace tpcc::stats {
 namespace {
 
 constexpr auto relaxed = std::memory_order_relaxed;  // counters: exact, no ordering needed
-constexpr std::chrono::seconds delivery_limit{80};    // clause 2.7.2.2 / 5.2.5.3
+constexpr std::chrono::seconds delivery_limit{80};   // clause 2.7.2.2 / 5.2.5.3
 
 void add(std::atomic<std::uint64_t>& to, std::uint64_t n) noexcept { to.fetch_add(n, relaxed); }
 

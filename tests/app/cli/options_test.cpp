@@ -16,9 +16,7 @@ using namespace std::chrono_literals;
 using tpcc::cli::command;
 using tpcc::cli::config;
 
-tpcc::cli::parse_result parse(std::vector<std::string_view> args) {
-  return tpcc::cli::parse(args);
-}
+tpcc::cli::parse_result parse(std::vector<std::string_view> args) { return tpcc::cli::parse(args); }
 
 std::string error_of(std::vector<std::string_view> args) {
   auto r = parse(std::move(args));
