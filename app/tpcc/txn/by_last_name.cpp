@@ -24,4 +24,18 @@ std::optional<std::int64_t> middle_customer(const driver::statement_result& r) {
   return r.rows[position - 1].int_at(0);
 }
 
+driver::outcome choose_by_name(const driver::statement_result& r, const std::string& c_last,
+                               std::int64_t& c_id) {
+  const std::optional<std::int64_t> chosen = middle_customer(r);
+  if (!chosen) {
+    return driver::outcome::make(driver::outcome_kind::failed, "", "no customer named " + c_last);
+  }
+  c_id = *chosen;
+  return driver::outcome::success();
+}
+
+driver::then commit_unless_by_name(const customer_choice& customer) noexcept {
+  return customer.by_last_name ? driver::then::nothing : driver::then::commit;
+}
+
 }  // namespace tpcc::txn

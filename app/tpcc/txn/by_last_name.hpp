@@ -10,7 +10,10 @@
 #include <optional>
 #include <string>
 
+#include "driver/outcome.hpp"
+#include "driver/session.hpp"
 #include "driver/statement.hpp"
+#include "txn/inputs.hpp"
 
 namespace tpcc::txn {
 
@@ -20,5 +23,13 @@ namespace tpcc::txn {
 
 // The C_ID at position ceil(n/2) of the sorted result; nullopt when no customer matched.
 [[nodiscard]] std::optional<std::int64_t> middle_customer(const driver::statement_result& r);
+
+// The customer chosen by name from `r` (the rows of customers_by_name_call) into `c_id`;
+// failed, naming c_last, when no customer has that name.
+[[nodiscard]] driver::outcome choose_by_name(const driver::statement_result& r,
+                                             const std::string& c_last, std::int64_t& c_id);
+
+// By number, a transaction's first round trip can commit; by name, a second one does.
+[[nodiscard]] driver::then commit_unless_by_name(const customer_choice& customer) noexcept;
 
 }  // namespace tpcc::txn

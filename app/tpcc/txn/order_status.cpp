@@ -80,17 +80,7 @@ outcome take_choice(std::span<const statement_result> r, const order_status_inpu
                     order_status_output& out) {
   outcome failure = first_failure(r);
   if (!failure.ok()) return failure;
-  const std::optional<std::int64_t> c_id = middle_customer(r[0]);
-  if (!c_id) {
-    return outcome::make(driver::outcome_kind::failed, "",
-                         "no customer named " + in.customer.c_last);
-  }
-  out.c_id = *c_id;
-  return outcome::success();
-}
-
-driver::then after_first(const order_status_input& in) {
-  return in.customer.by_last_name ? driver::then::nothing : driver::then::commit;
+  return choose_by_name(r[0], in.customer.c_last, out.c_id);
 }
 
 shoal::task<outcome> read_chosen_customer(driver::session& s, const order_status_input& in,
@@ -113,7 +103,8 @@ shoal::task<driver::outcome> run_order_status(driver::session& s, const order_st
     co_return why;
   }
   const std::vector<call> first = first_calls(in);
-  const std::vector<statement_result> got = co_await s.execute_batch(first, after_first(in));
+  const std::vector<statement_result> got =
+      co_await s.execute_batch(first, commit_unless_by_name(in.customer));
   outcome status = in.customer.by_last_name ? take_choice(got, in, out) : take_reads(got, out);
   if (status.ok() && in.customer.by_last_name) status = co_await read_chosen_customer(s, in, out);
   if (!status.ok()) {

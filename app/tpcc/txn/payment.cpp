@@ -137,18 +137,7 @@ outcome take_first(const payment_input& in, std::span<const statement_result> r,
   outcome places = take_places(r, out);
   if (!places.ok()) return places;
   if (!in.customer.by_last_name) return take_customer(r[2], out);
-  const std::optional<std::int64_t> c_id = middle_customer(r[2]);
-  if (!c_id) {
-    return outcome::make(driver::outcome_kind::failed, "",
-                         "no customer named " + in.customer.c_last);
-  }
-  out.c_id = *c_id;
-  return outcome::success();
-}
-
-// By number, the first round trip commits; by name, a second one does.
-driver::then commit_after_first(const payment_input& in) {
-  return in.customer.by_last_name ? driver::then::nothing : driver::then::commit;
+  return choose_by_name(r[2], in.customer.c_last, out.c_id);
 }
 
 // The second round trip of a by-name payment: the chosen customer's update, the history
@@ -173,7 +162,7 @@ shoal::task<driver::outcome> run_payment(driver::session& s, const payment_input
     co_return why;
   }
   const std::vector<call> first = first_calls(in, out.h_date);
-  const driver::then after_first = commit_after_first(in);
+  const driver::then after_first = commit_unless_by_name(in.customer);
   const std::vector<statement_result> got = co_await s.execute_batch(first, after_first);
   outcome status = take_first(in, got, out);
   if (status.ok() && in.customer.by_last_name) status = co_await pay_chosen_customer(s, in, out);

@@ -47,6 +47,14 @@ std::vector<std::string> short_run(const std::string& db) {
           "10s", "--wait-scale", "0.01", "--seed",   "42", "--no-progress"};
 }
 
+// init then load `warehouses` into `db`, both required to succeed.
+void init_and_load(const std::string& db, const std::string& warehouses) {
+  binary_result r = run_binary({"init", "--db", db});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  r = run_binary({"load", "--db", db, "--warehouses", warehouses, "--no-progress"}, 300s);
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+}
+
 TEST(shoal_tpcc, HelpListsCommandsAndOptions) {
   const binary_result r = run_binary({"--help"});
   EXPECT_EQ(r.exit_code, 0) << describe(r);
@@ -116,10 +124,8 @@ void remove_load_marker(const std::string& target, std::int64_t w) {
 
 TEST(shoal_tpcc, SqliteDatabaseLoadsRunsChecksAndRefusesMismatchedRuns) {
   const sqlite_file db;
-  binary_result r = run_binary({"init", "--db", db.target()});
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
-  r = run_binary({"load", "--db", db.target(), "--warehouses", "1", "--no-progress"}, 300s);
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  ASSERT_NO_FATAL_FAILURE(init_and_load(db.target(), "1"));
+  binary_result r;
 
   r = run_binary(short_run(db.target()), 120s);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
@@ -145,10 +151,8 @@ TEST(shoal_tpcc, SqliteDatabaseLoadsRunsChecksAndRefusesMismatchedRuns) {
 
 TEST(shoal_tpcc, CtrlCEndsARunWithTheResultsSoFar) {
   const sqlite_file db;
-  binary_result r = run_binary({"init", "--db", db.target()});
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
-  r = run_binary({"load", "--db", db.target(), "--warehouses", "1", "--no-progress"}, 300s);
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  ASSERT_NO_FATAL_FAILURE(init_and_load(db.target(), "1"));
+  binary_result r;
   auto args = short_run(db.target());
   args[6] = "10m";  // --duration: far beyond the interrupt
   r = run_binary(args, 120s, 8000ms);
@@ -173,10 +177,8 @@ TEST(shoal_tpcc, PostgresDatabaseLoadsRunsAndChecks) {
   if (!tpcc::testing::postgres_server::available()) GTEST_SKIP() << "no PostgreSQL binaries";
   const tpcc::testing::postgres_server server;
   const std::string db = server.conninfo();
-  binary_result r = run_binary({"init", "--db", db});
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
-  r = run_binary({"load", "--db", db, "--warehouses", "2", "--no-progress"}, 300s);
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  ASSERT_NO_FATAL_FAILURE(init_and_load(db, "2"));
+  binary_result r;
   r = run_binary(short_run(db), 120s);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "tpmC")) << r.out;
@@ -215,10 +217,8 @@ TEST(shoal_tpcc, ARunOutlivesADatabaseRestartCountingWhatItLost) {
   if (!tpcc::testing::postgres_server::available()) GTEST_SKIP() << "no PostgreSQL binaries";
   const tpcc::testing::postgres_server server;
   const std::string db = server.conninfo();
-  binary_result r = run_binary({"init", "--db", db});
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
-  r = run_binary({"load", "--db", db, "--warehouses", "1", "--no-progress"}, 300s);
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  ASSERT_NO_FATAL_FAILURE(init_and_load(db, "1"));
+  binary_result r;
   // Terminals without waits keep transactions in flight when every connection is cut.
   std::thread restart([&server] {
     std::this_thread::sleep_for(6s);
