@@ -150,31 +150,35 @@ shoal::task<void> perform(shoal::thread_pool& pool, terminal::run_context& ctx,
 
 }  // namespace
 
-const char* to_string(phase p) noexcept {
-  switch (p) {
-    case phase::starting:
-      return "starting";
-    case phase::warmup:
-      return "warm-up";
-    case phase::measuring:
-      return "measuring";
-    case phase::draining:
-      return "draining";
-    case phase::done:
-      return "done";
-  }
-  return "?";
-}
-
 std::optional<stats::snapshot> run_control::snapshot() const {
   const std::scoped_lock lock(mutex_);
   if (recorder_ == nullptr) return std::nullopt;
   return recorder_->take();
 }
 
-void run_control::publish(const stats::recorder* r) {
+std::optional<live_view> run_control::live() const {
+  const std::scoped_lock lock(mutex_);
+  if (recorder_ == nullptr) return std::nullopt;
+  live_view v = fixed_;
+  v.now = phase_.load();
+  v.elapsed_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  v.window = recorder_->take();
+  return v;
+}
+
+void run_control::publish(const stats::recorder* r, const live_view& view,
+                          std::chrono::steady_clock::time_point started) {
   const std::scoped_lock lock(mutex_);
   recorder_ = r;
+  if (r == nullptr) return;
+  fixed_ = view;
+  started_ = started;
+}
+
+void run_control::publish_interval(const stats::interval_sample& sample) {
+  const std::scoped_lock lock(mutex_);
+  fixed_.last = sample;
 }
 
 shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::database& db,
@@ -202,13 +206,22 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   // Ctrl-C reaches the terminals through issue_stop.
   const std::stop_callback forward(control.interrupt.get_token(),
                                    [&ctx] { ctx->issue_stop.request_stop(); });
-  control.publish(&recorder);
+  live_view fixed;
+  fixed.warmup_seconds = std::chrono::duration<double>(config.warmup).count();
+  fixed.measure_seconds = std::chrono::duration<double>(config.measure).count();
+  fixed.warehouses = p.warehouses;
+  fixed.terminals = p.warehouses * terminals_per_warehouse;
+  result.config = config;
+  result.last_warehouse = p.warehouses;
+  result.started = std::chrono::system_clock::now();
+  control.publish(&recorder, fixed, clock::now());
   co_await perform(pool, *ctx, config, control, result, measure_start, end, rng);
   control.publish(nullptr);
   control.enter(phase::done);
   result.results = recorder.take();
   result.measured_seconds = covered_seconds(result.results);
   result.fatal = ctx->fatal();
+  result.ended = std::chrono::system_clock::now();
   co_return result;
 }
 

@@ -27,15 +27,27 @@
 #include <stop_token>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "driver/database.hpp"
 #include "random/nurand.hpp"
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
+#include "stats/client.hpp"
+#include "stats/phase.hpp"
 #include "stats/recorder.hpp"
+#include "stats/series.hpp"
 #include "txn/execute.hpp"
 
 namespace tpcc::run {
+
+// This process's part of a run split over several client processes (--shard i/n): shard
+// `index` (0-based) of `count` takes a contiguous range of the warehouses' terminals; remote
+// warehouses are still drawn from all of them.
+struct shard_spec {
+  std::int64_t index = 0;
+  std::int64_t count = 1;
+};
 
 struct run_config {
   std::int64_t warehouses = 0;  // 0: as many as were loaded
@@ -46,10 +58,27 @@ struct run_config {
   std::size_t deliverers = 1;
   std::uint64_t seed = 0;
   txn::retry_policy retry{};
+  shard_spec shard{};
+  // The warm-up starts at this wall-clock time (shards agree on it); nullopt: at once.
+  std::optional<std::chrono::system_clock::time_point> start_at;
+  std::chrono::nanoseconds interval = std::chrono::seconds(1);  // of the series and displays
+  // Probe lateness or ready-queue delay (p99 over the measurement interval) beyond this marks
+  // the result client-bound.
+  std::chrono::nanoseconds client_lag_limit = std::chrono::milliseconds(50);
 };
 
-enum class phase : std::uint8_t { starting, warmup, measuring, draining, done };
-[[nodiscard]] const char* to_string(phase p) noexcept;
+using stats::phase;
+using stats::to_string;
+
+// What a live display shows: immutable copies, taken under run_control's lock.
+struct live_view {
+  phase now = phase::starting;
+  double elapsed_seconds = 0;                      // since the terminals started
+  double warmup_seconds = 0, measure_seconds = 0;  // as planned
+  std::int64_t warehouses = 0, terminals = 0;
+  stats::snapshot window;                      // cumulative, the measurement interval so far
+  std::optional<stats::interval_sample> last;  // the latest complete interval
+};
 
 // Shared between the run and whoever watches it (main's console thread).
 class run_control {
@@ -59,15 +88,23 @@ class run_control {
   [[nodiscard]] phase current_phase() const noexcept { return phase_.load(); }
   // Live figures for a progress line; nullopt before the terminals start.
   [[nodiscard]] std::optional<stats::snapshot> snapshot() const;
+  // Everything a dashboard shows; nullopt before the terminals start.
+  [[nodiscard]] std::optional<live_view> live() const;
 
   // For the run itself.
   void enter(phase p) noexcept { phase_.store(p); }
-  void publish(const stats::recorder* r);
+  // `view` carries the fixed fields (planned durations, sizes); `started` is when the
+  // terminals started. Publish nullptr when the recorder goes away.
+  void publish(const stats::recorder* r, const live_view& view = {},
+               std::chrono::steady_clock::time_point started = {});
+  void publish_interval(const stats::interval_sample& sample);
 
  private:
   std::atomic<phase> phase_{phase::starting};
   mutable std::mutex mutex_;
   const stats::recorder* recorder_ = nullptr;
+  live_view fixed_;
+  std::chrono::steady_clock::time_point started_;
 };
 
 struct run_result {
@@ -81,6 +118,13 @@ struct run_result {
   bool interrupted = false;     // ended before its planned end
   bool drained = true;          // transactions in flight finished within the drain bound
   std::string fatal;            // set when an unexpected error stopped the run
+  // This process's terminals cover warehouses [first_warehouse, last_warehouse] of
+  // `warehouses` (all of them unless sharded).
+  std::int64_t first_warehouse = 1, last_warehouse = 0;
+  run_config config;                                     // as effective
+  std::chrono::system_clock::time_point started, ended;  // wall clock: terminals start, run end
+  std::vector<stats::interval_sample> series;            // every interval of the run, in order
+  stats::client_totals client;
 };
 
 using run_outcome = std::variant<run_result, driver::outcome>;

@@ -1,0 +1,52 @@
+// app/tpcc/stats/series.hpp: what happened in each interval of a run (throughput and latency
+// over time), for the dashboard, the HTML report and the HdrHistogram interval log.
+//
+// What: an interval_sample covers [start_seconds, end_seconds) since the run started (the
+// moment the terminals were started), in every phase, not only the measurement interval. Per
+// transaction type it holds the counts of transactions that ENDED in the interval and their
+// three latency views (response, queued for a connection, inside the transaction) as sparse
+// histograms: only non-empty buckets of stats::histogram's layout, so a long run's series
+// stays small and interval histograms still merge exactly (bucket counts add). `client` is the
+// client's own measurement over the same interval (stats/client.hpp).
+// Thread-safety: plain values.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "stats/client.hpp"
+#include "stats/histogram.hpp"
+#include "stats/phase.hpp"
+#include "txn/kind.hpp"
+
+namespace tpcc::stats {
+
+// The non-empty buckets of a histogram, ascending by bucket index.
+struct sparse_histogram {
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> buckets;  // (bucket index, count)
+
+  [[nodiscard]] static sparse_histogram of(const histogram& h);
+  // Bucket by bucket `now - before`; `before` must be an earlier snapshot of the same
+  // (monotonic) histogram.
+  [[nodiscard]] static sparse_histogram difference(const histogram& now, const histogram& before);
+  // Back to a dense histogram (the max is the upper edge of the highest non-empty bucket, the
+  // mean taken at the buckets' upper edges).
+  [[nodiscard]] histogram expand() const;
+  [[nodiscard]] std::uint64_t count() const noexcept;
+};
+
+struct interval_kind {
+  std::uint64_t committed = 0, rolled_back = 0, failed = 0, lost = 0, retries = 0;
+  sparse_histogram response, queued, service;
+};
+
+struct interval_sample {
+  double start_seconds = 0, end_seconds = 0;  // since the run started
+  phase in = phase::warmup;                   // the phase at the end of the interval
+  std::array<interval_kind, txn::kind_count> kinds;
+  client_sample client;
+};
+
+}  // namespace tpcc::stats
