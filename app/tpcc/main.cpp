@@ -115,6 +115,7 @@ std::string run_line(const run::run_control& control, const cli::config& cfg,
   }
   line += " | New-Order p90 " + fixed(static_cast<double>(no.response.percentile(0.9)) / 1000, 1) +
           " ms";
+  if (cfg.is_sim()) line += " | SIMULATED database: client capacity, not a database result";
   return line;
 }
 
@@ -128,6 +129,10 @@ shoal::task<int> run_command(app& a, driver::database& db) {
   rc.deliverers = a.cfg.deliverers;
   rc.seed = a.cfg.seed != 0 ? a.cfg.seed : random::seed_from_time();
   auto control = std::make_unique<run::run_control>();
+  if (db.simulated()) {
+    std::printf("run: %s: the figures measure the client's own cost\n", db.describe().c_str());
+    std::fflush(stdout);
+  }
   const auto began = std::chrono::steady_clock::now();
   a.console.set_reporter(
       [c = control.get(), &cfg = a.cfg, began] { return run_line(*c, cfg, began); });
@@ -221,6 +226,7 @@ driver::database_options database_options(const cli::config& cfg) {
   options.target = cfg.db;
   options.connections = cfg.connections;
   options.level = cfg.isolation;
+  options.warehouses = cfg.warehouses;
   return options;
 }
 

@@ -18,7 +18,7 @@ struct config {
   command cmd = command::all;
   std::string db = "sqlite:shoal-tpcc.db";
   std::int64_t warehouses = 0;  // 0: 2 for the default job, "as loaded" for run and check
-  std::size_t connections = 0;  // 0: 16 for PostgreSQL, 1 for SQLite
+  std::size_t connections = 0;  // 0: 16 for PostgreSQL, 1 for SQLite, 4096 simulated
   std::size_t workers = 0;      // 0: one per hardware thread
   std::chrono::nanoseconds warmup = std::chrono::seconds(30);
   std::chrono::nanoseconds duration = std::chrono::minutes(2);
@@ -33,6 +33,8 @@ struct config {
   bool progress = true;
 
   [[nodiscard]] bool is_sqlite() const { return db.rfind("sqlite:", 0) == 0; }
+  // The capacity mode's simulated database (driver/sim/sim.hpp): not a database.
+  [[nodiscard]] bool is_sim() const { return db.rfind("sim:", 0) == 0; }
   [[nodiscard]] bool tpc_c_waits() const { return wait_scale == 1.0; }
 };
 

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "cli/values.hpp"
+#include "driver/sim/sim.hpp"
 
 namespace tpcc::cli {
 namespace {
@@ -76,8 +77,25 @@ std::optional<std::string> set_seed(config& c, string_view text) {
 
 std::optional<std::string> set_db(config& c, string_view text) {
   if (text.empty()) return expected("sqlite:PATH or a PostgreSQL connection string");
+  if (driver::sim::accepts(text)) {
+    auto parsed = driver::sim::parse_target(text);
+    if (auto* wrong = std::get_if<std::string>(&parsed)) {
+      return join({"(simulated database): ", *wrong});
+    }
+  }
   c.db = std::string(text);
   return std::nullopt;
+}
+
+// The simulated database holds no data: only `run` means anything on it.
+std::optional<std::string> sim_only_runs(const config& c) {
+  if (!c.is_sim() || c.cmd == command::run || c.cmd == command::help || c.cmd == command::version) {
+    return std::nullopt;
+  }
+  return join({"--db ", c.db,
+               " is the simulated database of the capacity mode: it holds no data, so only "
+               "`shoal-tpcc run` works on it (init, load, check, clean and the default job "
+               "do not)"});
 }
 
 constexpr std::int64_t max_warehouses = 1'000'000;
@@ -85,13 +103,17 @@ constexpr std::int64_t max_warehouses = 1'000'000;
 const std::array<option, 19> options{{
     {"db", "TARGET",
      "sqlite:PATH (an embedded file), or a PostgreSQL URI (postgresql://user@host/db) or "
-     "key=value string. Default: sqlite:shoal-tpcc.db",
+     "key=value string. Default: sqlite:shoal-tpcc.db. Capacity mode: sim:latency=5ms "
+     "answers every round trip after 5 ms without any database (`run` only; measures the "
+     "client, labelled SIMULATED)",
      set_db},
     {"warehouses", "N",
      "Warehouses to load, or to run (must match the load; default: as loaded). The default "
      "job loads 2.",
      [](config& c, string_view t) { return positive(c.warehouses, t, max_warehouses); }},
-    {"connections", "N", "Connection pool size. Default: 16 (PostgreSQL), 1 (SQLite)",
+    {"connections", "N",
+     "Connection pool size. Default: 16 (PostgreSQL), 1 (SQLite), 4096 (sim:, so the pool "
+     "never limits a capacity run)",
      [](config& c, string_view t) { return positive(c.connections, t, 100000); }},
     {"workers", "N", "Worker threads. Default: one per hardware thread",
      [](config& c, string_view t) { return positive(c.workers, t, 1024); }},
@@ -214,6 +236,7 @@ parse_result parse(std::span<const string_view> args) {
     if (error) return *error;
   }
   if (c.cmd != command::help && c.cmd != command::version) c.cmd = chosen;
+  if (auto wrong = sim_only_runs(c)) return *wrong;
   return c;
 }
 

@@ -13,7 +13,9 @@
 //   Cancellation: the chain's stop token: a waiter leaves the queue at once.
 //   Resumes on: the executor it was awaited on.
 //   Thread-safety: any number of coroutines on any workers.
-// describe() names the target with any password redacted.
+// describe() names the target with any password redacted. simulated() is true for the capacity
+// mode's simulated database (driver/sim/sim.hpp): its figures measure the client, not a
+// database, and every output must say so.
 #pragma once
 
 #include <chrono>
@@ -82,6 +84,7 @@ class database {
   virtual shoal::task<lease> acquire() = 0;
   [[nodiscard]] virtual std::string describe() const = 0;
   [[nodiscard]] virtual pool_stats stats() const = 0;
+  [[nodiscard]] virtual bool simulated() const noexcept { return false; }
   // Closes every session; waits for leases to come back first. Call before destruction.
   virtual shoal::task<void> close() = 0;
 

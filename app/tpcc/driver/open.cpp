@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "driver/postgres/postgres.hpp"
+#include "driver/sim/sim.hpp"
 #include "driver/sqlite/sqlite.hpp"
 
 namespace tpcc::driver {
@@ -19,11 +20,12 @@ shoal::task<open_result> open_database(database_options options) {
     }
     co_return co_await sqlite::open(std::move(path), options);
   }
+  if (sim::accepts(target)) co_return co_await sim::open(options);
   if (postgres::accepts(options.target)) co_return co_await postgres::open(std::move(options));
   co_return outcome::make(outcome_kind::failed, "",
                           "--db '" + redact(options.target) +
-                              "' is neither sqlite:PATH nor a PostgreSQL connection string "
-                              "(postgresql://... or key=value ...)");
+                              "' is neither sqlite:PATH, sim:latency=DURATION nor a PostgreSQL "
+                              "connection string (postgresql://... or key=value ...)");
 }
 
 }  // namespace tpcc::driver

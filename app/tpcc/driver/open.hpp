@@ -1,6 +1,7 @@
 // app/tpcc/driver/open.hpp: from a --db target to a database.
 //
-// Targets: `sqlite:PATH` (an embedded SQLite file, created if missing), or a PostgreSQL
+// Targets: `sqlite:PATH` (an embedded SQLite file, created if missing), `sim:latency=5ms` (the
+// simulated database of the capacity mode, driver/sim/sim.hpp: not a database), or a PostgreSQL
 // connection string in libpq's URI form (postgresql://user:pass@host:port/db?sslmode=...) or
 // key/value form (host=... dbname=... sslmode=...). Anything else is refused with a message
 // naming what was wrong. Opening connects the pool's first session, so a wrong host, password
@@ -13,6 +14,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <variant>
@@ -28,6 +30,7 @@ struct database_options {
   std::size_t connections = 16;  // pool size (SQLite: 1 writer thread regardless)
   isolation level = isolation::read_committed;
   std::chrono::milliseconds connect_timeout{5000};
+  std::int64_t warehouses = 0;  // --warehouses: the simulated database's size (sim: only)
 };
 
 using open_result = std::variant<std::unique_ptr<database>, outcome>;

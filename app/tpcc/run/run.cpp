@@ -211,6 +211,8 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   fixed.measure_seconds = std::chrono::duration<double>(config.measure).count();
   fixed.warehouses = p.warehouses;
   fixed.terminals = p.warehouses * terminals_per_warehouse;
+  fixed.simulated = db.simulated();
+  result.simulated = db.simulated();
   result.config = config;
   result.last_warehouse = p.warehouses;
   result.started = std::chrono::system_clock::now();

@@ -78,6 +78,7 @@ struct live_view {
   std::int64_t warehouses = 0, terminals = 0;
   stats::snapshot window;                      // cumulative, the measurement interval so far
   std::optional<stats::interval_sample> last;  // the latest complete interval
+  bool simulated = false;  // the database is the capacity mode's simulation: label it
 };
 
 // Shared between the run and whoever watches it (main's console thread).
@@ -125,6 +126,9 @@ struct run_result {
   std::chrono::system_clock::time_point started, ended;  // wall clock: terminals start, run end
   std::vector<stats::interval_sample> series;            // every interval of the run, in order
   stats::client_totals client;
+  // The database was the capacity mode's simulation (database::simulated()): the figures
+  // measure the client, not a database; every output must say so.
+  bool simulated = false;
 };
 
 using run_outcome = std::variant<run_result, driver::outcome>;

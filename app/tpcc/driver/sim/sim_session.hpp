@@ -1,0 +1,55 @@
+// app/tpcc/driver/sim/sim_session.hpp: a simulated session: answers after a latency, no server.
+//
+// What: a driver session (session.hpp) whose every round trip is a shoal timer of the
+// configured latency on the caller's executor (no thread sleeps, nothing blocks), followed by
+// the simulated answers (answers.hpp). Round trips are counted as PostgreSQL pipelines them:
+// begin() is sent with the first statements (no round trip of its own); execute() is one;
+// execute_batch() is one for all its calls and its commit; commit() and rollback() are one
+// each. copy() is refused (the simulated database is never loaded).
+//
+// Cancellation (the chain's stop token): a call not started returns failed "cancelled" at
+// once; a call waiting out its latency wakes promptly and returns failed "cancelled". The
+// session stays healthy: there is no server whose state could be unknown.
+// Resumes on: the executor it was awaited on. Thread-safety: one coroutine at a time, as every
+// session; round_trips() and healthy() from any thread.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "driver/session.hpp"
+#include "driver/sim/answers.hpp"
+#include "shoal/task.hpp"
+
+namespace tpcc::driver::sim {
+
+class sim_session final : public session {
+ public:
+  sim_session(std::chrono::nanoseconds latency, world w, std::uint64_t seed) noexcept
+      : latency_(latency), world_(w), draws_(seed) {}
+
+  shoal::task<outcome> begin() override;
+  shoal::task<statement_result> execute(const statement& stmt, std::vector<value> params) override;
+  shoal::task<std::vector<statement_result>> execute_batch(std::span<const call> calls,
+                                                           then after) override;
+  shoal::task<outcome> copy(const bulk_rows& rows) override;
+  shoal::task<outcome> commit() override;
+  shoal::task<outcome> rollback() override;
+
+  [[nodiscard]] std::uint64_t round_trips() const noexcept override;
+  [[nodiscard]] bool healthy() const noexcept override { return true; }
+
+ private:
+  // Waits out one round trip's latency: ok, or failed "cancelled".
+  shoal::task<outcome> round_trip();
+
+  std::chrono::nanoseconds latency_;
+  world world_;
+  draws draws_;
+  std::atomic<std::uint64_t> round_trips_{0};
+};
+
+}  // namespace tpcc::driver::sim

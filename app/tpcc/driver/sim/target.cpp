@@ -1,0 +1,91 @@
+// Reading a sim: target (sim.hpp).
+#include <charconv>
+#include <string>
+#include <string_view>
+
+#include "driver/sim/sim.hpp"
+
+namespace tpcc::driver::sim {
+namespace {
+
+using std::chrono::nanoseconds;
+
+struct unit {
+  std::string_view suffix;
+  std::int64_t nanos;
+};
+
+constexpr unit units[] = {{"us", 1'000}, {"ms", 1'000'000}, {"s", 1'000'000'000}};
+constexpr std::int64_t max_latency_ns = std::int64_t{60} * 1'000'000'000;
+
+// "5ms" -> 5 ms; nullopt-like false when malformed or above a minute.
+bool read_latency(std::string_view text, nanoseconds& out) {
+  for (const unit& u : units) {
+    if (!text.ends_with(u.suffix)) continue;
+    const std::string_view digits = text.substr(0, text.size() - u.suffix.size());
+    std::int64_t n = 0;
+    const char* end = digits.data() + digits.size();
+    const auto [ptr, ec] = std::from_chars(digits.data(), end, n);
+    if (digits.empty() || ec != std::errc() || ptr != end || n < 0) return false;
+    if (n > max_latency_ns / u.nanos) return false;
+    out = nanoseconds(n * u.nanos);
+    return true;
+  }
+  return false;
+}
+
+// Applies one "key=value" setting; empty when fine, else what was wrong.
+std::string apply(std::string_view setting, settings& s, bool& has_latency) {
+  const auto eq = setting.find('=');
+  const std::string_view key = setting.substr(0, eq);
+  if (eq == std::string_view::npos) {
+    std::string out = "expected key=value, not '";
+    out.append(setting);
+    return out.append("'");
+  }
+  const std::string_view value = setting.substr(eq + 1);
+  if (key != "latency") {
+    std::string out = "unknown setting '";
+    out.append(key);
+    return out.append("' (known: latency)");
+  }
+  if (!read_latency(value, s.latency)) {
+    std::string out = "latency expects a duration such as 5ms, 500us or 1s (at most 60s), not '";
+    out.append(value);
+    return out.append("'");
+  }
+  has_latency = true;
+  return {};
+}
+
+}  // namespace
+
+bool accepts(std::string_view target) noexcept { return target.starts_with(prefix); }
+
+std::variant<settings, std::string> parse_target(std::string_view target) {
+  if (!accepts(target)) return std::string("a simulated database target starts with sim:");
+  std::string_view rest = target.substr(prefix.size());
+  settings s;
+  bool has_latency = false;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    const std::string_view setting = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    std::string wrong = apply(setting, s, has_latency);
+    if (!wrong.empty()) return wrong;
+  }
+  if (!has_latency) {
+    return std::string("the simulated database needs latency=DURATION, e.g. sim:latency=5ms");
+  }
+  return s;
+}
+
+std::string canonical(const settings& s) {
+  const std::int64_t ns = s.latency.count();
+  std::string out(prefix);
+  out += "latency=";
+  if (ns % 1'000'000 == 0) return out.append(std::to_string(ns / 1'000'000)).append("ms");
+  return out.append(std::to_string(ns / 1'000)).append("us");
+}
+
+}  // namespace tpcc::driver::sim
