@@ -10,14 +10,20 @@
 // now (a waiter woken by the running coroutine); on the executor's own thread it runs next, ahead
 // of posted work, and is never stolen.
 //
+// Idle hooks: `add_idle_hook(hook)` asks the executor to call `hook` on its thread each time it
+// runs out of ready work, before it waits (shoal/detail/idle_hooks.hpp); the hook stays until
+// hook.unlink(). Every shoal executor (pool workers, sync_wait's loop, the test scheduler) has
+// this idle point; one that does not returns false and never calls the hook.
+//
 // Thread-safety: post and defer may be called from any thread; a post happens-before the posted
-// coroutine resumes. now() from any thread. add_timer and cancel_timer only on the executor's own
-// thread. io_reactor() from the executor's own thread.
+// coroutine resumes. now() from any thread. add_timer, cancel_timer and add_idle_hook only on the
+// executor's own thread. io_reactor() from the executor's own thread.
 #pragma once
 
 #include <coroutine>
 
 #include "shoal/clock.hpp"
+#include "shoal/detail/idle_hooks.hpp"
 #include "shoal/detail/timer_node.hpp"
 
 namespace shoal {
@@ -52,6 +58,10 @@ class executor {
 
   // The epoll reactor this executor polls, or nullptr when it cannot wait for I/O.
   virtual detail::reactor* io_reactor() noexcept { return nullptr; }
+
+  // Registers `hook` to run whenever this executor goes idle (see above); false when this
+  // executor has no idle point (the hook is then not registered).
+  virtual bool add_idle_hook(detail::idle_hook& /*hook*/) noexcept { return false; }
 
   // The executor running on this thread, or nullptr.
   [[nodiscard]] static executor* current() noexcept { return detail::current_executor; }

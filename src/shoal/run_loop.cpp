@@ -26,6 +26,11 @@ void run_loop::add_timer(timer_node& node) { timers_.push(node); }
 
 bool run_loop::cancel_timer(timer_node& node) noexcept { return timers_.erase(node); }
 
+bool run_loop::add_idle_hook(idle_hook& hook) noexcept {
+  idle_hooks_.add(hook);
+  return true;
+}
+
 void run_loop::finish() noexcept {
   std::lock_guard lock(mutex_);
   finished_ = true;
@@ -50,6 +55,10 @@ void run_loop::run() {
       lock.lock();
       continue;
     }
+    lock.unlock();
+    const bool made_work = idle_hooks_.run();  // hooks post, which takes mutex_
+    lock.lock();
+    if (made_work) continue;
     if (finished_) return;
     if (auto next = timers_.next_deadline()) {
       wake_.wait_until(lock, *next);

@@ -5,6 +5,7 @@
 // 10-second sleep takes microseconds and its ordering is exact. Ready work runs FIFO, or in a
 // seeded random order when constructed with a non-zero seed. It has a reactor, so fd_watch works
 // under it with real descriptors: `poll_io` dispatches what is ready now, then runs what woke.
+// Idle hooks run only when the test calls `idle()`.
 //
 // Thread-safety: none; everything happens on the test's thread.
 #pragma once
@@ -62,6 +63,10 @@ class manual_scheduler final : public executor {
   void add_timer(detail::timer_node& node) override { timers_.push(node); }
   bool cancel_timer(detail::timer_node& node) noexcept override { return timers_.erase(node); }
   detail::reactor* io_reactor() noexcept override { return &reactor_; }
+  bool add_idle_hook(detail::idle_hook& hook) noexcept override {
+    idle_hooks_.add(hook);
+    return true;
+  }
 
   // Makes `t` ready as a new chain (bound to this scheduler) without running it.
   template <class T>
@@ -109,6 +114,15 @@ class manual_scheduler final : public executor {
     return run_all();
   }
 
+  // Goes idle once, as a real executor does when nothing is ready: calls the idle hooks, then
+  // runs everything they made ready. Returns how many resumptions ran. (run_all and advance
+  // never call the hooks, so a test decides exactly when the scheduler counts as idle.)
+  std::size_t idle() {
+    const detail::executor_scope scope(this);
+    if (!idle_hooks_.run()) return 0;
+    return run_all();
+  }
+
   [[nodiscard]] std::size_t ready_count() const noexcept { return ready_.size(); }
   [[nodiscard]] std::size_t timer_count() const noexcept { return timers_.size(); }
 
@@ -123,6 +137,7 @@ class manual_scheduler final : public executor {
   std::deque<std::coroutine_handle<>> ready_;
   detail::timer_heap timers_;
   detail::reactor reactor_;
+  detail::idle_hooks idle_hooks_;
   time_point now_{std::chrono::hours(1)};  // not zero: catches code that mistakes 0 for "unset"
   std::uint64_t rng_;
 };

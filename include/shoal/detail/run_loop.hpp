@@ -26,6 +26,7 @@ class run_loop final : public executor {
   [[nodiscard]] time_point now() const noexcept override;
   void add_timer(timer_node& node) override;
   bool cancel_timer(timer_node& node) noexcept override;
+  bool add_idle_hook(idle_hook& hook) noexcept override;
 
   // Runs ready coroutines and due timers on this thread until finish() is called.
   void run();
@@ -39,6 +40,7 @@ class run_loop final : public executor {
   std::deque<std::coroutine_handle<>> ready_;  // guarded by mutex_
   bool finished_ = false;                      // guarded by mutex_
   timer_heap timers_;                          // run() thread only
+  idle_hooks idle_hooks_;                      // run when ready_ is empty, before waiting
 };
 
 }  // namespace shoal::detail

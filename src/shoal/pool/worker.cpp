@@ -259,6 +259,7 @@ void worker::park() {
 bool worker::wait_for_work() {
   if (pool_->finished()) return false;
   if (poll_io()) return true;
+  if (idle_hooks_.run()) return true;  // a hook made work ready: run it rather than wait
   if (spin_for_work()) return true;
   park();
   return !pool_->finished();

@@ -9,6 +9,8 @@
 // Timers live in a heap owned by this worker and fire on its thread. Descriptors watched from
 // this worker (shoal/fd_watch.hpp) are registered with its reactor, which it polls without
 // blocking every few dozen resumptions and before it goes idle, and sleeps in when idle.
+// Idle hooks (shoal/detail/idle_hooks.hpp) run when its queues, the global queue, stealing and
+// a non-blocking I/O poll all found nothing, before it spins or parks.
 //
 // Thread-safety: everything but the inbox, the ring's consumer side, the parker and the
 // counters is touched only by the worker's own thread.
@@ -44,6 +46,10 @@ class worker final : public executor {
   void add_timer(timer_node& node) override { timers_.push(node); }
   bool cancel_timer(timer_node& node) noexcept override { return timers_.erase(node); }
   reactor* io_reactor() noexcept override { return &reactor_; }
+  bool add_idle_hook(idle_hook& hook) noexcept override {
+    idle_hooks_.add(hook);
+    return true;
+  }
 
   void start_thread();
   void join_thread();
@@ -99,6 +105,7 @@ class worker final : public executor {
   spmc_ring ring_;
   std::vector<std::coroutine_handle<>> spill_;  // reused by push_unpinned
   timer_heap timers_;
+  idle_hooks idle_hooks_;  // run by wait_for_work before spinning or parking
 
   struct inbox_item {
     std::coroutine_handle<> h;

@@ -1,0 +1,150 @@
+// shoal/batcher.hpp: automatic batching. Many coroutines each await one call; the batcher
+// gathers their arguments and runs one bulk call for all of them.
+//
+// What: `batcher<Arg, Result>` is built from a bulk function, either
+//   shoal::task<std::vector<Result>>(std::span<Arg>)   (it may await: a query, a sleep), or
+//   std::vector<Result>(std::span<Arg>)                  (a plain function),
+// which gets the arguments of one batch in arrival order (it may move them out) and returns one
+// Result per argument, in the same order. `co_await b(arg)` joins the batch being filled; the
+// batch is flushed (taken, and the bulk function called once for it) as soon as one of:
+//   - by size: it holds `max_size` arguments (0: no limit);
+//   - by predicate: `flush_if(arguments)` says so, checked after each arrival;
+//   - by time: `max_wait` has passed since its first argument arrived (zero: no limit);
+//   - by idleness, always: an executor that a caller in the batch suspended on has no other
+//     ready work left (pool worker: nothing local, global or stealable; see
+//     shoal/detail/idle_hooks.hpp). So a run never stalls on a half-full batch, and while
+//     callers keep arriving the batch keeps filling.
+// Batches are independent: one may be in its bulk call while the next fills and flushes.
+// Per-item errors: a Result of shoal::item_result<T> carries a T or an exception_ptr; the
+// caller gets the T or its own exception rethrown, the other callers are unaffected.
+//
+// Lifetime: destroy the batcher only after every co_await on it has returned; the bulk function
+// and the executors its callers ran on must stay alive as long as it is in use.
+// Thread-safety: callers on any threads and executors, concurrently; stats() and pending() from
+// any thread. Memory ordering: what a caller did before its co_await happens-before the bulk
+// call that gets its argument; the bulk call happens-before every caller of its batch resumes.
+// Allocation: none per call in steady state (the awaiter lives in the caller's frame, batch
+// buffers are reused); per batch, the bulk function's result vector and the runner's frames
+// (from the recycling frame allocator).
+//
+// Awaiting b(arg):
+//   Result: std::optional<T> with T = Result (or T for item_result<T>): the caller's own item;
+//           nullopt when the call was cancelled.
+//   Errors: the caller's item error (item_result); the bulk function's exception, rethrown in
+//           every caller of that batch; std::logic_error when the bulk function returned a
+//           wrong number of results or when awaited with no executor on this thread.
+//   Cancellation: the chain's stop token (shoal/stop.hpp). Stopped before the await: nullopt
+//                 at once, nothing joins. Stopped while its batch fills: it leaves the batch
+//                 (its argument is not sent) and resumes promptly with nullopt. Stopped during
+//                 the bulk call: the call goes on for the others, and this caller gets nullopt
+//                 when it returns. The bulk call itself runs under no stop token.
+//   Resumes on: the executor it suspended on (pinned there: each caller on its own worker).
+//   Thread-safety: any number of callers at once.
+//   Example:
+//     shoal::batcher<user_id, prefs> get_prefs(fetch_prefs, {.max_size = 100});
+//     std::optional<prefs> p = co_await get_prefs(user.id);
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <span>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "shoal/clock.hpp"
+#include "shoal/detail/batcher_call.hpp"
+#include "shoal/detail/batcher_state.hpp"
+#include "shoal/task.hpp"
+
+namespace shoal {
+
+// One item of a bulk result: a value, or the error of this item alone.
+template <class T>
+class item_result {
+ public:
+  item_result(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit
+  [[nodiscard]] static item_result failure(std::exception_ptr error) {
+    return item_result(std::move(error));
+  }
+  [[nodiscard]] bool ok() const noexcept { return state_.index() == 0; }
+  // The value (moved out), or the item's exception rethrown.
+  T take() {
+    if (!ok()) std::rethrow_exception(std::get<1>(state_));
+    return std::move(std::get<0>(state_));
+  }
+
+ private:
+  explicit item_result(std::exception_ptr error) : state_(std::in_place_index<1>, error) {}
+  std::variant<T, std::exception_ptr> state_;
+};
+
+template <class Arg>
+struct batch_options {
+  std::size_t max_size = 0;              // flush at this many arguments; 0: no limit
+  duration max_wait = duration::zero();  // flush this long after the first; 0: no limit
+  std::function<bool(std::span<const Arg>)> flush_if{};  // flush when true; empty: never
+};
+
+struct batcher_stats {
+  std::uint64_t batches = 0;    // bulk calls started
+  std::uint64_t items = 0;      // arguments sent in them
+  std::uint64_t cancelled = 0;  // callers that left a batch before its flush
+  // Why each batch was flushed.
+  std::uint64_t by_size = 0, by_predicate = 0, by_time = 0, by_idle = 0;
+};
+
+template <class Arg, class Result>
+class batcher {
+  using state = detail::batcher_state<Arg, Result>;
+
+ public:
+  using value_type = typename detail::item_traits<Result>::value_type;
+
+  template <class Bulk>
+    requires std::is_invocable_r_v<task<std::vector<Result>>, Bulk&, std::span<Arg>>
+  explicit batcher(Bulk bulk, batch_options<Arg> options = {})
+      : state_(typename state::async_fn(std::move(bulk)), {}, policy(std::move(options))) {}
+
+  template <class Bulk>
+    requires(!std::is_invocable_r_v<task<std::vector<Result>>, Bulk&, std::span<Arg>> &&
+             std::is_invocable_r_v<std::vector<Result>, Bulk&, std::span<Arg>>)
+  explicit batcher(Bulk bulk, batch_options<Arg> options = {})
+      : state_({}, typename state::sync_fn(std::move(bulk)), policy(std::move(options))) {}
+
+  batcher(const batcher&) = delete;
+  batcher& operator=(const batcher&) = delete;
+  ~batcher() = default;
+
+  // Awaitable: see the header comment.
+  [[nodiscard]] detail::batch_call<Arg, Result> operator()(Arg arg) {
+    return detail::batch_call<Arg, Result>(state_, std::move(arg));
+  }
+
+  // Callers in the batch being filled now (a snapshot).
+  [[nodiscard]] std::size_t pending() const { return state_.pending(); }
+  [[nodiscard]] batcher_stats stats() const {
+    const detail::batch_counters c = state_.counters();
+    return {c.batches, c.items, c.cancelled, c.by_size, c.by_predicate, c.by_time, c.by_idle};
+  }
+
+ private:
+  static typename state::policy policy(batch_options<Arg> o) {
+    return {o.max_size, o.max_wait, std::move(o.flush_if)};
+  }
+
+  state state_;
+};
+
+namespace detail {
+template <class T>
+struct item_traits<item_result<T>> {
+  using value_type = T;
+  static T take(item_result<T>&& item) { return item.take(); }
+};
+}  // namespace detail
+
+}  // namespace shoal

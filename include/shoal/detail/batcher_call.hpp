@@ -1,0 +1,157 @@
+// shoal/detail/batcher_call.hpp: the awaiter of one batched call, `co_await batcher(arg)`.
+//
+// The awaiter lives in the caller's frame and is the caller's whole footprint in the batcher:
+// its argument waits here until it joins the batch, its result slot, its timer node (when it
+// holds the batch's max-wait timer) and its stop callback are all members, so a call allocates
+// nothing. Every resumption is posted pinned to the executor the caller suspended on, so nothing
+// else can resume it while await_suspend still runs on that executor's thread.
+//
+// Phases (why a result and a cancellation never both win): a call in the current batch is
+// removed by its stop callback under the batcher's lock (then `cancelled_`, posted by the
+// callback). Once its batch is taken by a flush, the stop callback can only CAS `phase_` from
+// `sent` to `cancel_requested`, and the completion exchanges it to `done`: whoever comes first
+// decides, and the completion reads the CAS's outcome from the exchange.
+#pragma once
+
+#include <atomic>
+#include <coroutine>
+#include <exception>
+#include <optional>
+#include <stdexcept>
+#include <stop_token>
+#include <type_traits>
+#include <utility>
+
+#include "shoal/detail/task_env.hpp"
+#include "shoal/detail/timer_node.hpp"
+#include "shoal/detail/transfer.hpp"
+#include "shoal/executor.hpp"
+
+namespace shoal::detail {
+
+template <class Arg, class R>
+class batcher_state;
+template <class State>
+struct batch_slot;
+
+// What a caller gets from the bulk function's per-item result R: R itself, unless R carries an
+// error (shoal::item_result<T>, specialised in shoal/batcher.hpp), which is then rethrown.
+template <class R>
+struct item_traits {
+  using value_type = R;
+  static R take(R&& item) { return std::move(item); }
+};
+
+template <class Arg, class R>
+class batch_call {
+ public:
+  using state_type = batcher_state<Arg, R>;
+  using value_type = typename item_traits<R>::value_type;
+
+  batch_call(state_type& state, Arg arg) noexcept(std::is_nothrow_move_constructible_v<Arg>)
+      : state_(&state), arg_(std::move(arg)) {}
+  // Movable until awaited (so it can be passed along, e.g. to with_stop_token), never after.
+  batch_call(batch_call&& other) noexcept(std::is_nothrow_move_constructible_v<Arg>)
+      : state_(other.state_), arg_(std::move(other.arg_)) {}
+  batch_call(const batch_call&) = delete;
+  batch_call& operator=(batch_call&&) = delete;
+  batch_call& operator=(const batch_call&) = delete;
+  ~batch_call() = default;
+
+  bool await_ready() const noexcept { return false; }
+
+  template <class Promise>
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> h) {
+    owner_ = executor::current();
+    if (owner_ == nullptr) throw std::logic_error("shoal: batcher awaited outside any executor");
+    const task_env* env = env_of(h);
+    if (env != nullptr && env->stop.stop_requested()) {
+      cancelled_ = true;  // cancelled before it began: never joins a batch
+      return transfer(h);
+    }
+    handle_ = h;
+    auto joined = state_->join(*this);
+    // Nothing below can race with our resumption: it is posted pinned to owner_, whose thread
+    // is this one.
+    if (joined.register_idle != nullptr) state_->register_idle(*joined.register_idle);
+    if (joined.hold_timer) arm_timer(joined.deadline);
+    if (env != nullptr && env->stop.stop_possible()) stop_.emplace(env->stop, on_stop{this});
+    return transfer(joined.runner);
+  }
+
+  // The item's value; nullopt when the call was cancelled. Rethrows the item's or the bulk
+  // call's exception.
+  std::optional<value_type> await_resume() {
+    stop_.reset();  // waits for a stop callback running on another thread
+    if (timer_armed_) owner_->cancel_timer(node_);  // no-op when it fired
+    if (cancelled_) return std::nullopt;
+    if (error_) std::rethrow_exception(error_);
+    return std::optional<value_type>(item_traits<R>::take(std::move(*result_)));
+  }
+
+ private:
+  friend state_type;
+
+  static constexpr int sent = 0;
+  static constexpr int cancel_requested = 1;
+  static constexpr int done = 2;
+
+  struct on_stop {
+    batch_call* self;
+    void operator()() const noexcept { self->state_->cancel(*self); }
+  };
+  struct node_with_owner : timer_node {
+    batch_call* self = nullptr;
+  };
+  static void on_fire(timer_node& node) noexcept {
+    batch_call& self = *static_cast<node_with_owner&>(node).self;
+    self.state_->on_timer(self);
+  }
+
+  void arm_timer(time_point deadline) {
+    node_.deadline = deadline;
+    node_.fire = &on_fire;
+    node_.self = this;
+    owner_->add_timer(node_);
+    timer_armed_ = true;
+  }
+
+  // Completion of a sent call (bulk call returned): deliver, unless cancel won, then post.
+  template <class Deliver>
+  void finish_sent(Deliver&& deliver) noexcept {
+    // acq_rel: pairs with the CAS in cancel_sent (we read its outcome).
+    if (phase_.exchange(done, std::memory_order_acq_rel) == cancel_requested) {
+      cancelled_ = true;
+    } else {
+      deliver(*this);
+    }
+    owner_->post(handle_, true);  // pinned: resumes on its own executor
+  }
+  // From the stop callback once the call left the batch with its flush.
+  void cancel_sent() noexcept {
+    int expected = sent;
+    // acq_rel: pairs with the exchange in finish_sent.
+    phase_.compare_exchange_strong(expected, cancel_requested, std::memory_order_acq_rel);
+  }
+  // From the stop callback, the call having been removed from the current batch.
+  void finish_cancelled() noexcept {
+    cancelled_ = true;
+    owner_->post(handle_, true);
+  }
+
+  state_type* state_;
+  Arg arg_;  // moved into the batch when the call joins it
+  executor* owner_ = nullptr;
+  std::coroutine_handle<> handle_;
+  std::size_t index_ = 0;                   // position in the current batch; under state's lock
+  batch_slot<state_type>* slot_ = nullptr;  // the owner's idle slot; under state's lock
+  std::optional<R> result_;
+  std::exception_ptr error_;
+  bool cancelled_ = false;
+  bool timer_armed_ = false;
+  std::atomic<int> phase_{sent};
+  node_with_owner node_;
+  std::optional<std::stop_callback<on_stop>> stop_;
+};
+
+}  // namespace shoal::detail

@@ -1,0 +1,323 @@
+// shoal/detail/batcher_state.hpp: the shared state behind shoal/batcher.hpp.
+//
+// What: the batch being filled (arguments and their callers, in arrival order), recycled batch
+// buffers, one idle slot per executor callers came from, the flush policy and the bulk function.
+// A flush takes the current batch under the lock and hands it to a runner: a detached root
+// coroutine (frames from the recycling frame allocator) that calls the bulk function, gives
+// each caller its item or the call's exception, posts each caller back to its own executor, and
+// returns the batch's buffers (capacity kept) to the free list.
+//
+// Idle slots: the first caller from an executor registers that executor's slot as an idle hook
+// (once; it stays registered until the batcher is destroyed). The hook flushes the current batch
+// when some of its callers came from that executor: they are stalled exactly when it is idle.
+//
+// Thread-safety: every member function may be called from any thread; `mutex_` guards the
+// batches, the slots' list and the counters. Memory ordering: a caller's argument joins under
+// the lock, which happens-before the flush that takes it; the runner's delivery happens-before
+// the caller resumes (its post).
+#pragma once
+
+#include <atomic>
+#include <coroutine>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "shoal/clock.hpp"
+#include "shoal/detail/batcher_call.hpp"
+#include "shoal/detail/idle_hooks.hpp"
+#include "shoal/detail/root_task.hpp"
+#include "shoal/executor.hpp"
+#include "shoal/task.hpp"
+
+namespace shoal::detail {
+
+struct batch_counters {
+  std::uint64_t batches = 0, items = 0, cancelled = 0;
+  std::uint64_t by_size = 0, by_predicate = 0, by_time = 0, by_idle = 0;
+};
+
+template <class Arg, class R>
+struct batch {
+  std::vector<Arg> args;
+  std::vector<batch_call<Arg, R>*> callers;
+  batch_call<Arg, R>* timer_holder = nullptr;  // the caller whose timer flushes it
+  time_point deadline{};                       // when max_wait is set: first arrival + max_wait
+
+  void clear() noexcept {
+    args.clear();
+    callers.clear();
+    timer_holder = nullptr;
+  }
+};
+
+template <class State>
+struct batch_slot : idle_hook {
+  State* state = nullptr;
+  executor* where = nullptr;
+  std::atomic<std::size_t> waiting{0};  // callers from `where` in the current batch
+};
+
+template <class Arg, class R>
+class batcher_state {
+ public:
+  using call = batch_call<Arg, R>;
+  using batch_type = batch<Arg, R>;
+  using slot = batch_slot<batcher_state>;
+  using async_fn = std::function<task<std::vector<R>>(std::span<Arg>)>;
+  using sync_fn = std::function<std::vector<R>(std::span<Arg>)>;
+  using predicate = std::function<bool(std::span<const Arg>)>;
+
+  struct policy {
+    std::size_t max_size = 0;
+    duration max_wait = duration::zero();
+    predicate flush_if;
+  };
+  struct joined {
+    std::coroutine_handle<> runner;  // non-null: this call filled the batch; run it now
+    slot* register_idle = nullptr;   // non-null: first call from this executor
+    bool hold_timer = false;
+    time_point deadline{};
+  };
+
+  batcher_state(async_fn async, sync_fn sync, policy p)
+      : async_(std::move(async)),
+        sync_(std::move(sync)),
+        policy_(std::move(p)),
+        current_(std::make_unique<batch_type>()) {}
+  batcher_state(const batcher_state&) = delete;
+  batcher_state& operator=(const batcher_state&) = delete;
+  ~batcher_state() {
+    for (auto& s : slots_) s->unlink();  // after this no hook runs or will run
+    // Every call has returned (the batcher's contract), but a runner may still be between
+    // posting its last caller and giving its buffers back: wait for it.
+    for (;;) {
+      {
+        const std::lock_guard lock(mutex_);
+        if (in_flight_ == 0) return;
+      }
+      std::this_thread::yield();
+    }
+  }
+
+  joined join(call& c) {
+    joined out;
+    std::unique_ptr<batch_type> full;
+    {
+      const std::lock_guard lock(mutex_);
+      batch_type& b = *current_;
+      if (b.callers.empty() && policy_.max_wait > duration::zero()) {
+        b.deadline = c.owner_->now() + policy_.max_wait;
+      }
+      c.slot_ = slot_for(c.owner_, out.register_idle);
+      c.slot_->waiting.store(c.slot_->waiting.load(std::memory_order_relaxed) + 1,
+                             std::memory_order_relaxed);  // read by on_idle's precheck
+      c.index_ = b.callers.size();
+      b.args.push_back(std::move(c.arg_));
+      b.callers.push_back(&c);
+      full = take_if_due(b, c.owner_->now());
+      if (!full && b.timer_holder == nullptr && policy_.max_wait > duration::zero()) {
+        b.timer_holder = &c;
+        out.hold_timer = true;
+        out.deadline = b.deadline;
+      }
+    }
+    if (full) out.runner = make_runner(std::move(full));
+    return out;
+  }
+
+  void register_idle(slot& s) noexcept { (void)s.where->add_idle_hook(s); }
+
+  // The stop callback of `c` (any thread).
+  void cancel(call& c) noexcept {
+    {
+      const std::lock_guard lock(mutex_);
+      batch_type& b = *current_;
+      if (c.index_ >= b.callers.size() || b.callers[c.index_] != &c) {
+        c.cancel_sent();  // already flushed: cancelled when the call returns, if not yet done
+        return;
+      }
+      remove(b, c);
+      ++counters_.cancelled;
+    }
+    c.finish_cancelled();
+  }
+
+  // c's max-wait timer fired (on c's executor).
+  void on_timer(call& c) noexcept {
+    std::unique_ptr<batch_type> full;
+    {
+      const std::lock_guard lock(mutex_);
+      if (current_->timer_holder != &c) return;
+      ++counters_.by_time;
+      full = take();
+    }
+    c.owner_->post(make_runner(std::move(full)), false);
+  }
+
+  static bool on_idle(idle_hook& hook) noexcept {
+    auto& s = static_cast<slot&>(hook);
+    // relaxed precheck: a stale value only delays the flush to the next idle moment, and the
+    // count is re-read under the lock.
+    if (s.waiting.load(std::memory_order_relaxed) == 0) return false;
+    return s.state->flush_idle(s);
+  }
+
+  // The runner's body, minus the coroutine: what the bulk function gets.
+  [[nodiscard]] bool is_async() const noexcept { return static_cast<bool>(async_); }
+  task<std::vector<R>> call_async(batch_type& b) { return async_(std::span<Arg>(b.args)); }
+  std::vector<R> call_sync(batch_type& b) { return sync_(std::span<Arg>(b.args)); }
+
+  void complete(std::unique_ptr<batch_type> b, std::vector<R>& results,
+                std::exception_ptr failure) noexcept {
+    if (!failure && results.size() != b->callers.size()) failure = size_mismatch();
+    for (std::size_t i = 0; i < b->callers.size(); ++i) {
+      b->callers[i]->finish_sent([&](call& c) {
+        if (failure) {
+          c.error_ = failure;
+        } else {
+          c.result_.emplace(std::move(results[i]));
+        }
+      });
+    }
+    b->clear();
+    const std::lock_guard lock(mutex_);
+    free_.push_back(std::move(b));  // may allocate (free_ grows to the batches in flight)
+    --in_flight_;                   // the last touch of this state by the runner
+  }
+
+  [[nodiscard]] batch_counters counters() const {
+    const std::lock_guard lock(mutex_);
+    return counters_;
+  }
+  [[nodiscard]] std::size_t pending() const {
+    const std::lock_guard lock(mutex_);
+    return current_->callers.size();
+  }
+
+ private:
+  static std::exception_ptr size_mismatch() noexcept {
+    try {
+      throw std::logic_error(
+          "shoal::batcher: the bulk function returned a result count "
+          "different from its argument count");
+    } catch (...) {
+      return std::current_exception();
+    }
+  }
+
+  bool flush_idle(slot& s) noexcept {
+    std::unique_ptr<batch_type> full;
+    {
+      const std::lock_guard lock(mutex_);
+      if (s.waiting.load(std::memory_order_relaxed) == 0) return false;
+      ++counters_.by_idle;
+      full = take();
+    }
+    s.where->post(make_runner(std::move(full)), false);
+    return true;
+  }
+
+  // Under the lock: the batch when the policy says it is due now.
+  std::unique_ptr<batch_type> take_if_due(batch_type& b, time_point now) {
+    if (policy_.max_size != 0 && b.args.size() >= policy_.max_size) {
+      ++counters_.by_size;
+      return take();
+    }
+    if (policy_.flush_if && policy_.flush_if(std::span<const Arg>(b.args))) {
+      ++counters_.by_predicate;
+      return take();
+    }
+    if (policy_.max_wait > duration::zero() && now >= b.deadline) {
+      ++counters_.by_time;
+      return take();
+    }
+    return nullptr;
+  }
+
+  // Under the lock: detaches the current batch and starts an empty one (recycled buffers).
+  std::unique_ptr<batch_type> take() {
+    std::unique_ptr<batch_type> full = std::move(current_);
+    if (free_.empty()) {
+      current_ = std::make_unique<batch_type>();
+    } else {
+      current_ = std::move(free_.back());
+      free_.pop_back();
+    }
+    for (auto& s : slots_) s->waiting.store(0, std::memory_order_relaxed);
+    ++counters_.batches;
+    ++in_flight_;
+    counters_.items += full->args.size();
+    return full;
+  }
+
+  // Under the lock: removes c from b, keeping the others' order.
+  void remove(batch_type& b, call& c) noexcept {
+    const auto at = static_cast<std::ptrdiff_t>(c.index_);
+    b.args.erase(b.args.begin() + at);
+    b.callers.erase(b.callers.begin() + at);
+    for (std::size_t i = c.index_; i < b.callers.size(); ++i) b.callers[i]->index_ = i;
+    c.slot_->waiting.store(c.slot_->waiting.load(std::memory_order_relaxed) - 1,
+                           std::memory_order_relaxed);
+    if (b.timer_holder == &c) b.timer_holder = nullptr;  // the next caller takes the timer
+  }
+
+  // Under the lock: the slot of `ex`, created on first use (`created` then set).
+  slot* slot_for(executor* ex, slot*& created) {
+    for (auto& s : slots_) {
+      if (s->where == ex) return s.get();
+    }
+    auto s = std::make_unique<slot>();
+    s->run = &on_idle;
+    s->state = this;
+    s->where = ex;
+    created = s.get();
+    slots_.push_back(std::move(s));
+    return created;
+  }
+
+  std::coroutine_handle<> make_runner(std::unique_ptr<batch_type> full);
+
+  async_fn async_;
+  sync_fn sync_;
+  policy policy_;
+  mutable std::mutex mutex_;
+  std::unique_ptr<batch_type> current_;            // guarded by mutex_
+  std::vector<std::unique_ptr<batch_type>> free_;  // guarded by mutex_
+  std::vector<std::unique_ptr<slot>> slots_;       // guarded by mutex_
+  batch_counters counters_;                        // guarded by mutex_
+  std::size_t in_flight_ = 0;                      // taken, not yet recycled; by mutex_
+};
+
+// The runner: calls the bulk function on a taken batch and completes it.
+template <class Arg, class R>
+task<void> run_batch(batcher_state<Arg, R>& state, std::unique_ptr<batch<Arg, R>> b) {
+  std::vector<R> results;
+  std::exception_ptr failure;
+  try {
+    if (state.is_async()) {
+      results = co_await state.call_async(*b);
+    } else {
+      results = state.call_sync(*b);
+    }
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  state.complete(std::move(b), results, failure);
+}
+
+template <class Arg, class R>
+std::coroutine_handle<> batcher_state<Arg, R>::make_runner(std::unique_ptr<batch_type> full) {
+  return run_root<void>(run_batch(*this, std::move(full)), nullptr)
+      .start_with(&destroy_root, nullptr);
+}
+
+}  // namespace shoal::detail
