@@ -31,6 +31,7 @@ struct config {
   std::int64_t check_chunk = 10;
   bool keep = false;  // the default job: keep the data at the end (skip clean)
   bool progress = true;
+  bool tui = true;  // the dashboard when stdout and stderr are terminals; false: plain lines
 
   [[nodiscard]] bool is_sqlite() const { return db.rfind("sqlite:", 0) == 0; }
   // The capacity mode's simulated database (driver/sim/sim.hpp): not a database.

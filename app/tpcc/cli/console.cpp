@@ -50,6 +50,11 @@ void console::set_interrupt(std::function<void()> on_interrupt) {
   if (interrupted_.load() && on_interrupt_) on_interrupt_();
 }
 
+void console::set_before_exit(std::function<void()> before_exit) {
+  const std::scoped_lock lock(mutex_);
+  before_exit_ = std::move(before_exit);
+}
+
 // Handlers run under the lock, so once set_reporter / set_interrupt has returned the old one
 // is not running and what it referred to may go.
 void console::tick() {
@@ -64,6 +69,10 @@ void console::tick() {
 
 void console::interrupt() {
   if (interrupted_.exchange(true)) {
+    {
+      const std::scoped_lock lock(mutex_);
+      if (before_exit_) before_exit_();
+    }
     std::fprintf(stderr, "shoal-tpcc: interrupted twice, exiting now\n");
     std::_Exit(130);
   }

@@ -12,6 +12,8 @@
 // Thread-safety: set_reporter / set_interrupt from any thread; once they return, the previous
 // handler is not running (handlers run under the console's lock, so they must be quick and must
 // not call back into the console).
+// A second Ctrl-C runs the before-exit handler (a dashboard gives the terminal back) and then
+// exits at once with status 130.
 #pragma once
 
 #include <atomic>
@@ -41,6 +43,8 @@ class console {
   void clear_reporter() { set_reporter(nullptr); }
   // When an interrupt already came (before any handler was set), the new handler runs at once.
   void set_interrupt(std::function<void()> on_interrupt);
+  // Runs before the immediate exit of a second Ctrl-C; an empty function: nothing.
+  void set_before_exit(std::function<void()> before_exit);
   [[nodiscard]] bool interrupted() const noexcept { return interrupted_.load(); }
 
  private:
@@ -53,6 +57,7 @@ class console {
   std::mutex mutex_;
   std::function<std::string()> reporter_;
   std::function<void()> on_interrupt_;
+  std::function<void()> before_exit_;
   std::atomic<bool> done_{false};
   std::atomic<bool> interrupted_{false};
   std::thread thread_;

@@ -152,8 +152,11 @@ const std::array<option, 19> options{{
        c.progress = false;
        return std::nullopt;
      }},
-    {"no-tui", "", "Plain progress lines (the only display so far; accepted for scripts)",
-     [](config&, string_view) -> std::optional<std::string> { return std::nullopt; }},
+    {"no-tui", "", "Plain progress lines instead of the dashboard (the default on a terminal)",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.tui = false;
+       return std::nullopt;
+     }},
     {"help", "", "Show this help",
      [](config& c, string_view) -> std::optional<std::string> {
        c.cmd = command::help;

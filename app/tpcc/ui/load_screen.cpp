@@ -1,0 +1,54 @@
+// app/tpcc/ui/load_screen.cpp: the loader's dashboard laid out as text (see load_screen.hpp).
+#include "ui/load_screen.hpp"
+
+#include <algorithm>
+
+#include "ui/run_screen.hpp"
+
+namespace tpcc::ui {
+namespace {
+
+std::string count(std::int64_t v) { return short_number(static_cast<double>(v)); }
+
+std::string eta(const loader::progress_snapshot& s) {
+  return s.eta_seconds >= 0 ? clock_time(s.eta_seconds) : std::string("-");
+}
+
+}  // namespace
+
+double load_fraction(const loader::progress_snapshot& s) {
+  if (s.rows_expected > 0) {
+    return std::clamp(static_cast<double>(s.rows) / static_cast<double>(s.rows_expected), 0.0, 1.0);
+  }
+  if (s.warehouses_total <= 0) return 0;
+  return static_cast<double>(s.warehouses_done) / static_cast<double>(s.warehouses_total);
+}
+
+std::vector<std::string> render_load(const load_screen& s, screen_size size,
+                                     const std::vector<std::string>& log) {
+  const loader::progress_snapshot& p = s.progress;
+  const double fraction = load_fraction(p);
+  std::vector<std::string> lines;
+  lines.push_back(printable("shoal-tpcc load  " + s.target));
+  lines.push_back("LOADING  elapsed " + clock_time(p.elapsed_seconds) + "  ETA " + eta(p));
+  const std::size_t width = std::clamp<std::size_t>(size.columns, 20, 200) - 5;
+  lines.push_back(progress_bar(fraction, width) + pad_left(fixed(fraction * 100, 0), 4) + "%");
+  lines.push_back("warehouses " + std::to_string(p.warehouses_done) + "/" +
+                  std::to_string(p.warehouses_total) + " done   items " +
+                  (p.items_done ? "done" : "loading"));
+  lines.push_back("rows " + count(p.rows) + " of " + count(p.rows_expected) + "   rows/s " +
+                  short_number(p.rows_per_second) + "   MiB/s " + fixed(p.mib_per_second, 1));
+  add_log_pane(lines, size, log);
+  return lines;
+}
+
+std::string load_line(const loader::progress_snapshot& s) {
+  std::string line =
+      "load: " + std::to_string(s.warehouses_done) + "/" + std::to_string(s.warehouses_total) +
+      " warehouses, " + std::to_string(s.rows) + " rows (" + fixed(load_fraction(s) * 100, 0) +
+      "%), " + fixed(s.rows_per_second, 0) + " rows/s, " + fixed(s.mib_per_second, 1) + " MiB/s";
+  if (s.eta_seconds >= 0) line += ", ETA " + fixed(s.eta_seconds, 0) + " s";
+  return line;
+}
+
+}  // namespace tpcc::ui

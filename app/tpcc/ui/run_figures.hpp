@@ -1,0 +1,57 @@
+// app/tpcc/ui/run_figures.hpp: the figures a run's display derives from one live_view.
+//
+// What: run_screen is everything a run display is drawn from: an immutable live_view (taken by
+// run_control::live(), never the live counters) plus the run's settings the view does not
+// carry. figures_of() derives what the dashboard and the plain line show: tpmC and efficiency
+// of the measurement interval so far (as report/summary.hpp defines them), the time elapsed,
+// remaining and its fraction, the connection-pool wait p90 (the `queued` histograms), and
+// whether the client itself is the bottleneck: timer lateness or ready-queue delay p99 of the
+// latest interval beyond the run's client-lag limit, or the workers near saturation.
+// Everything is computed from the view alone (no clock is read), so it is testable as is.
+// Thread-safety: pure functions over plain values.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "run/run.hpp"
+#include "stats/client.hpp"
+
+namespace tpcc::ui {
+
+// Mean worker busy fraction from which the client counts as saturated.
+inline constexpr double saturated_busy = 0.95;
+
+struct run_screen {
+  run::live_view view;
+  double wait_scale = 1.0;  // 1: the spec's waits; 0: --no-wait
+  std::chrono::nanoseconds client_lag_limit = std::chrono::milliseconds(50);
+  std::string target;  // the database as the user should see it (password redacted)
+  std::string note;    // shown on the header and the plain line (e.g. a simulated database)
+};
+
+struct client_verdict {
+  bool bound = false;
+  std::string reason;  // why, in words; empty unless bound
+};
+
+struct run_figures {
+  double measured_seconds = 0;       // of the measurement interval, so far
+  double tpmc = 0;                   // New-Orders committed per minute of it
+  std::optional<double> efficiency;  // fraction of the (scaled) maximum; nullopt without waits
+  double planned_seconds = 0;        // warm-up + measurement
+  double remaining_seconds = 0;      // until the planned end of the measurement
+  double progress = 0;               // 0..1 of the planned time
+  std::optional<std::uint64_t> pool_wait_p90_us;  // latest interval, else the window
+  client_verdict client;
+};
+
+[[nodiscard]] client_verdict client_lag(const stats::client_sample& c,
+                                        std::chrono::nanoseconds limit);
+[[nodiscard]] run_figures figures_of(const run_screen& s);
+// Transactions of type `kind` (committed or rolled back) per second of interval `s`.
+[[nodiscard]] double interval_rate(const stats::interval_sample& s, std::size_t kind);
+
+}  // namespace tpcc::ui

@@ -1,0 +1,189 @@
+// app/tpcc/ui/run_screen.cpp: the run's dashboard laid out as text (see run_screen.hpp).
+#include "ui/run_screen.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+
+#include "txn/kind.hpp"
+
+namespace tpcc::ui {
+namespace {
+
+template <class... Args>
+std::string format(const char* fmt, Args... args) {
+  std::array<char, 512> buffer{};
+  const int n = std::snprintf(buffer.data(), buffer.size(), fmt, args...);
+  return std::string(buffer.data(),
+                     n < 0 ? 0 : std::min(static_cast<std::size_t>(n), buffer.size() - 1));
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return s;
+}
+
+std::string mode(double wait_scale) {
+  if (wait_scale == 1.0) return "TPC-C waits";
+  if (wait_scale == 0.0) return "no waits (NOT TPC-C)";
+  return "waits x" + format("%g", wait_scale) + " (NOT TPC-C)";
+}
+
+std::string header(const run_screen& s) {
+  const run::live_view& v = s.view;
+  std::string line = format("shoal-tpcc run  %s  %lld warehouses, %lld terminals  %s",
+                            s.target.c_str(), static_cast<long long>(v.warehouses),
+                            static_cast<long long>(v.terminals), mode(s.wait_scale).c_str());
+  if (!s.note.empty()) line.append("  ").append(s.note);
+  return line;
+}
+
+std::string timing(const run_screen& s, const run_figures& f) {
+  const run::live_view& v = s.view;
+  std::string line = upper(run::to_string(v.now));
+  line.append("  elapsed ").append(clock_time(v.elapsed_seconds));
+  line.append("  remaining ").append(clock_time(f.remaining_seconds));
+  line.append("  (warm-up ").append(clock_time(v.warmup_seconds));
+  line.append(", measurement ").append(clock_time(v.measure_seconds)).append(")");
+  if (v.now == run::phase::draining) line += "  finishing transactions in flight";
+  return line;
+}
+
+std::string bar(const run_figures& f, std::size_t columns) {
+  const std::size_t width = std::clamp<std::size_t>(columns, 20, 200) - 5;
+  return progress_bar(f.progress, width) + pad_left(fixed(f.progress * 100, 0), 4) + "%";
+}
+
+std::string headline(const run_figures& f) {
+  std::string line = "tpmC " + fixed(f.tpmc, 1) + "   efficiency ";
+  line += f.efficiency ? fixed(*f.efficiency * 100, 1) + " %" : std::string("n/a (no waits)");
+  line += "   measured " + fixed(f.measured_seconds, 1) + " s";
+  return line;
+}
+
+void add_table(std::vector<std::string>& lines, const run::live_view& v) {
+  lines.push_back(format("  %-13s %9s %8s %7s %8s %8s %8s %9s", "transaction", "committed",
+                         "rollback", "failed", "p50 ms", "p90 ms", "p99 ms", "txn/s"));
+  for (const txn::kind k : txn::all_kinds) {
+    const stats::kind_totals& t = v.window.kinds[txn::index(k)];
+    const double rate = v.last ? interval_rate(*v.last, txn::index(k)) : 0.0;
+    lines.push_back(format(
+        "  %-13s %9llu %8llu %7llu %8s %8s %8s %9s", std::string(txn::name(k)).c_str(),
+        static_cast<unsigned long long>(t.committed),
+        static_cast<unsigned long long>(t.rolled_back), static_cast<unsigned long long>(t.failed),
+        millis(t.response.percentile(0.5)).c_str(), millis(t.response.percentile(0.9)).c_str(),
+        millis(t.response.percentile(0.99)).c_str(), fixed(rate, 1).c_str()));
+  }
+}
+
+// "w0 12% 1.2k/s" cells packed into lines of `columns`, at most 4 lines.
+void add_workers(std::vector<std::string>& lines, const stats::client_sample& c,
+                 std::size_t columns) {
+  constexpr std::size_t max_lines = 4;
+  std::string line = "  ";
+  std::size_t added = 0;
+  for (std::size_t i = 0; i < c.workers.size(); ++i) {
+    const stats::worker_sample& w = c.workers[i];
+    const std::string cell = pad_right(
+        format("w%zu %3.0f%% %s/s", i, w.busy * 100, short_number(w.resumed_per_second).c_str()),
+        18);
+    if (line.size() + cell.size() > columns && line.size() > 2) {
+      if (++added == max_lines) {
+        lines.push_back(format("  ... %zu more workers", c.workers.size() - i));
+        return;
+      }
+      lines.push_back(line);
+      line = "  ";
+    }
+    line += cell;
+  }
+  if (line.size() > 2) lines.push_back(line);
+}
+
+void add_client(std::vector<std::string>& lines, const run_screen& s, const run_figures& f,
+                std::size_t columns) {
+  if (!s.view.last) {
+    lines.emplace_back("client  (its figures appear after the first complete interval)");
+    return;
+  }
+  const stats::interval_sample& last = *s.view.last;
+  const stats::client_sample& c = last.client;
+  const double seconds = std::max(last.end_seconds - last.start_seconds, 1e-9);
+  lines.push_back(
+      format("client  %zu workers (busy, coroutines resumed/s)  cpu %.2f s/s  rss %s MiB",
+             c.workers.size(), c.cpu_seconds / seconds,
+             fixed(static_cast<double>(c.rss_bytes) / 1048576.0, 1).c_str()));
+  add_workers(lines, c, columns);
+  lines.push_back(format("pool    size %zu  in use %zu  waiting %zu  wait p90 %s ms", c.pool_size,
+                         c.pool_in_use, c.pool_waiting,
+                         f.pool_wait_p90_us ? millis(*f.pool_wait_p90_us).c_str() : "-"));
+  lines.push_back(
+      format("lag     timer lateness p99 %s ms  ready-queue delay p99 %s ms  (limit %s ms)",
+             millis(c.lateness_p99_us).c_str(), millis(c.queue_delay_p99_us).c_str(),
+             millis(static_cast<std::uint64_t>(s.client_lag_limit.count() / 1000)).c_str()));
+  if (f.client.bound) {
+    lines.push_back("!! CLIENT-BOUND: " + f.client.reason +
+                    ": these figures measure the client, not the database");
+  }
+}
+
+}  // namespace
+
+void add_log_pane(std::vector<std::string>& lines, screen_size size,
+                  const std::vector<std::string>& log) {
+  if (lines.size() + 2 < size.rows) {
+    lines.emplace_back();
+    lines.emplace_back("log (stderr) " +
+                       std::string(size.columns > 13 ? size.columns - 13 : 0, '-'));
+    const std::size_t room = size.rows - lines.size();
+    const std::size_t shown = std::min(room, log.size());
+    for (std::size_t i = log.size() - shown; i < log.size(); ++i)
+      lines.push_back(printable(log[i]));
+  }
+  if (lines.size() > size.rows) lines.resize(size.rows);
+  for (std::string& line : lines) line = fit(line, size.columns);
+}
+
+std::vector<std::string> render_run(const run_screen& s, screen_size size,
+                                    const std::vector<std::string>& log) {
+  const run_figures f = figures_of(s);
+  std::vector<std::string> lines;
+  lines.push_back(printable(header(s)));
+  lines.push_back(timing(s, f));
+  lines.push_back(bar(f, size.columns));
+  lines.push_back(headline(f));
+  lines.emplace_back();
+  add_table(lines, s.view);
+  lines.emplace_back();
+  add_client(lines, s, f, size.columns);
+  add_log_pane(lines, size, log);
+  return lines;
+}
+
+std::vector<std::string> render_starting(const std::string& target, screen_size size,
+                                         const std::vector<std::string>& log) {
+  std::vector<std::string> lines;
+  lines.push_back(printable("shoal-tpcc run  " + target));
+  lines.emplace_back("STARTING  checking the load, connecting, starting the terminals");
+  add_log_pane(lines, size, log);
+  return lines;
+}
+
+std::string run_line(const run_screen& s) {
+  const run_figures f = figures_of(s);
+  const run::live_view& v = s.view;
+  std::string line = std::string("[") + run::to_string(v.now) + "] " + fixed(v.elapsed_seconds, 0) +
+                     "/" + fixed(f.planned_seconds, 0) + " s";
+  line += " | tpmC " + fixed(f.tpmc, 1);
+  if (f.efficiency) line += " | efficiency " + fixed(*f.efficiency * 100, 1) + "%";
+  const auto& no = v.window.kinds[txn::index(txn::kind::new_order)];
+  line += " | New-Order p90 " + millis(no.response.percentile(0.9)) + " ms";
+  if (f.pool_wait_p90_us) line += " | pool wait p90 " + millis(*f.pool_wait_p90_us) + " ms";
+  if (f.client.bound) line += " | CLIENT-BOUND: " + f.client.reason;
+  if (!s.note.empty()) line += " | " + s.note;
+  return line;
+}
+
+}  // namespace tpcc::ui
