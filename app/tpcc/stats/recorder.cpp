@@ -25,12 +25,7 @@ void recorder::close_window(clock::time_point t) noexcept {
   }
 }
 
-void recorder::record(const txn_record& r) noexcept {
-  if (!in_window(r.end)) {
-    add(outside_, 1);
-    return;
-  }
-  per_kind& k = kinds_[txn::index(r.kind)];
+void recorder::count(per_kind& k, const txn_record& r) noexcept {
   switch (r.status) {
     case driver::outcome_kind::ok:
       add(k.committed, 1);
@@ -51,6 +46,15 @@ void recorder::record(const txn_record& r) noexcept {
   k.response.record(r.response);
   k.queued.record(r.queued);
   k.service.record(r.service);
+}
+
+void recorder::record(const txn_record& r) noexcept {
+  count(all_[txn::index(r.kind)], r);
+  if (!in_window(r.end)) {
+    add(outside_, 1);
+    return;
+  }
+  count(kinds_[txn::index(r.kind)], r);
 }
 
 void recorder::record_delivery(std::chrono::nanoseconds completion, int skipped, bool ok,
@@ -81,21 +85,29 @@ void recorder::record_inputs(const input_counts& keyed, clock::time_point at) no
   add(inputs_.think_micros, static_cast<std::uint64_t>(keyed.think_seconds * 1e6));
 }
 
+kind_totals recorder::copy(const per_kind& k) {
+  kind_totals t;
+  t.committed = k.committed.load(relaxed);
+  t.rolled_back = k.rolled_back.load(relaxed);
+  t.failed = k.failed.load(relaxed);
+  t.lost = k.lost.load(relaxed);
+  t.retries = k.retries.load(relaxed);
+  t.round_trips = k.round_trips.load(relaxed);
+  t.response = k.response.snapshot();
+  t.queued = k.queued.snapshot();
+  t.service = k.service.snapshot();
+  return t;
+}
+
+cumulative recorder::take_all() const {
+  cumulative c;
+  for (std::size_t i = 0; i < txn::kind_count; ++i) c.kinds[i] = copy(all_[i]);
+  return c;
+}
+
 snapshot recorder::take() const {
   snapshot s;
-  for (std::size_t i = 0; i < txn::kind_count; ++i) {
-    const per_kind& k = kinds_[i];
-    kind_totals& t = s.kinds[i];
-    t.committed = k.committed.load(relaxed);
-    t.rolled_back = k.rolled_back.load(relaxed);
-    t.failed = k.failed.load(relaxed);
-    t.lost = k.lost.load(relaxed);
-    t.retries = k.retries.load(relaxed);
-    t.round_trips = k.round_trips.load(relaxed);
-    t.response = k.response.snapshot();
-    t.queued = k.queued.snapshot();
-    t.service = k.service.snapshot();
-  }
+  for (std::size_t i = 0; i < txn::kind_count; ++i) s.kinds[i] = copy(kinds_[i]);
   s.outside_window = outside_.load(relaxed);
   s.deliveries_done = deliveries_.load(relaxed);
   s.deliveries_on_time = on_time_.load(relaxed);

@@ -10,10 +10,14 @@
 // deliveries add their completion time from queueing (clause 2.7.2.2), the districts skipped
 // and how many completed within 80 s. The input-variability counters record what terminals
 // keyed in (clause 5.2.5 / 2.4.1.5 / 2.5.1.2 / 2.6.1.2).
+// Apart from the window, every transaction of every phase is also counted in a second set of
+// per-type counters and histograms: take_all() gives them as a cumulative snapshot, from which
+// the interval series is cut (stats/sampler.hpp).
 // snapshot() copies everything into plain values: the summary and any display render
 // snapshots, never the live counters.
 // Thread-safety: record* from any thread at once (relaxed atomics; the counts are exact);
-// snapshot() from any thread, may miss records in flight; close_window() from one thread.
+// take() and take_all() from any thread, may miss records in flight (each counter is exact
+// and monotonic, so consecutive snapshots never go back); close_window() from one thread.
 #pragma once
 
 #include <array>
@@ -65,6 +69,11 @@ struct snapshot {
   clock::time_point window_start, window_end;  // window_end: as closed, or as planned
 };
 
+// Every transaction ended so far, in every phase: cumulative, for the interval series.
+struct cumulative {
+  std::array<kind_totals, txn::kind_count> kinds;
+};
+
 class recorder {
  public:
   recorder(clock::time_point window_start, clock::time_point window_end);
@@ -79,6 +88,7 @@ class recorder {
   void close_window(clock::time_point t) noexcept;
   [[nodiscard]] bool in_window(clock::time_point t) const noexcept;
   [[nodiscard]] snapshot take() const;
+  [[nodiscard]] cumulative take_all() const;
 
  private:
   struct per_kind {
@@ -93,9 +103,13 @@ class recorder {
     std::atomic<std::uint64_t> think_times{0}, think_micros{0};
   };
 
+  static void count(per_kind& k, const txn_record& r) noexcept;
+  static kind_totals copy(const per_kind& k);
+
   const clock::time_point start_;
   std::atomic<clock::rep> end_;  // a time_point's count
   std::array<per_kind, txn::kind_count> kinds_;
+  std::array<per_kind, txn::kind_count> all_;  // every phase
   std::atomic<std::uint64_t> outside_{0};
   std::atomic<std::uint64_t> deliveries_{0}, on_time_{0}, skipped_{0}, delivery_failed_{0};
   concurrent_histogram delivery_completion_;

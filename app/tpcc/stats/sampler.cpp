@@ -1,0 +1,38 @@
+// app/tpcc/stats/sampler.cpp: interval samples from cumulative snapshots (see sampler.hpp).
+#include "stats/sampler.hpp"
+
+namespace tpcc::stats {
+namespace {
+
+interval_kind between(const kind_totals& now, const kind_totals& before) {
+  interval_kind k;
+  k.committed = now.committed - before.committed;
+  k.rolled_back = now.rolled_back - before.rolled_back;
+  k.failed = now.failed - before.failed;
+  k.lost = now.lost - before.lost;
+  k.retries = now.retries - before.retries;
+  k.response = sparse_histogram::difference(now.response, before.response);
+  k.queued = sparse_histogram::difference(now.queued, before.queued);
+  k.service = sparse_histogram::difference(now.service, before.service);
+  return k;
+}
+
+}  // namespace
+
+sampler::sampler(const cumulative& baseline, double start_seconds)
+    : last_(baseline), last_end_(start_seconds) {}
+
+interval_sample sampler::next(const cumulative& now, double end_seconds, phase in) {
+  interval_sample s;
+  s.start_seconds = last_end_;
+  s.end_seconds = end_seconds;
+  s.in = in;
+  for (std::size_t i = 0; i < txn::kind_count; ++i) {
+    s.kinds[i] = between(now.kinds[i], last_.kinds[i]);
+  }
+  last_ = now;
+  last_end_ = end_seconds;
+  return s;
+}
+
+}  // namespace tpcc::stats

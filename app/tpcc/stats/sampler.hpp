@@ -1,0 +1,33 @@
+// app/tpcc/stats/sampler.hpp: cutting the run's cumulative counts into the interval series.
+//
+// What: a sampler keeps the previous cumulative snapshot (recorder::take_all()) and turns each
+// new one into an interval_sample: per transaction type the counts and the three latency
+// histograms of the transactions that ended since the previous snapshot, bucket by bucket
+// (sparse_histogram::difference). Because every counter is monotonic, the intervals of a run
+// add up exactly to the last cumulative snapshot: nothing is lost or counted twice between
+// intervals. The client's own measurement (`client`) is left empty for the caller to fill.
+// Lifetime: one per run. Thread-safety: a plain value (one owner).
+#pragma once
+
+#include "stats/phase.hpp"
+#include "stats/recorder.hpp"
+#include "stats/series.hpp"
+
+namespace tpcc::stats {
+
+class sampler {
+ public:
+  // `baseline`: what had been counted when the series starts (usually nothing).
+  explicit sampler(const cumulative& baseline = {}, double start_seconds = 0);
+
+  // The interval from the previous call (or the start) to `end_seconds` (since the run
+  // started), given the cumulative counts `now` at its end and the phase `in` then.
+  [[nodiscard]] interval_sample next(const cumulative& now, double end_seconds, phase in);
+  [[nodiscard]] double last_end_seconds() const noexcept { return last_end_; }
+
+ private:
+  cumulative last_;
+  double last_end_ = 0;
+};
+
+}  // namespace tpcc::stats

@@ -1,0 +1,149 @@
+// tests/app/stats/sampler_test.cpp: the interval series cut from the recorder's all-phase
+// counts: intervals add up exactly to the cumulative totals, even while threads record.
+#include "stats/sampler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "stats/recorder.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using tpcc::stats::clock;
+using tpcc::stats::cumulative;
+using tpcc::stats::interval_sample;
+using tpcc::stats::recorder;
+using tpcc::stats::sampler;
+using tpcc::stats::txn_record;
+namespace txn = tpcc::txn;
+using outcome_kind = tpcc::driver::outcome_kind;
+
+constexpr std::array<outcome_kind, 4> statuses{outcome_kind::ok, outcome_kind::rolled_back,
+                                               outcome_kind::failed, outcome_kind::connection_lost};
+
+txn_record make_record(std::uint64_t n, clock::time_point end) {
+  txn_record r;
+  r.kind = txn::all_kinds[n % txn::kind_count];
+  r.status = statuses[(n / 7) % statuses.size()];
+  r.retries = static_cast<int>(n % 3);
+  r.queued = std::chrono::microseconds((n * 37) % 5000);
+  r.service = std::chrono::microseconds(100 + (n * 101) % 900'000);
+  r.response = r.queued + r.service;
+  r.end = end;
+  return r;
+}
+
+// Per kind: the sum of the intervals' counts and bucket counts.
+struct totals {
+  std::array<std::uint64_t, txn::kind_count> committed{}, rolled_back{}, failed{}, lost{},
+      retries{};
+  std::array<std::vector<std::uint64_t>, txn::kind_count> response, queued, service;
+  totals() {
+    for (std::size_t i = 0; i < txn::kind_count; ++i) {
+      response[i].assign(tpcc::stats::bucket::count, 0);
+      queued[i].assign(tpcc::stats::bucket::count, 0);
+      service[i].assign(tpcc::stats::bucket::count, 0);
+    }
+  }
+  void add(const interval_sample& s) {
+    for (std::size_t i = 0; i < txn::kind_count; ++i) {
+      const auto& k = s.kinds[i];
+      committed[i] += k.committed;
+      rolled_back[i] += k.rolled_back;
+      failed[i] += k.failed;
+      lost[i] += k.lost;
+      retries[i] += k.retries;
+      for (const auto& [b, n] : k.response.buckets) response[i][b] += n;
+      for (const auto& [b, n] : k.queued.buckets) queued[i][b] += n;
+      for (const auto& [b, n] : k.service.buckets) service[i][b] += n;
+    }
+  }
+};
+
+void expect_equal(const totals& sum, const cumulative& all) {
+  for (std::size_t i = 0; i < txn::kind_count; ++i) {
+    const auto& k = all.kinds[i];
+    EXPECT_EQ(sum.committed[i], k.committed) << i;
+    EXPECT_EQ(sum.rolled_back[i], k.rolled_back) << i;
+    EXPECT_EQ(sum.failed[i], k.failed) << i;
+    EXPECT_EQ(sum.lost[i], k.lost) << i;
+    EXPECT_EQ(sum.retries[i], k.retries) << i;
+    for (std::size_t b = 0; b < tpcc::stats::bucket::count; ++b) {
+      ASSERT_EQ(sum.response[i][b], k.response.bucket_count(b)) << i << " bucket " << b;
+      ASSERT_EQ(sum.queued[i][b], k.queued.bucket_count(b)) << i << " bucket " << b;
+      ASSERT_EQ(sum.service[i][b], k.service.bucket_count(b)) << i << " bucket " << b;
+    }
+  }
+}
+
+TEST(sampler, IntervalsOfConcurrentRecordingAddUpExactlyToTheCumulativeTotals) {
+  const clock::time_point now = clock::now();
+  recorder rec(now + 1h, now + 2h);  // every record ends outside the window
+  constexpr std::uint64_t per_thread = 20'000;
+  std::atomic<int> running{4};
+  std::vector<std::thread> threads;
+  threads.reserve(4);
+  for (std::uint64_t t = 0; t < 4; ++t) {
+    threads.emplace_back([&rec, &running, t, now] {
+      for (std::uint64_t n = 0; n < per_thread; ++n)
+        rec.record(make_record(t * per_thread + n, now));
+      running.fetch_sub(1);
+    });
+  }
+  sampler s;
+  totals sum;
+  std::size_t intervals = 0;
+  double end = 0;
+  while (running.load() > 0) {
+    end += 1;
+    sum.add(s.next(rec.take_all(), end, tpcc::stats::phase::warmup));
+    ++intervals;
+  }
+  for (auto& t : threads) t.join();
+  sum.add(s.next(rec.take_all(), end + 1, tpcc::stats::phase::draining));
+  const cumulative all = rec.take_all();
+  expect_equal(sum, all);
+  std::uint64_t recorded = 0;
+  for (const auto& k : all.kinds) recorded += k.committed + k.rolled_back + k.failed + k.lost;
+  EXPECT_EQ(recorded, 4 * per_thread);
+  EXPECT_GE(intervals, 1U);
+  // The window counted none of them: all ended outside it.
+  const auto window = rec.take();
+  EXPECT_EQ(window.outside_window, 4 * per_thread);
+  for (const auto& k : window.kinds) EXPECT_EQ(k.response.count(), 0U);
+}
+
+TEST(sampler, EachIntervalHoldsOnlyWhatEndedSinceThePreviousOne) {
+  const clock::time_point now = clock::now();
+  recorder rec(now - 1h, now + 1h);  // every record inside the window
+  sampler s;
+  for (std::uint64_t n = 0; n < 10; ++n) rec.record(make_record(0, now));  // New-Order, ok
+  const interval_sample first = s.next(rec.take_all(), 1.0, tpcc::stats::phase::warmup);
+  rec.record(make_record(1, now));  // Payment, ok
+  const interval_sample second = s.next(rec.take_all(), 2.5, tpcc::stats::phase::measuring);
+  const interval_sample third = s.next(rec.take_all(), 3.0, tpcc::stats::phase::measuring);
+
+  const auto no = txn::index(txn::kind::new_order);
+  const auto pay = txn::index(txn::kind::payment);
+  EXPECT_EQ(first.kinds[no].committed, 10U);
+  EXPECT_EQ(first.kinds[no].response.count(), 10U);
+  EXPECT_EQ(first.kinds[pay].committed, 0U);
+  EXPECT_EQ(second.kinds[no].committed, 0U);
+  EXPECT_TRUE(second.kinds[no].response.buckets.empty());
+  EXPECT_EQ(second.kinds[pay].committed, 1U);
+  EXPECT_EQ(third.kinds[pay].committed, 0U);
+  EXPECT_DOUBLE_EQ(first.start_seconds, 0.0);
+  EXPECT_DOUBLE_EQ(second.start_seconds, 1.0);
+  EXPECT_DOUBLE_EQ(second.end_seconds, 2.5);
+  EXPECT_EQ(second.in, tpcc::stats::phase::measuring);
+  // The window and the all-phase counts agree when everything ended inside the window.
+  EXPECT_EQ(rec.take().kinds[no].committed, rec.take_all().kinds[no].committed);
+}
+
+}  // namespace
