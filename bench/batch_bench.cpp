@@ -1,0 +1,199 @@
+// bench/batch_bench.cpp: automatic batching (shoal::batcher) against manual batching and no
+// batching, the table of the corobatch talk (seed 000) reproduced in one run.
+//
+// The use case: notify 100 users who want it. get_user_prefs(ids) returns each user's
+// preferences (every second user wants mail, at a short address); send_notifs(addresses) sends
+// one mail per address. With delays, each call costs 10 ms plus 50 us per item (a busy wait, so
+// the cost is exact and the same for every variant); without, they only build their results.
+// One iteration is one run over the 100 users:
+//   no_batching      a loop: get_user_prefs({id}), then send_notifs({address}) if wanted
+//                    (150 calls);
+//   manual_batching  ids gathered, one get_user_prefs, filtered, one send_notifs (2 calls);
+//   coro_batching    the loop body as a per-user coroutine awaiting two shoal::batchers built on
+//                    the same two functions, the 100 coroutines run by when_all under sync_wait
+//                    (one thread, like the seed); batches flush when the thread is idle (2 calls).
+// Counters: allocs/op per run (everything: the functions' result vectors too) and calls/op.
+// After the runs it prints the seed's table: each variant's time and its ratio to
+// manual_batching from the same run. Not a test: never fails on a time.
+// SHOAL_BENCH_SMOKE=1: 10 users, delays of 100 us per call and 1 us per item.
+// Run: build/release/bench/batch_bench
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "shoal/batcher.hpp"
+#include "shoal/sync_wait.hpp"
+#include "shoal/task.hpp"
+#include "shoal/when_all.hpp"
+#include "support/alloc_counter.hpp"
+#include "support/smoke.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using shoal::bench::alloc_meter;
+using shoal::bench::report_allocs;
+
+const int users = shoal::bench::full_or_smoke(100, 10);
+const std::chrono::nanoseconds per_call =
+    shoal::bench::full_or_smoke<std::chrono::nanoseconds>(10ms, 100us);
+const std::chrono::nanoseconds per_item =
+    shoal::bench::full_or_smoke<std::chrono::nanoseconds>(50us, 1us);
+
+struct prefs {
+  bool wants_mail = false;
+  std::string address;
+};
+
+// The two bulk operations, shared by every variant.
+struct service {
+  bool delays = false;
+  std::int64_t calls = 0;
+
+  void cost(std::size_t items) {
+    ++calls;
+    if (!delays) return;
+    const auto until =
+        std::chrono::steady_clock::now() + per_call + per_item * static_cast<std::int64_t>(items);
+    while (std::chrono::steady_clock::now() < until) {
+    }
+  }
+  std::vector<prefs> get_user_prefs(std::span<const int> ids) {
+    cost(ids.size());
+    std::vector<prefs> out(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      out[i].wants_mail = ids[i] % 2 == 0;
+      out[i].address = "u" + std::to_string(ids[i]) + "@mail.io";  // short: no allocation
+    }
+    return out;
+  }
+  std::vector<bool> send_notifs(std::span<const std::string> addresses) {
+    cost(addresses.size());
+    std::vector<bool> sent(addresses.size());
+    for (std::size_t i = 0; i < addresses.size(); ++i) sent[i] = !addresses[i].empty();
+    return sent;
+  }
+};
+
+void report(benchmark::State& state, const alloc_meter& allocs, const service& s) {
+  report_allocs(state, allocs);
+  state.counters["calls/op"] =
+      static_cast<double>(s.calls) / static_cast<double>(state.iterations());
+}
+
+void no_batching(benchmark::State& state, bool delays) {
+  service s{.delays = delays};
+  const alloc_meter allocs;
+  for (auto _ : state) {
+    int notified = 0;
+    for (int id = 0; id < users; ++id) {
+      const prefs p = s.get_user_prefs(std::span<const int>(&id, 1)).at(0);
+      if (p.wants_mail)
+        notified += s.send_notifs(std::span<const std::string>(&p.address, 1)).at(0);
+    }
+    benchmark::DoNotOptimize(notified);
+  }
+  report(state, allocs, s);
+}
+
+void manual_batching(benchmark::State& state, bool delays) {
+  service s{.delays = delays};
+  const alloc_meter allocs;
+  for (auto _ : state) {
+    std::vector<int> ids;
+    ids.reserve(static_cast<std::size_t>(users));
+    for (int id = 0; id < users; ++id) ids.push_back(id);
+    std::vector<prefs> all = s.get_user_prefs(ids);
+    std::vector<std::string> addresses;
+    for (prefs& p : all) {
+      if (p.wants_mail) addresses.push_back(std::move(p.address));
+    }
+    std::vector<bool> sent = s.send_notifs(addresses);
+    benchmark::DoNotOptimize(sent.size());
+  }
+  report(state, allocs, s);
+}
+
+using prefs_batcher = shoal::batcher<int, prefs>;
+using send_batcher = shoal::batcher<std::string, bool>;
+
+shoal::task<bool> notify_user(prefs_batcher& get_prefs, send_batcher& send, int id) {
+  std::optional<prefs> p = co_await get_prefs(id);
+  if (!p || !p->wants_mail) co_return false;
+  std::optional<bool> sent = co_await send(std::move(p->address));
+  co_return sent.value_or(false);
+}
+
+std::vector<shoal::task<bool>> all_users(prefs_batcher& get_prefs, send_batcher& send) {
+  std::vector<shoal::task<bool>> out;
+  out.reserve(static_cast<std::size_t>(users));
+  for (int id = 0; id < users; ++id) out.push_back(notify_user(get_prefs, send, id));
+  return out;
+}
+
+shoal::task<> coro_loop(benchmark::State& state, service& s) {
+  prefs_batcher get_prefs(
+      [&](std::span<int> ids) { return s.get_user_prefs(std::span<const int>(ids)); });
+  send_batcher send(
+      [&](std::span<std::string> a) { return s.send_notifs(std::span<const std::string>(a)); });
+  const alloc_meter allocs;
+  for (auto _ : state) {
+    std::vector<bool> sent = co_await shoal::when_all(all_users(get_prefs, send));
+    benchmark::DoNotOptimize(sent.size());
+  }
+  report(state, allocs, s);
+}
+
+void coro_batching(benchmark::State& state, bool delays) {
+  service s{.delays = delays};
+  shoal::sync_wait(coro_loop(state, s));
+}
+
+BENCHMARK_CAPTURE(no_batching, delays, true)->Unit(benchmark::kMicrosecond)->Iterations(3);
+BENCHMARK_CAPTURE(manual_batching, delays, true)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(coro_batching, delays, true)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(no_batching, no_delays, false);
+BENCHMARK_CAPTURE(manual_batching, no_delays, false);
+BENCHMARK_CAPTURE(coro_batching, no_delays, false);
+
+// Console output as usual, then the seed's table with ratios to manual_batching.
+class ratio_reporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& r : runs) times_[r.run_name.function_name] = r.GetAdjustedRealTime();
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    for (const char* mode : {"delays", "no_delays"}) {
+      const std::string base = std::string("manual_batching/").append(mode);
+      if (times_.count(base) == 0) continue;
+      std::printf("\n%-26s %16s %10s\n", mode, "time", "vs manual");
+      for (const char* variant : {"no_batching/", "manual_batching/", "coro_batching/"}) {
+        const std::string name = std::string(variant).append(mode);
+        if (times_.count(name) == 0) continue;
+        std::printf("%-26s %16.1f %10.2f\n", name.c_str(), times_[name],
+                    times_[name] / times_[base]);
+      }
+    }
+  }
+
+ private:
+  std::map<std::string, double> times_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  ratio_reporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}
