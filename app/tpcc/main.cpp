@@ -28,11 +28,11 @@
 #include "shoal/stop.hpp"
 #include "shoal/sync_wait.hpp"
 #include "shoal/thread_pool.hpp"
+#include "ui/live_display.hpp"
 
 namespace {
 
 using namespace tpcc;  // NOLINT(google-build-using-namespace): main knows every module
-using std::chrono::duration;
 
 constexpr int exit_ok = 0;
 constexpr int exit_failed = 1;
@@ -69,14 +69,32 @@ shoal::task<int> init_command(app& a, driver::database& db) {
   co_return exit_ok;
 }
 
-std::string load_line(const loader::progress_snapshot& s) {
-  std::string line = "load: " + std::to_string(s.warehouses_done) + "/" +
-                     std::to_string(s.warehouses_total) + " warehouses, " + std::to_string(s.rows) +
-                     " rows, " + fixed(s.rows_per_second, 0) + " rows/s, " +
-                     fixed(s.mib_per_second, 1) + " MiB/s";
-  if (s.eta_seconds >= 0) line += ", ETA " + fixed(s.eta_seconds, 0) + " s";
-  return line;
-}
+// The live display of one command (the dashboard, or plain lines: ui/live_display.hpp) wired
+// to the console: its reporter, and a second Ctrl-C giving the terminal back before the exit.
+// close() (or the destructor) unwires it and gives the terminal back, so what follows prints
+// on the normal screen.
+class shown_display {
+ public:
+  shown_display(cli::console& console, const cli::config& cfg)
+      : console_(console), display_(ui::choose_mode(cfg.progress, cfg.tui)) {
+    console_.set_before_exit([this] { display_.close(); });
+  }
+  shown_display(const shown_display&) = delete;
+  shown_display& operator=(const shown_display&) = delete;
+  ~shown_display() { close(); }
+
+  ui::live_display& display() { return display_; }
+  void report(std::function<std::string()> reporter) { console_.set_reporter(std::move(reporter)); }
+  void close() {
+    console_.clear_reporter();
+    console_.set_before_exit(nullptr);
+    display_.close();
+  }
+
+ private:
+  cli::console& console_;
+  ui::live_display display_;
+};
 
 shoal::task<int> load_command(app& a, driver::database& db) {
   loader::load_options options;
@@ -84,10 +102,11 @@ shoal::task<int> load_command(app& a, driver::database& db) {
   options.parallel = a.cfg.load_parallel;
   options.seed = a.cfg.seed != 0 ? a.cfg.seed : random::seed_from_time();
   auto progress = std::make_unique<loader::load_progress>();
-  a.console.set_reporter([p = progress.get()] { return load_line(p->snapshot()); });
+  auto shown = std::make_unique<shown_display>(a.console, a.cfg);
+  shown->report(ui::load_reporter(shown->display(), *progress, db.describe()));
   const driver::outcome done = co_await shoal::with_stop_token(
       a.interrupt.get_token(), loader::load(db, options, *progress));
-  a.console.clear_reporter();
+  shown->close();
   const loader::progress_snapshot last = progress->snapshot();
   if (!done.ok()) {
     co_return a.console.interrupted() ? exit_interrupted : fail("load", done.message);
@@ -99,24 +118,14 @@ shoal::task<int> load_command(app& a, driver::database& db) {
   co_return exit_ok;
 }
 
-std::string run_line(const run::run_control& control, const cli::config& cfg,
-                     std::chrono::steady_clock::time_point began) {
-  const auto snap = control.snapshot();
-  if (!snap) return {};
-  const double elapsed = duration<double>(std::chrono::steady_clock::now() - began).count();
-  const double planned = duration<double>(cfg.warmup + cfg.duration).count();
-  std::string line = std::string("[") + run::to_string(control.current_phase()) + "] " +
-                     fixed(elapsed, 0) + "/" + fixed(planned, 0) + " s";
-  const auto& no = snap->kinds[txn::index(txn::kind::new_order)];
-  const auto until = std::min(std::chrono::steady_clock::now(), snap->window_end);
-  const double measured = duration<double>(until - snap->window_start).count();
-  if (measured > 0 && no.committed > 0) {
-    line += " | tpmC " + fixed(static_cast<double>(no.committed) * 60.0 / measured, 1);
-  }
-  line += " | New-Order p90 " + fixed(static_cast<double>(no.response.percentile(0.9)) / 1000, 1) +
-          " ms";
-  if (cfg.is_sim()) line += " | SIMULATED database: client capacity, not a database result";
-  return line;
+// What the run's display shows besides the live view.
+ui::run_screen run_settings(const run::run_config& rc, const driver::database& db) {
+  ui::run_screen s;
+  s.wait_scale = rc.wait_scale;
+  s.client_lag_limit = rc.client_lag_limit;
+  s.target = db.describe();
+  if (db.simulated()) s.note = "SIMULATED database: client capacity, not a database result";
+  return s;
 }
 
 shoal::task<int> run_command(app& a, driver::database& db) {
@@ -133,15 +142,14 @@ shoal::task<int> run_command(app& a, driver::database& db) {
     std::printf("run: %s: the figures measure the client's own cost\n", db.describe().c_str());
     std::fflush(stdout);
   }
-  const auto began = std::chrono::steady_clock::now();
-  a.console.set_reporter(
-      [c = control.get(), &cfg = a.cfg, began] { return run_line(*c, cfg, began); });
+  auto shown = std::make_unique<shown_display>(a.console, a.cfg);
+  shown->report(ui::run_reporter(shown->display(), *control, run_settings(rc, db)));
   a.console.set_interrupt([c = control.get(), &a] {
     c->interrupt.request_stop();
     a.interrupt.request_stop();  // and the commands after the run do not start
   });
   auto outcome = co_await run::run_benchmark(a.pool, db, rc, *control);
-  a.console.clear_reporter();
+  shown->close();
   a.console.set_interrupt([&a] { a.interrupt.request_stop(); });
   if (auto* refused = std::get_if<driver::outcome>(&outcome))
     co_return fail("run", refused->message);
