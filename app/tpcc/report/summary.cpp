@@ -1,24 +1,15 @@
 // app/tpcc/report/summary.cpp: the final text summary (see summary.hpp).
 #include "report/summary.hpp"
 
-#include <algorithm>
-#include <array>
-#include <cstdio>
 #include <cstdlib>
 #include <string_view>
 
+#include "report/text.hpp"
+#include "report/verdict.hpp"
 #include "txn/kind.hpp"
 
 namespace tpcc::report {
 namespace {
-
-template <class... Args>
-std::string format(const char* fmt, Args... args) {
-  std::array<char, 256> buffer{};
-  const int n = std::snprintf(buffer.data(), buffer.size(), fmt, args...);
-  return std::string(buffer.data(),
-                     n < 0 ? 0 : std::min(static_cast<std::size_t>(n), buffer.size() - 1));
-}
 
 double ms(std::uint64_t micros) { return static_cast<double>(micros) / 1000.0; }
 
@@ -30,12 +21,24 @@ std::string mode_line(const run::run_result& r) {
   return format("  mode        NOT TPC-C: keying and think times scaled by %g\n", r.wait_scale);
 }
 
+std::string shard_line(const run::run_result& r) {
+  if (r.config.shard.count <= 1) return {};
+  return format("  shard       %lld/%lld: warehouses %lld..%lld of %lld\n",
+                static_cast<long long>(r.config.shard.index),
+                static_cast<long long>(r.config.shard.count),
+                static_cast<long long>(r.first_warehouse), static_cast<long long>(r.last_warehouse),
+                static_cast<long long>(r.warehouses));
+}
+
 std::string header(const run::run_result& r, const std::string& target) {
-  std::string out = "shoal-tpcc result\n";
-  out += "  database    " + target + "\n";
+  std::string out;
+  if (is_simulated(target)) out += capacity_mode_line;
+  out += "shoal-tpcc result\n";
+  out.append("  database    ").append(target).append("\n");
   out += mode_line(r);
   out += format("  warehouses  %lld, terminals %lld\n", static_cast<long long>(r.warehouses),
                 static_cast<long long>(r.terminals));
+  out += shard_line(r);
   out += format("  measured    %.1f s%s\n", r.measured_seconds,
                 r.interrupted ? " (interrupted: the interval was cut short)" : "");
   if (!r.drained) out += "  drain       transactions still in flight at the end were abandoned\n";
@@ -56,29 +59,45 @@ std::string headline(const run::run_result& r) {
     out += format(
         "  efficiency  %.1f %%  of the scaled maximum (tpmC / (12.86 / %g x %lld "
         "warehouses)), not a TPC-C figure\n",
-        efficiency(r) * 100.0, r.wait_scale, static_cast<long long>(r.warehouses));
+        efficiency(r) * 100.0, r.wait_scale, static_cast<long long>(warehouses_run(r)));
   } else {
     out += format("  efficiency  %.1f %%  (tpmC / (12.86 x %lld warehouses))\n",
-                  efficiency(r) * 100.0, static_cast<long long>(r.warehouses));
+                  efficiency(r) * 100.0, static_cast<long long>(warehouses_run(r)));
   }
   return out;
 }
 
+std::string table_row(txn::kind k, const stats::kind_totals& t) {
+  return format("  %-13s %9llu %8llu %7llu %6llu %7llu %9.1f %9.1f %9.1f %9.2f\n",
+                std::string(txn::name(k)).c_str(), static_cast<unsigned long long>(t.committed),
+                static_cast<unsigned long long>(t.rolled_back),
+                static_cast<unsigned long long>(t.failed), static_cast<unsigned long long>(t.lost),
+                static_cast<unsigned long long>(t.retries), ms(t.response.percentile(0.5)),
+                ms(t.response.percentile(0.9)), ms(t.response.percentile(0.99)),
+                round_trips_per_transaction(t));
+}
+
 std::string table(const run::run_result& r) {
   std::string out =
-      format("\n  %-13s %9s %8s %7s %6s %7s %9s %9s %9s\n", "transaction", "committed", "rollback",
-             "failed", "lost", "retries", "p50 ms", "p90 ms", "p99 ms");
-  for (const txn::kind k : txn::all_kinds) {
-    const stats::kind_totals& t = r.results.kinds[txn::index(k)];
-    out +=
-        format("  %-13s %9llu %8llu %7llu %6llu %7llu %9.1f %9.1f %9.1f\n",
-               std::string(txn::name(k)).c_str(), static_cast<unsigned long long>(t.committed),
-               static_cast<unsigned long long>(t.rolled_back),
-               static_cast<unsigned long long>(t.failed), static_cast<unsigned long long>(t.lost),
-               static_cast<unsigned long long>(t.retries), ms(t.response.percentile(0.5)),
-               ms(t.response.percentile(0.9)), ms(t.response.percentile(0.99)));
-  }
+      format("\n  %-13s %9s %8s %7s %6s %7s %9s %9s %9s %9s\n", "transaction", "committed",
+             "rollback", "failed", "lost", "retries", "p50 ms", "p90 ms", "p99 ms", "trips/txn");
+  for (const txn::kind k : txn::all_kinds) out += table_row(k, r.results.kinds[txn::index(k)]);
   out += "  (Delivery: the terminal's response, i.e. queueing the deferred Delivery)\n";
+  return out;
+}
+
+std::string client_cost(const run::run_result& r) {
+  const stats::client_totals& c = r.client;
+  std::string out = format(
+      "  client      CPU %.1f s (%.1f s in the measurement interval), peak RSS %.1f MiB, "
+      "%.0f bytes per terminal\n",
+      c.cpu_seconds, c.measure_cpu_seconds, static_cast<double>(c.peak_rss_bytes) / 1048576.0,
+      c.bytes_per_terminal);
+  if (c.client_bound) {
+    out.append("  CLIENT-BOUND: ").append(c.client_bound_reason).append("\n");
+  } else {
+    out += "              not client-bound (timer lateness and queueing within the limit)\n";
+  }
   return out;
 }
 
@@ -112,20 +131,32 @@ std::string constants(const run::run_result& r) {
 
 }  // namespace
 
+double round_trips_per_transaction(const stats::kind_totals& t) {
+  const std::uint64_t n = t.committed + t.rolled_back + t.failed + t.lost;
+  return n == 0 ? 0.0 : static_cast<double>(t.round_trips) / static_cast<double>(n);
+}
+
 double tpmc(const run::run_result& r) {
   if (r.measured_seconds <= 0) return 0;
   const auto committed = r.results.kinds[txn::index(txn::kind::new_order)].committed;
   return static_cast<double>(committed) * 60.0 / r.measured_seconds;
 }
 
+std::int64_t warehouses_run(const run::run_result& r) {
+  return r.last_warehouse >= r.first_warehouse ? r.last_warehouse - r.first_warehouse + 1
+                                               : r.warehouses;
+}
+
 double efficiency(const run::run_result& r) {
-  if (r.warehouses <= 0 || r.wait_scale <= 0) return 0;
+  const std::int64_t w = warehouses_run(r);
+  if (w <= 0 || r.wait_scale <= 0) return 0;
   const double per_warehouse = max_tpmc_per_warehouse / r.wait_scale;
-  return tpmc(r) / (per_warehouse * static_cast<double>(r.warehouses));
+  return tpmc(r) / (per_warehouse * static_cast<double>(w));
 }
 
 std::string format_summary(const run::run_result& r, const std::string& target) {
-  return header(r, target) + headline(r) + table(r) + deliveries(r) + constants(r);
+  return header(r, target) + headline(r) + table(r) + deliveries(r) + constants(r) +
+         client_cost(r) + format_verdict(evaluate(r, target));
 }
 
 }  // namespace tpcc::report

@@ -4,8 +4,11 @@
 // the end: tpmC (New-Orders committed per minute of the measurement interval; the intended 1%
 // rollbacks are not counted), efficiency (tpmC / (12.86 x warehouses): 12.86 is the most a
 // warehouse can give with the spec's keying and think times), per-type counts, retries,
-// failures, p50/p90/p99 response times, the deferred Deliveries, and the NURand constants.
-// A run without the spec's waits, or interrupted, says so on its first lines.
+// failures, p50/p90/p99 response times, round trips per transaction, the deferred Deliveries,
+// the NURand constants, the client's own cost (CPU, peak RSS, bytes per terminal, client-bound)
+// and the compliance verdict (report/verdict.hpp). A run without the spec's waits, or
+// interrupted, says so on its first lines; a shard names its warehouses; a simulated database
+// ("sim:") is labelled on the very first line.
 // Definitions: docs/tpcc/results.md. Thread-safety: pure functions.
 #pragma once
 
@@ -16,10 +19,17 @@
 namespace tpcc::report {
 
 inline constexpr double max_tpmc_per_warehouse = 12.86;
+inline constexpr const char* capacity_mode_line =
+    "CLIENT CAPACITY MODE: simulated database, not a database result\n";
+
+// Round trips to the database per transaction that ended (retries included).
+[[nodiscard]] double round_trips_per_transaction(const stats::kind_totals& t);
 
 [[nodiscard]] double tpmc(const run::run_result& r);
-// A fraction (1.0 is 100%); with scaled waits, against the scaled maximum 12.86 / scale per
-// warehouse; 0 without waits.
+// The warehouses this result's terminals ran: its shard's range (all of them unless sharded).
+[[nodiscard]] std::int64_t warehouses_run(const run::run_result& r);
+// A fraction (1.0 is 100%) against the warehouses run; with scaled waits, against the scaled
+// maximum 12.86 / scale per warehouse; 0 without waits.
 [[nodiscard]] double efficiency(const run::run_result& r);
 // `target` is the database as the user should see it (password redacted).
 [[nodiscard]] std::string format_summary(const run::run_result& r, const std::string& target);

@@ -1,0 +1,315 @@
+// app/tpcc/report/json_read.cpp: a result file back to a run_result (see json.hpp).
+//
+// Each accessor names the field it reads by its path ("transactions[2].committed"); a missing
+// or mistyped field throws malformed (internal to this file), which parse_json turns into the
+// error value naming the file and the field.
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "report/json.hpp"
+#include "report/json_detail.hpp"
+#include "txn/kind.hpp"
+
+namespace tpcc::report {
+namespace {
+
+using nlohmann::json;
+
+struct malformed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A JSON value and where it is in the document.
+struct at {
+  const json& value;
+  std::string path;
+
+  [[noreturn]] void fail(std::string_view what) const {
+    throw malformed(std::string("field ").append(path).append(": ").append(what));
+  }
+  [[nodiscard]] at operator[](const char* key) const {
+    if (!value.is_object()) fail("expected an object");
+    const auto it = value.find(key);
+    const std::string where =
+        path.empty() ? std::string(key) : std::string(path).append(".").append(key);
+    if (it == value.end()) at{value, where}.fail("missing");
+    return at{*it, where};
+  }
+  [[nodiscard]] at operator[](std::size_t i) const {
+    if (!value.is_array() || i >= value.size()) fail("expected an array with more entries");
+    return at{value[i], std::string(path).append("[").append(std::to_string(i)).append("]")};
+  }
+  [[nodiscard]] const json& array() const {
+    if (!value.is_array()) fail("expected an array");
+    return value;
+  }
+  [[nodiscard]] std::uint64_t count() const {
+    if (!value.is_number_unsigned() &&
+        !(value.is_number_integer() && value.get<std::int64_t>() >= 0))
+      fail("expected a non-negative integer");
+    return value.get<std::uint64_t>();
+  }
+  [[nodiscard]] std::int64_t integer() const {
+    if (!value.is_number_integer()) fail("expected an integer");
+    return value.get<std::int64_t>();
+  }
+  [[nodiscard]] double number() const {
+    if (!value.is_number()) fail("expected a number");
+    return value.get<double>();
+  }
+  [[nodiscard]] bool boolean() const {
+    if (!value.is_boolean()) fail("expected true or false");
+    return value.get<bool>();
+  }
+  [[nodiscard]] std::string text() const {
+    if (!value.is_string()) fail("expected a string");
+    return value.get<std::string>();
+  }
+  [[nodiscard]] std::chrono::system_clock::time_point time() const {
+    const auto t = detail::parse_iso_utc(text());
+    if (!t) fail("expected an ISO 8601 UTC time such as 2024-05-01T12:00:00.000Z");
+    return *t;
+  }
+};
+
+std::chrono::nanoseconds duration(const at& a) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+      std::chrono::duration<double>(a.number()));
+}
+
+// The [index, upper_edge_us, count] entries, checked against this build's layout.
+stats::sparse_histogram sparse(const at& a) {
+  stats::sparse_histogram s;
+  const json& entries = a["buckets"].array();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const at e = a["buckets"][i];
+    if (!e.value.is_array() || e.value.size() != 3)
+      e.fail("expected [index, upper_edge_us, count]");
+    const std::uint64_t index = e[std::size_t{0}].count();
+    if (index >= stats::bucket::count) e.fail("bucket index beyond the layout");
+    if (e[std::size_t{1}].count() != stats::bucket::upper_edge(index))
+      e.fail("upper edge does not match the layout");
+    if (!s.buckets.empty() && index <= s.buckets.back().first) e.fail("bucket indexes must ascend");
+    s.buckets.emplace_back(static_cast<std::uint32_t>(index), e[std::size_t{2}].count());
+  }
+  if (s.count() != a["count"].count()) a["count"].fail("does not equal the sum of the buckets");
+  return s;
+}
+
+// Each bucket at its upper edge, the highest one at the recorded max (which must lie in it).
+stats::histogram cumulative(const at& a) {
+  const stats::sparse_histogram s = sparse(a);
+  const std::uint64_t max = a["max_us"].count();
+  stats::histogram h;
+  for (std::size_t i = 0; i < s.buckets.size(); ++i) {
+    const auto [index, n] = s.buckets[i];
+    const bool top = i + 1 == s.buckets.size();
+    if (top && stats::bucket::index_of(max) != index) a["max_us"].fail("not in the highest bucket");
+    h.record(top ? max : stats::bucket::upper_edge(index), n);
+  }
+  return h;
+}
+
+void check_layout(const at& a) {
+  if (a["linear_below"].count() != stats::bucket::linear ||
+      a["sub_buckets_per_power_of_two"].count() != (1U << stats::bucket::sub_bits) ||
+      a["max_exponent"].count() != stats::bucket::max_exponent) {
+    a.fail("a different bucket layout than this build's");
+  }
+}
+
+run::run_config config(const at& a) {
+  run::run_config c;
+  c.warehouses = a["warehouses"].integer();
+  c.warmup = duration(a["warmup_seconds"]);
+  c.measure = duration(a["measure_seconds"]);
+  c.drain = duration(a["drain_seconds"]);
+  c.wait_scale = a["wait_scale"].number();
+  c.deliverers = a["deliverers"].count();
+  c.seed = a["seed"].count();
+  c.shard.index = a["shard"]["index"].integer();
+  c.shard.count = a["shard"]["count"].integer();
+  if (!a["start_at"].value.is_null()) c.start_at = a["start_at"].time();
+  c.interval = duration(a["interval_seconds"]);
+  c.client_lag_limit = duration(a["client_lag_limit_seconds"]);
+  c.retry.max_attempts = static_cast<int>(a["retry"]["max_attempts"].integer());
+  c.retry.first_backoff = std::chrono::milliseconds(a["retry"]["first_backoff_ms"].integer());
+  c.retry.max_backoff = std::chrono::milliseconds(a["retry"]["max_backoff_ms"].integer());
+  return c;
+}
+
+random::nurand_constants constants(const at& a) {
+  return {a["c_last"].integer(), a["c_id"].integer(), a["ol_i_id"].integer()};
+}
+
+// The array of five, one per type in txn::all_kinds order, each named.
+template <class Read>
+void per_kind(const at& a, Read read) {
+  if (a.array().size() != txn::kind_count) a.fail("expected one entry per transaction type (5)");
+  for (const txn::kind k : txn::all_kinds) {
+    const at e = a[txn::index(k)];
+    if (e["type"].text() != txn::name(k))
+      e["type"].fail(std::string("expected ").append(txn::name(k)));
+    read(k, e);
+  }
+}
+
+stats::kind_totals kind_totals(const at& e) {
+  stats::kind_totals t;
+  t.committed = e["committed"].count();
+  t.rolled_back = e["rolled_back"].count();
+  t.failed = e["failed"].count();
+  t.lost = e["lost"].count();
+  t.retries = e["retries"].count();
+  t.round_trips = e["round_trips"].count();
+  t.response = cumulative(e["histograms"]["response"]);
+  t.queued = cumulative(e["histograms"]["queued"]);
+  t.service = cumulative(e["histograms"]["service"]);
+  return t;
+}
+
+stats::input_counts inputs(const at& a) {
+  stats::input_counts in;
+  in.new_orders = a["new_orders"].count();
+  in.order_lines = a["order_lines"].count();
+  in.remote_lines = a["remote_lines"].count();
+  in.rollbacks_asked = a["rollbacks_asked"].count();
+  in.payments = a["payments"].count();
+  in.remote_payments = a["remote_payments"].count();
+  in.payments_by_name = a["payments_by_name"].count();
+  in.order_statuses = a["order_statuses"].count();
+  in.order_statuses_by_name = a["order_statuses_by_name"].count();
+  in.think_times = a["think_times"].count();
+  in.think_seconds = a["think_seconds"].number();
+  return in;
+}
+
+void deliveries(const at& a, stats::snapshot& s) {
+  s.deliveries_done = a["completed"].count();
+  s.deliveries_on_time = a["on_time"].count();
+  s.deliveries_failed = a["failed"].count();
+  s.skipped_districts = a["skipped_districts"].count();
+  s.delivery_completion = cumulative(a["completion"]);
+}
+
+stats::client_totals client(const at& a) {
+  stats::client_totals c;
+  c.cpu_seconds = a["cpu_seconds"].number();
+  c.measure_cpu_seconds = a["measure_cpu_seconds"].number();
+  c.peak_rss_bytes = a["peak_rss_bytes"].count();
+  c.rss_before_terminals = a["rss_before_terminals"].count();
+  c.rss_with_terminals = a["rss_with_terminals"].count();
+  c.bytes_per_terminal = a["bytes_per_terminal"].number();
+  c.client_bound = a["client_bound"].boolean();
+  c.client_bound_reason = a["client_bound_reason"].text();
+  for (std::size_t i = 0; i < a["worker_busy"].array().size(); ++i) {
+    c.worker_busy.push_back(a["worker_busy"][i].number());
+  }
+  c.timer_lateness = cumulative(a["timer_lateness"]);
+  c.queue_delay = cumulative(a["queue_delay"]);
+  return c;
+}
+
+stats::client_sample client_sample(const at& a) {
+  stats::client_sample c;
+  for (std::size_t i = 0; i < a["workers"].array().size(); ++i) {
+    const at w = a["workers"][i];
+    c.workers.push_back({w["busy"].number(), w["resumed_per_second"].number(),
+                         w["lateness_max_us"].count(), w["queue_delay_max_us"].count()});
+  }
+  c.lateness_p99_us = a["lateness_p99_us"].count();
+  c.queue_delay_p99_us = a["queue_delay_p99_us"].count();
+  c.pool_size = a["pool_size"].count();
+  c.pool_in_use = a["pool_in_use"].count();
+  c.pool_waiting = a["pool_waiting"].count();
+  c.cpu_seconds = a["cpu_seconds"].number();
+  c.rss_bytes = a["rss_bytes"].count();
+  return c;
+}
+
+stats::interval_sample sample(const at& a) {
+  stats::interval_sample s;
+  s.start_seconds = a["start_seconds"].number();
+  s.end_seconds = a["end_seconds"].number();
+  const auto p = detail::parse_phase(a["phase"].text());
+  if (!p) a["phase"].fail("expected starting, warm-up, measuring, draining or done");
+  s.in = *p;
+  per_kind(a["transactions"], [&s](txn::kind k, const at& e) {
+    stats::interval_kind& t = s.kinds[txn::index(k)];
+    t.committed = e["committed"].count();
+    t.rolled_back = e["rolled_back"].count();
+    t.failed = e["failed"].count();
+    t.lost = e["lost"].count();
+    t.retries = e["retries"].count();
+    t.response = sparse(e["histograms"]["response"]);
+    t.queued = sparse(e["histograms"]["queued"]);
+    t.service = sparse(e["histograms"]["service"]);
+  });
+  s.client = client_sample(a["client"]);
+  return s;
+}
+
+void figures(const at& doc, run::run_result& r) {
+  r.warehouses = doc["warehouses"].integer();
+  r.terminals = doc["terminals"].integer();
+  r.first_warehouse = doc["first_warehouse"].integer();
+  r.last_warehouse = doc["last_warehouse"].integer();
+  r.wait_scale = doc["wait_scale"].number();
+  r.measured_seconds = doc["measured_seconds"].number();
+  r.interrupted = doc["interrupted"].boolean();
+  r.drained = doc["drained"].boolean();
+  r.fatal = doc["fatal"].text();
+  per_kind(doc["transactions"],
+           [&r](txn::kind k, const at& e) { r.results.kinds[txn::index(k)] = kind_totals(e); });
+  r.results.outside_window = doc["outside_window"].count();
+  deliveries(doc["deferred_delivery"], r.results);
+  r.results.inputs = inputs(doc["inputs"]);
+  r.client = client(doc["client"]);
+  for (std::size_t i = 0; i < doc["series"].array().size(); ++i) {
+    r.series.push_back(sample(doc["series"][i]));
+  }
+}
+
+loaded_result document(const at& doc) {
+  if (doc["format"].text() != "shoal-tpcc-result") doc["format"].fail("not a shoal-tpcc result");
+  if (doc["versions"]["result_format"].integer() != json_format_version) {
+    doc["versions"]["result_format"].fail("an unknown result format version");
+  }
+  check_layout(doc["histogram_layout"]);
+  loaded_result out;
+  out.context.target = doc["target"].text();
+  out.context.version = doc["versions"]["shoal_tpcc"].text();
+  run::run_result& r = out.result;
+  r.started = doc["started"].time();
+  r.ended = doc["ended"].time();
+  r.config = config(doc["config"]);
+  r.load_constants = constants(doc["nurand"]["load"]);
+  r.run_constants = constants(doc["nurand"]["run"]);
+  figures(doc, r);
+  return out;
+}
+
+}  // namespace
+
+std::variant<loaded_result, std::string> parse_json(std::string_view text,
+                                                    const std::string& name) {
+  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) return std::string(name).append(": not valid JSON");
+  try {
+    return document(at{doc, ""});
+  } catch (const malformed& e) {
+    return std::string(name).append(": ").append(e.what());
+  }
+}
+
+std::variant<loaded_result, std::string> read_json(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return std::string("cannot read ").append(file);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_json(text.str(), file);
+}
+
+}  // namespace tpcc::report
