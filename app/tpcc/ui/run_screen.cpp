@@ -68,13 +68,13 @@ void add_table(std::vector<std::string>& lines, const run::live_view& v) {
                          "rollback", "failed", "p50 ms", "p90 ms", "p99 ms", "txn/s"));
   for (const txn::kind k : txn::all_kinds) {
     const stats::kind_totals& t = v.window.kinds[txn::index(k)];
-    const double rate = v.last ? interval_rate(*v.last, txn::index(k)) : 0.0;
+    const std::string rate = v.last ? fixed(interval_rate(*v.last, txn::index(k)), 1) : "-";
     lines.push_back(format(
         "  %-13s %9llu %8llu %7llu %8s %8s %8s %9s", std::string(txn::name(k)).c_str(),
         static_cast<unsigned long long>(t.committed),
         static_cast<unsigned long long>(t.rolled_back), static_cast<unsigned long long>(t.failed),
         millis(t.response.percentile(0.5)).c_str(), millis(t.response.percentile(0.9)).c_str(),
-        millis(t.response.percentile(0.99)).c_str(), fixed(rate, 1).c_str()));
+        millis(t.response.percentile(0.99)).c_str(), rate.c_str()));
   }
 }
 

@@ -92,6 +92,7 @@ TEST(run_screen, TableHasEveryTypeWithCountsAndPercentiles) {
   EXPECT_NE(no.find(" 2.0 "), std::string::npos) << no;  // p50: the bucket holding 2 ms
   EXPECT_NE(no.find("30."), std::string::npos) << no;    // p90 and p99 in the 30 ms bucket
   EXPECT_NE(line_with(lines, "Stock-Level").find(" 7 "), std::string::npos);
+  EXPECT_EQ(no.back(), '-');  // no interval yet: no rate
 }
 
 TEST(run_screen, ShowsWorkersPoolAndLagOfTheLatestInterval) {
