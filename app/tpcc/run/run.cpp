@@ -197,7 +197,9 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   const clock::time_point measure_start = clock::now() + config.warmup;
   const clock::time_point end = measure_start + config.measure;
   stats::recorder recorder(measure_start, end);
-  const auto capacity = static_cast<std::size_t>(p.warehouses * terminals_per_warehouse * 2);
+  // Deferred Deliveries waiting for a deliverer: 2 per warehouse hold over 100 s of the full
+  // mix's Deliveries (one per ~52 s per warehouse), more than clause 2.7.2.2's 80 s allow.
+  const auto capacity = static_cast<std::size_t>(p.warehouses * 2);
   auto ctx = std::make_unique<terminal::run_context>(db, recorder, capacity);
   ctx->scope.warehouses = p.warehouses;
   ctx->scope.constants = result.run_constants;

@@ -8,6 +8,7 @@
 #include "random/deck.hpp"
 #include "random/think_time.hpp"
 #include "shoal/sleep.hpp"
+#include "shoal/stop.hpp"
 #include "terminal/transact.hpp"
 #include "txn/new_order.hpp"
 #include "txn/order_status.hpp"
@@ -27,14 +28,6 @@ nanoseconds scaled(nanoseconds d, double scale) {
 nanoseconds keying_time(txn::kind k, double scale) {
   const auto seconds = std::chrono::duration<double>(txn::keying_seconds[txn::index(k)]);
   return scaled(std::chrono::duration_cast<nanoseconds>(seconds), scale);
-}
-
-// Sleeps `d` unless the run stops issuing first; false when it did.
-shoal::task<bool> pause(run_context& ctx, nanoseconds d) {
-  if (d <= nanoseconds(0)) co_return !ctx.issue_stop.stop_requested();
-  const bool slept =
-      co_await shoal::with_stop_token(ctx.issue_stop.get_token(), shoal::sleep_for(d));
-  co_return slept;
 }
 
 void count(const txn::new_order_input& in, stats::input_counts& c) {
@@ -142,32 +135,48 @@ nanoseconds think(txn::kind k, random::rng& rng, double scale, stats::input_coun
   return scaled(t, scale);
 }
 
-shoal::task<void> loop(run_context& ctx, terminal_config config, random::rng rng) {
-  random::deck deck;
-  bool going = co_await pause(ctx, config.start_delay);
-  while (going) {
-    const txn::kind k = deck.next(rng);
-    going = co_await pause(ctx, keying_time(k, ctx.wait_scale));
-    if (!going) break;
-    stats::input_counts keyed;
-    const clock::time_point start = clock::now();
-    const txn::attempt_report report = co_await submit(ctx, k, rng, config, keyed);
-    const clock::time_point end = clock::now();
-    ctx.recorder.record(to_record(k, report, end - start, end));
-    const nanoseconds thinking = think(k, rng, ctx.wait_scale, keyed);
-    ctx.recorder.record_inputs(keyed, start);
-    going = co_await pause(ctx, thinking);
+// One keyed transaction: submitted, answered, recorded; returns the think time that follows.
+// Not inlined, so its frame (the report, the inputs, the transaction's own frames) exists only
+// while the transaction runs, never inside the sleeping terminal's frame (coroutine frame
+// elision would otherwise embed it there).
+[[gnu::noinline]] shoal::task<nanoseconds> transact_once(run_context& ctx, txn::kind k,
+                                                         random::rng& rng,
+                                                         const terminal_config& config) {
+  stats::input_counts keyed;
+  const clock::time_point start = clock::now();
+  const txn::attempt_report report = co_await submit(ctx, k, rng, config, keyed);
+  const clock::time_point end = clock::now();
+  ctx.recorder.record(to_record(k, report, end - start, end));
+  const nanoseconds thinking = think(k, rng, ctx.wait_scale, keyed);
+  ctx.recorder.record_inputs(keyed, start);
+  co_return thinking;
+}
+
+// The terminal's cycle, under the run's issue_stop (run_terminal): the think time of the last
+// transaction and the keying time of the next are one sleep, so a sleeping terminal is this
+// frame and one timer. False from the sleep: the run stopped issuing. One frame, with the
+// catch, so nothing else lives beside it while the terminal sleeps.
+shoal::task<void> cycle(run_context& ctx, terminal_config config, random::rng rng) {
+  try {
+    random::deck deck;
+    nanoseconds wait = config.start_delay;
+    for (;;) {
+      const txn::kind k = deck.next(rng);
+      wait += keying_time(k, ctx.wait_scale);
+      bool going = !ctx.issue_stop.stop_requested();
+      if (going && wait > nanoseconds(0)) going = co_await shoal::sleep_for(wait);
+      if (!going) break;
+      wait = co_await transact_once(ctx, k, rng, config);
+    }
+  } catch (const std::exception& e) {
+    ctx.fail(std::string("terminal of warehouse ") + std::to_string(config.w_id) + ": " + e.what());
   }
 }
 
 }  // namespace
 
 shoal::task<void> run_terminal(run_context& ctx, terminal_config config, random::rng rng) {
-  try {
-    co_await loop(ctx, config, rng);
-  } catch (const std::exception& e) {
-    ctx.fail(std::string("terminal of warehouse ") + std::to_string(config.w_id) + ": " + e.what());
-  }
+  return shoal::with_stop_token(ctx.issue_stop.get_token(), cycle(ctx, config, rng));
 }
 
 }  // namespace tpcc::terminal

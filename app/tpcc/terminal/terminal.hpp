@@ -8,12 +8,18 @@
 // connections. A Delivery is deferred (clause 2.7.2): the terminal queues it and has its
 // answer at once; a deliverer (deliverer.hpp) runs it later.
 // Each transaction's response time, queueing and service time and outcome go to the recorder.
+// Memory: a sleeping terminal (nearly all of them, nearly all the time) is a few small frames
+// and one timer: the think time of one transaction and the keying time of the next are one
+// sleep, and a transaction's own state lives in frames that exist only while it runs (see
+// docs/design/tpcc-sim.md for the bytes per terminal).
 //
 // Awaiting run_terminal:
 //   Result: void, when the run's issue_stop is requested (it finishes the transaction in
 //           flight first) or a bug stopped the run (context.fail()).
 //   Errors: none escape: an unexpected exception is handed to context.fail().
-//   Cancellation: the context's two stops (context.hpp), not the chain's token.
+//   Cancellation: the context's two stops (context.hpp), not the caller's token: the terminal
+//                 runs under issue_stop (its sleeps wake on it), its transactions under
+//                 hard_stop only.
 //   Resumes on: the executor it was started on; spawn it bound (thread_pool::spawn_on) so the
 //               terminal always runs on its own worker.
 //   Thread-safety: one coroutine per terminal; the context is shared.
