@@ -21,6 +21,8 @@
 #include "driver/open.hpp"
 #include "loader/loader.hpp"
 #include "random/rng.hpp"
+#include "report/json.hpp"
+#include "report/merge.hpp"
 #include "report/summary.hpp"
 #include "run/run.hpp"
 #include "schema/apply.hpp"
@@ -128,6 +130,15 @@ ui::run_screen run_settings(const run::run_config& rc, const driver::database& d
   return s;
 }
 
+// --json FILE: writes the result; false (and says why) when it could not be written.
+bool write_result_json(const cli::config& cfg, const run::run_result& r,
+                       const std::string& target) {
+  if (cfg.json_path.empty()) return true;
+  const auto failed = report::write_json(cfg.json_path, r, {target, SHOAL_TPCC_VERSION});
+  if (failed) fail("--json", *failed);
+  return !failed;
+}
+
 shoal::task<int> run_command(app& a, driver::database& db) {
   run::run_config rc;
   rc.warehouses = a.cfg.warehouses;
@@ -156,6 +167,7 @@ shoal::task<int> run_command(app& a, driver::database& db) {
   const run::run_result& result = std::get<run::run_result>(outcome);
   std::printf("%s", report::format_summary(result, db.describe()).c_str());
   std::fflush(stdout);
+  if (!write_result_json(a.cfg, result, db.describe())) co_return exit_failed;
   if (!result.fatal.empty()) co_return exit_failed;
   co_return result.interrupted || a.console.interrupted() ? exit_interrupted : exit_ok;
 }
@@ -271,6 +283,29 @@ int run_app(const cli::config& cfg) {
   return status;
 }
 
+// A result file that cannot be read or merged is bad input: exit status 2.
+int refuse_merge(const std::string& message) {
+  fail("merge", message);
+  return exit_usage;
+}
+
+// shoal-tpcc merge a.json b.json ...: one result from several shards' (report/merge.hpp).
+int merge_command(const cli::config& cfg) {
+  std::vector<report::merge_input> inputs;
+  for (const std::string& file : cfg.inputs) {
+    auto read = report::read_json(file);
+    if (auto* error = std::get_if<std::string>(&read)) return refuse_merge(*error);
+    inputs.push_back({file, std::move(std::get<report::loaded_result>(read))});
+  }
+  auto merged = report::merge_results(inputs);
+  if (auto* error = std::get_if<std::string>(&merged)) return refuse_merge(*error);
+  const report::merged_result& m = std::get<report::merged_result>(merged);
+  for (const std::string& note : m.notes) std::printf("merge: %s\n", note.c_str());
+  std::printf("%s", report::format_summary(m.result, m.context.target).c_str());
+  std::fflush(stdout);
+  return write_result_json(cfg, m.result, m.context.target) ? exit_ok : exit_failed;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -289,6 +324,7 @@ int main(int argc, char** argv) {
     std::printf("shoal-tpcc %s\n", SHOAL_TPCC_VERSION);
     return exit_ok;
   }
+  if (cfg.cmd == cli::command::merge) return merge_command(cfg);  // no database, no pool
   cli::resolve_defaults(cfg);
   return run_app(cfg);
 }

@@ -7,12 +7,13 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "driver/database.hpp"
 
 namespace tpcc::cli {
 
-enum class command : std::uint8_t { all, init, load, run, check, clean, help, version };
+enum class command : std::uint8_t { all, init, load, run, check, clean, help, version, merge };
 
 struct config {
   command cmd = command::all;
@@ -31,6 +32,8 @@ struct config {
   std::int64_t check_chunk = 10;
   bool keep = false;  // the default job: keep the data at the end (skip clean)
   bool progress = true;
+  std::string json_path;            // --json FILE: the result as JSON (run, merge)
+  std::vector<std::string> inputs;  // merge: the result files to add up
   bool tui = true;  // the dashboard when stdout and stderr are terminals; false: plain lines
 
   [[nodiscard]] bool is_sqlite() const { return db.rfind("sqlite:", 0) == 0; }

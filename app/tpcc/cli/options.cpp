@@ -98,9 +98,21 @@ std::optional<std::string> sim_only_runs(const config& c) {
                "do not)"});
 }
 
+std::optional<std::string> set_json(config& c, string_view text) {
+  if (text.empty()) return expected("a file name");
+  c.json_path = std::string(text);
+  return std::nullopt;
+}
+
+// `merge` takes result files; nothing else takes positional arguments.
+std::optional<std::string> merge_inputs_given(const config& c) {
+  if (c.cmd != command::merge || !c.inputs.empty()) return std::nullopt;
+  return std::string("merge needs result files: shoal-tpcc merge a.json b.json ...");
+}
+
 constexpr std::int64_t max_warehouses = 1'000'000;
 
-const std::array<option, 19> options{{
+const std::array<option, 20> options{{
     {"db", "TARGET",
      "sqlite:PATH (an embedded file), or a PostgreSQL URI (postgresql://user@host/db) or "
      "key=value string. Default: sqlite:shoal-tpcc.db. Capacity mode: sim:latency=5ms "
@@ -157,6 +169,8 @@ const std::array<option, 19> options{{
        c.tui = false;
        return std::nullopt;
      }},
+    {"json", "FILE", "Write the result (every figure, histograms, series) as JSON to FILE",
+     set_json},
     {"help", "", "Show this help",
      [](config& c, string_view) -> std::optional<std::string> {
        c.cmd = command::help;
@@ -175,12 +189,13 @@ struct command_name {
   string_view help;
 };
 
-constexpr std::array<command_name, 5> commands{{
+constexpr std::array<command_name, 6> commands{{
     {"init", command::init, "create the tables (and distribute them on Citus)"},
     {"load", command::load, "populate the tables (clause 4.3); resumes a broken load"},
     {"run", command::run, "run the terminals and print the result"},
     {"check", command::check, "verify consistency conditions 3.3.2.1-3.3.2.12"},
     {"clean", command::clean, "drop every table"},
+    {"merge", command::merge, "add up shards' results: merge a.json b.json ... [--json OUT]"},
 }};
 
 const option* find(string_view name) {
@@ -200,6 +215,10 @@ std::optional<command> find_command(string_view name) {
 // Applies args[i] (and its value); advances i. Returns an error line or nullopt.
 std::optional<std::string> apply(config& c, std::span<const string_view> args, std::size_t& i) {
   string_view arg = args[i];
+  if (!arg.starts_with("--") && c.cmd == command::merge) {
+    c.inputs.emplace_back(arg);
+    return std::nullopt;
+  }
   if (!arg.starts_with("--")) return join({"unexpected argument '", arg, "'"});
   arg.remove_prefix(2);
   std::optional<string_view> value;
@@ -239,6 +258,7 @@ parse_result parse(std::span<const string_view> args) {
     if (error) return *error;
   }
   if (c.cmd != command::help && c.cmd != command::version) c.cmd = chosen;
+  if (auto missing = merge_inputs_given(c)) return *missing;
   if (auto wrong = sim_only_runs(c)) return *wrong;
   return c;
 }
