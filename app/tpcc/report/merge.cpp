@@ -49,7 +49,10 @@ std::optional<std::string> incompatible(const merge_input& a, const merge_input&
 std::optional<std::string> overlapping(const std::vector<merge_input>& inputs) {
   std::vector<const merge_input*> sorted;
   sorted.reserve(inputs.size());
-  for (const merge_input& in : inputs) sorted.push_back(&in);
+  for (const merge_input& in : inputs) {
+    const run::run_result& r = in.loaded.result;
+    if (r.last_warehouse >= r.first_warehouse) sorted.push_back(&in);  // an empty shard: none
+  }
   std::sort(sorted.begin(), sorted.end(), [](const merge_input* a, const merge_input* b) {
     return a->loaded.result.first_warehouse < b->loaded.result.first_warehouse;
   });
