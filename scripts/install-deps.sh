@@ -14,6 +14,9 @@ packages=(
   libpq-dev postgresql libsqlite3-dev libfmt-dev nlohmann-json3-dev libncurses-dev
   # tests that drive the binary as a person would
   tmux procps
+  # the HTML report rendered in a headless browser; the HdrHistogram log read by its own
+  # Java reader; zlib for the log's compressed histograms
+  chromium default-jdk-headless libhdrhistogram-java zlib1g-dev
   # the gdb helper's test (tools/gdb, label "tools")
   gdb
 )

@@ -23,6 +23,8 @@
 #include "random/rng.hpp"
 #include "report/json.hpp"
 #include "report/merge.hpp"
+#include "report/hdr_log.hpp"
+#include "report/html.hpp"
 #include "report/summary.hpp"
 #include "run/run.hpp"
 #include "schema/apply.hpp"
@@ -139,6 +141,23 @@ bool write_result_json(const cli::config& cfg, const run::run_result& r,
   return !failed;
 }
 
+// --html FILE and --hdr-log FILE: false (and says why) when one could not be written.
+bool write_report_files(const cli::config& cfg, const run::run_result& r,
+                        const std::string& target) {
+  bool written = true;
+  if (!cfg.html_path.empty()) {
+    const auto failed = report::write_html(r, target, cfg.html_path);
+    if (failed) fail("--html", *failed);
+    written = written && !failed;
+  }
+  if (!cfg.hdr_log_path.empty()) {
+    const auto failed = report::write_hdr_log(r, cfg.hdr_log_path);
+    if (failed) fail("--hdr-log", *failed);
+    written = written && !failed;
+  }
+  return written;
+}
+
 shoal::task<int> run_command(app& a, driver::database& db) {
   run::run_config rc;
   rc.warehouses = a.cfg.warehouses;
@@ -167,6 +186,7 @@ shoal::task<int> run_command(app& a, driver::database& db) {
   const run::run_result& result = std::get<run::run_result>(outcome);
   std::printf("%s", report::format_summary(result, db.describe()).c_str());
   std::fflush(stdout);
+  if (!write_report_files(a.cfg, result, db.describe())) co_return exit_failed;
   if (!write_result_json(a.cfg, result, db.describe())) co_return exit_failed;
   if (!result.fatal.empty()) co_return exit_failed;
   co_return result.interrupted || a.console.interrupted() ? exit_interrupted : exit_ok;

@@ -32,6 +32,8 @@ struct config {
   std::int64_t check_chunk = 10;
   bool keep = false;  // the default job: keep the data at the end (skip clean)
   bool progress = true;
+  std::string html_path;     // --html FILE: the HTML report (run)
+  std::string hdr_log_path;  // --hdr-log FILE: the series as an HdrHistogram interval log
   std::string json_path;            // --json FILE: the result as JSON (run, merge)
   std::vector<std::string> inputs;  // merge: the result files to add up
   bool tui = true;  // the dashboard when stdout and stderr are terminals; false: plain lines

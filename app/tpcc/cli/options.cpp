@@ -110,9 +110,16 @@ std::optional<std::string> merge_inputs_given(const config& c) {
   return std::string("merge needs result files: shoal-tpcc merge a.json b.json ...");
 }
 
+// --html FILE, --hdr-log FILE: where a report goes.
+std::optional<std::string> set_path(std::string& field, string_view text) {
+  if (text.empty()) return expected("a file name");
+  field = std::string(text);
+  return std::nullopt;
+}
+
 constexpr std::int64_t max_warehouses = 1'000'000;
 
-const std::array<option, 20> options{{
+const std::array<option, 22> options{{
     {"db", "TARGET",
      "sqlite:PATH (an embedded file), or a PostgreSQL URI (postgresql://user@host/db) or "
      "key=value string. Default: sqlite:shoal-tpcc.db. Capacity mode: sim:latency=5ms "
@@ -154,6 +161,14 @@ const std::array<option, 20> options{{
      set_isolation},
     {"check-chunk", "N", "Warehouses per consistency-check query. Default: 10",
      [](config& c, string_view t) { return positive(c.check_chunk, t, max_warehouses); }},
+    {"html", "FILE",
+     "Write the run as a self-contained HTML page: throughput and latency over time, the "
+     "latency distribution, the per-type table",
+     [](config& c, string_view t) { return set_path(c.html_path, t); }},
+    {"hdr-log", "FILE",
+     "Write the latency series as an HdrHistogram interval log (microseconds; tags such "
+     "as NewOrder-response)",
+     [](config& c, string_view t) { return set_path(c.hdr_log_path, t); }},
     {"keep", "", "Default job: keep the data at the end instead of cleaning up",
      [](config& c, string_view) -> std::optional<std::string> {
        c.keep = true;

@@ -1,0 +1,192 @@
+// app/tpcc/report/html.cpp: the HTML report's page, header and table (see html.hpp).
+#include "report/html.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <initializer_list>
+#include <string_view>
+
+#include "report/html_assets.hpp"
+#include "report/html_chart.hpp"
+#include "report/html_data.hpp"
+#include "report/html_sections.hpp"
+#include "report/summary.hpp"
+#include "report/text_file.hpp"
+
+namespace tpcc::report {
+namespace {
+
+using html::escape;
+
+void put(std::string& out, std::initializer_list<std::string_view> pieces) {
+  for (const std::string_view p : pieces) out.append(p);
+}
+
+template <class... Args>
+std::string format(const char* fmt, Args... args) {
+  std::array<char, 160> b{};
+  std::snprintf(b.data(), b.size(), fmt, args...);
+  return b.data();
+}
+
+std::string clock_time(double seconds) {
+  const auto t = static_cast<long long>(std::llround(std::max(seconds, 0.0)));
+  if (t >= 3600) return format("%lld:%02lld:%02lld", t / 3600, t / 60 % 60, t % 60);
+  return format("%lld:%02lld", t / 60, t % 60);
+}
+
+std::string utc(std::chrono::system_clock::time_point t) {
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(t);
+  std::tm parts{};
+  gmtime_r(&seconds, &parts);
+  std::array<char, 64> b{};
+  std::strftime(b.data(), b.size(), "%Y-%m-%d %H:%M:%S UTC", &parts);
+  return b.data();
+}
+
+std::string banner(std::string_view kind, const std::string& text) {
+  std::string out;
+  put(out, {"<div class=\"banner ", kind, "\">", escape(text), "</div>"});
+  return out;
+}
+
+std::string banners(const run::run_result& r, const std::string& target) {
+  std::string out;
+  if (r.simulated || target.starts_with("sim:")) {
+    out += banner("warn",
+                  "Simulated database: not a database result. The statements were "
+                  "answered after a configured delay; this measures the client only.");
+  }
+  if (r.wait_scale == 0.0) {
+    out += banner("warn", "NOT TPC-C: --no-wait (no keying or think times), a stress test.");
+  } else if (r.wait_scale != 1.0) {
+    out += banner("warn", format("NOT TPC-C: keying and think times scaled by %g.", r.wait_scale));
+  }
+  if (r.interrupted) out += banner("warn", "Interrupted: the measurement interval was cut short.");
+  if (!r.drained) {
+    out += banner("warn", "Transactions still in flight at the end were abandoned.");
+  }
+  if (!r.fatal.empty()) out += banner("bad", "Stopped by an error: " + r.fatal);
+  if (r.client.client_bound) {
+    out += banner("bad", "Client-bound: " + r.client.client_bound_reason +
+                             ". The client, not the database, limited this result.");
+  }
+  return out;
+}
+
+std::string fact(std::string_view label, const std::string& value, bool big = false) {
+  std::string out;
+  put(out, {"<div><dt>", label, "</dt><dd", big ? " class=\"big\"" : "", ">", escape(value),
+            "</dd></div>"});
+  return out;
+}
+
+std::string efficiency_text(const run::run_result& r) {
+  if (r.wait_scale == 0.0) return "n/a (no waits)";
+  const std::string pct = format("%.1f %%", efficiency(r) * 100.0);
+  return r.wait_scale == 1.0 ? pct : pct + " of the scaled maximum";
+}
+
+std::string warehouses_text(const run::run_result& r) {
+  std::string out = format("%lld", static_cast<long long>(r.warehouses));
+  if (r.first_warehouse != 1 || r.last_warehouse != r.warehouses) {
+    out += format(" (this client: %lld-%lld)", static_cast<long long>(r.first_warehouse),
+                  static_cast<long long>(r.last_warehouse));
+  }
+  return out + format(", %lld terminals", static_cast<long long>(r.terminals));
+}
+
+std::string phases_text(const html::phases& p) {
+  std::string out = "warm-up 0:00-";
+  put(out, {clock_time(p.warmup_end), ", measurement ", clock_time(p.warmup_end), "-",
+            clock_time(p.measure_end), ", drain ", clock_time(p.measure_end), "-",
+            clock_time(p.run_end)});
+  return out;
+}
+
+std::string facts(const run::run_result& r, const std::string& target, const html::phases& p) {
+  std::string out = "<dl class=\"facts\">";
+  out += fact("tpmC", format("%.2f", tpmc(r)), true);
+  out += fact("efficiency", efficiency_text(r), true);
+  out += fact("database", target);
+  out += fact("warehouses", warehouses_text(r));
+  out += fact("measured", format("%.1f s", r.measured_seconds));
+  out += fact("started", utc(r.started));
+  out += fact("phases (m:ss since the terminals started)", phases_text(p));
+  out += fact("client", format("%.1f CPU s, peak RSS %.1f MiB", r.client.cpu_seconds,
+                               static_cast<double>(r.client.peak_rss_bytes) / 1048576.0));
+  return out + "</dl>";
+}
+
+std::string ms_cell(std::uint64_t micros) {
+  return format("<td>%.1f</td>", static_cast<double>(micros) / 1000.0);
+}
+
+std::string table_row(const run::run_result& r, txn::kind k, std::uint64_t all) {
+  const stats::kind_totals& t = r.results.kinds[txn::index(k)];
+  const std::uint64_t done = t.committed + t.rolled_back;
+  const double limit = txn::p90_limit_seconds[txn::index(k)];
+  const bool late = static_cast<double>(t.response.percentile(0.9)) > limit * 1e6;
+  std::string out = "<tr><td>";
+  put(out,
+      {escape(txn::name(k)), "</td>",
+       format("<td>%llu</td><td>%llu</td><td>%llu</td><td>%llu</td><td>%llu</td>",
+              static_cast<unsigned long long>(t.committed),
+              static_cast<unsigned long long>(t.rolled_back),
+              static_cast<unsigned long long>(t.failed), static_cast<unsigned long long>(t.lost),
+              static_cast<unsigned long long>(t.retries)),
+       format("<td>%.2f %%</td>",
+              all == 0 ? 0.0 : 100.0 * static_cast<double>(done) / static_cast<double>(all)),
+       ms_cell(t.response.percentile(0.5)), ms_cell(t.response.percentile(0.9)),
+       ms_cell(t.response.percentile(0.99)), ms_cell(t.response.max()),
+       format(late ? "<td class=\"fail\">%g s: over</td>" : "<td>%g s</td>", limit), "</tr>"});
+  return out;
+}
+
+std::string table(const run::run_result& r) {
+  std::uint64_t all = 0;
+  for (const auto& t : r.results.kinds) all += t.committed + t.rolled_back;
+  std::string out =
+      "<section><h2>Per transaction type (measurement interval)</h2><table><thead><tr>"
+      "<th>type</th><th>committed</th><th>rolled back</th><th>failed</th><th>lost</th>"
+      "<th>retries</th><th>share of mix</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th>"
+      "<th>max ms</th><th>p90 limit</th></tr></thead><tbody>";
+  for (const txn::kind k : txn::all_kinds) out += table_row(r, k, all);
+  return out + "</tbody></table></section>";
+}
+
+std::string head(const std::string& target) {
+  std::string out =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+      "<title>shoal-tpcc result: ";
+  put(out, {escape(target), "</title><style>", html::style, "</style></head>\n"});
+  return out;
+}
+
+}  // namespace
+
+std::string format_html(const run::run_result& r, const std::string& target) {
+  const html::phases p = html::phases_of(r);
+  const html::timeline t = html::timeline_of(r.series);
+  std::string out = head(target);
+  put(out, {"<body><main><header class=\"card\"><h1>shoal-tpcc result</h1><p class=\"sub\">",
+            escape(target), "</p>", banners(r, target), facts(r, target, p), "</header>\n"});
+  put(out, {html::throughput_section(t, p), "\n", html::latency_section(t, p), "\n",
+            html::distribution_section(r), "\n", table(r)});
+  put(out, {"<footer>Generated by shoal-tpcc. Definitions: docs/tpcc/results.md; this page: "
+            "docs/design/tpcc-html-report.md.</footer></main><script>",
+            html::script, "</script></body></html>\n"});
+  return out;
+}
+
+std::optional<std::string> write_html(const run::run_result& r, const std::string& target,
+                                      const std::string& path) {
+  return write_text_file(path, format_html(r, target), "the HTML report");
+}
+
+}  // namespace tpcc::report

@@ -1,0 +1,22 @@
+// app/tpcc/report/html_sections.hpp: the HTML report's chart sections (see html.hpp).
+//
+// What: each function returns one <section> of the page: throughput over time, response time
+// over time (one small chart per type), the response-time distribution over the measurement
+// interval. A section with nothing to draw says so in words instead of drawing empty axes.
+// Thread-safety: pure functions.
+#pragma once
+
+#include <string>
+
+#include "report/html_data.hpp"
+#include "run/run.hpp"
+
+namespace tpcc::report::html {
+
+[[nodiscard]] std::string throughput_section(const timeline& t, const phases& p);
+[[nodiscard]] std::string latency_section(const timeline& t, const phases& p);
+[[nodiscard]] std::string distribution_section(const run::run_result& r);
+// "new-order" ... "stock-level": a type's key in data-series attributes.
+[[nodiscard]] std::string kind_key(txn::kind k);
+
+}  // namespace tpcc::report::html
