@@ -323,7 +323,9 @@ int merge_command(const cli::config& cfg) {
   for (const std::string& note : m.notes) std::printf("merge: %s\n", note.c_str());
   std::printf("%s", report::format_summary(m.result, m.context.target).c_str());
   std::fflush(stdout);
-  return write_result_json(cfg, m.result, m.context.target) ? exit_ok : exit_failed;
+  const bool reports = write_report_files(cfg, m.result, m.context.target);  // --html, --hdr-log
+  const bool json = write_result_json(cfg, m.result, m.context.target);
+  return reports && json ? exit_ok : exit_failed;
 }
 
 }  // namespace

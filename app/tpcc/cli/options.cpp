@@ -210,7 +210,7 @@ constexpr std::array<command_name, 6> commands{{
     {"run", command::run, "run the terminals and print the result"},
     {"check", command::check, "verify consistency conditions 3.3.2.1-3.3.2.12"},
     {"clean", command::clean, "drop every table"},
-    {"merge", command::merge, "add up shards' results: merge a.json b.json ... [--json OUT]"},
+    {"merge", command::merge, "add up shards' results: merge a.json ... [--json F] [--html F]"},
 }};
 
 const option* find(string_view name) {
