@@ -43,9 +43,9 @@ double rate(draws& d) { return static_cast<double>(d.between(0, 2000)) / 10000.0
 
 std::string credit(draws& d) { return d.between(1, 10) == 1 ? "BC" : "GC"; }
 
-std::string data_text(draws& d) {
-  return d.between(1, 10) == 1 ? "sim data ORIGINAL sim data" : "sim data sim data sim";
-}
+// I_DATA / S_DATA: "ORIGINAL" in 10% (brand-generic, clause 2.4.2.2). Short enough to need no
+// allocation: the client's cost, not the simulation's, is what is measured.
+std::string data_text(draws& d) { return d.between(1, 10) == 1 ? "sim ORIGINAL" : "sim data"; }
 
 std::int64_t order_id(draws& d) { return d.between(first_new_order, loaded_next_o_id + 5'000); }
 

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# scripts/capacity.sh: the client's own capacity, measured against the simulated database.
+#
+# Builds shoal-tpcc (release) and runs it with full TPC-C keying and think times against
+# `--db sim:latency=5ms` (driver/sim: every round trip answered after 5 ms, no database), by
+# default 15,000 warehouses (150,000 terminals) with a 10-minute measurement interval, under
+# /usr/bin/time -v. Prints efficiency, peak RSS, CPU seconds and average cores, and the
+# client's self-measurement (timer lateness, ready-queue delay, busy fraction, client-bound),
+# then checks them against the targets of issue 6 (efficiency >= 99 %, peak RSS <= 256 MiB,
+# under one core on average, not client-bound). A benchmark, not a test: it always exits 0
+# once the run completed; the verdict is printed.
+#
+# Settings (environment): WAREHOUSES (15000), LATENCY (5ms), WARMUP (2m), DURATION (10m),
+# WORKERS (empty: one per hardware thread), BUILD_DIR (build/capacity), OUT_DIR
+# (build/capacity-results). Example: WAREHOUSES=1000 DURATION=1m scripts/capacity.sh
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+warehouses=${WAREHOUSES:-15000}
+latency=${LATENCY:-5ms}
+warmup=${WARMUP:-2m}
+duration=${DURATION:-10m}
+build_dir=${BUILD_DIR:-build/capacity}
+out_dir=${OUT_DIR:-build/capacity-results}
+workers_flag=()
+if [[ -n "${WORKERS:-}" ]]; then workers_flag=(--workers "$WORKERS"); fi
+
+if [[ ! -x /usr/bin/time ]]; then
+  echo "capacity.sh: /usr/bin/time is missing (apt-get install time)" >&2
+  exit 2
+fi
+
+cmake --preset release -B "$build_dir" -DSHOAL_BUILD_TESTS=OFF -DSHOAL_BUILD_BENCH=OFF \
+  -DSHOAL_BUILD_EXAMPLES=OFF > /dev/null
+cmake --build "$build_dir" --target shoal-tpcc -j2 > /dev/null
+binary="$build_dir/app/tpcc/shoal-tpcc"
+
+mkdir -p "$out_dir"
+command=("$binary" run --db "sim:latency=$latency" --warehouses "$warehouses" --warmup "$warmup"
+  --duration "$duration" --seed 1 --no-tui "${workers_flag[@]}")
+echo "capacity.sh: ${command[*]}"
+echo "capacity.sh: machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
+/usr/bin/time -v -o "$out_dir/time.txt" "${command[@]}" > "$out_dir/run.out" 2> "$out_dir/run.err"
+
+time_field() { grep -F "$1" "$out_dir/time.txt" | awk -F': ' '{print $2}'; }
+user=$(time_field "User time (seconds)")
+system=$(time_field "System time (seconds)")
+wall=$(time_field "Elapsed (wall clock) time" | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
+rss_kib=$(time_field "Maximum resident set size (kbytes)")
+efficiency=$(awk '/^  efficiency/ { print $2; exit }' "$out_dir/run.out")
+cpu=$(awk -v u="$user" -v s="$system" 'BEGIN { printf "%.1f", u + s }')
+cores=$(awk -v c="$cpu" -v w="$wall" 'BEGIN { printf "%.3f", c / w }')
+rss_mib=$(awk -v k="$rss_kib" 'BEGIN { printf "%.1f", k / 1024 }')
+
+echo
+echo "== result (SIMULATED database: the client's capacity, not a database result)"
+grep -E '^  (database|mode|warehouses|measured|tpmC|efficiency)' "$out_dir/run.out" || true
+echo
+echo "== client self-measurement (from the summary)"
+sed -n '/^  client/,/^$/p' "$out_dir/run.out" | grep -v '^$' || true
+grep -E '^ +(pass|FAIL) +client' "$out_dir/run.out" || true
+echo
+echo "== process (/usr/bin/time -v)"
+echo "  wall ${wall} s, CPU ${cpu} s (user ${user}, system ${system}), average ${cores} cores"
+echo "  peak RSS ${rss_mib} MiB"
+echo
+verdict() { if [[ "$2" == 1 ]]; then echo "  met      $1"; else echo "  NOT met  $1"; fi; }
+echo "== targets"
+verdict "efficiency >= 99 % (${efficiency:-?} %)" \
+  "$(awk -v e="${efficiency:-0}" 'BEGIN { print (e >= 99) ? 1 : 0 }')"
+verdict "peak RSS <= 256 MiB (${rss_mib} MiB)" "$(awk -v m="$rss_mib" 'BEGIN { print (m <= 256) ? 1 : 0 }')"
+verdict "under one core on average (${cores})" "$(awk -v c="$cores" 'BEGIN { print (c < 1) ? 1 : 0 }')"
+if grep -q 'CLIENT-BOUND' "$out_dir/run.out"; then
+  verdict "not client-bound" 0
+else
+  verdict "not client-bound" 1
+fi
+echo "(full output: $out_dir/run.out, $out_dir/run.err, $out_dir/time.txt)"
