@@ -11,8 +11,15 @@
 # once the run completed; the verdict is printed.
 #
 # Settings (environment): WAREHOUSES (15000), LATENCY (5ms), WARMUP (2m), DURATION (10m),
-# WORKERS (empty: one per hardware thread), BUILD_DIR (build/capacity), OUT_DIR
+# WORKERS (empty: one per hardware thread), NICE (-10), BUILD_DIR (build/capacity), OUT_DIR
 # (build/capacity-results). Example: WAREHOUSES=1000 DURATION=1m scripts/capacity.sh
+#
+# NICE: the client needs about a third of a core at 15,000 warehouses, but on a machine shared
+# with other busy processes the kernel's fair share can give it less (two worker threads among
+# ~16 runnable compilers get ~0.25 core), and then every terminal piles up waiting for the CPU:
+# a result about the neighbours, not the client. The run is therefore niced to -10 by default
+# (when permitted; NICE=0 measures without it). It changes what the client gets, not what it
+# costs: the CPU seconds printed are its own either way.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -40,7 +47,14 @@ command=("$binary" run --db "sim:latency=$latency" --warehouses "$warehouses" --
   --duration "$duration" --seed 1 --no-tui "${workers_flag[@]}")
 echo "capacity.sh: ${command[*]}"
 echo "capacity.sh: machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
-/usr/bin/time -v -o "$out_dir/time.txt" "${command[@]}" > "$out_dir/run.out" 2> "$out_dir/run.err"
+nice_value=${NICE:--10}
+if [[ "$(nice -n "$nice_value" nice 2> /dev/null)" != "$(($(nice) + nice_value))" ]]; then
+  echo "capacity.sh: nice -n $nice_value not permitted here; running at the default priority" >&2
+  nice_value=0
+fi
+echo "capacity.sh: nice $nice_value"
+nice -n "$nice_value" /usr/bin/time -v -o "$out_dir/time.txt" "${command[@]}" \
+  > "$out_dir/run.out" 2> "$out_dir/run.err"
 
 time_field() { grep -F "$1" "$out_dir/time.txt" | awk -F': ' '{print $2}'; }
 user=$(time_field "User time (seconds)")
