@@ -5,13 +5,15 @@
 // preferences (every second user wants mail, at a short address); send_notifs(addresses) sends
 // one mail per address. With delays, each call costs 10 ms plus 50 us per item (a busy wait, so
 // the cost is exact and the same for every variant); without, they only build their results.
-// One iteration is one run over the 100 users:
+// One iteration is one run over the 100 users, each giving one result per user (notified or
+// not), all three in a task under sync_wait (the same executor, one thread, like the seed):
 //   no_batching      a loop: get_user_prefs({id}), then send_notifs({address}) if wanted
 //                    (150 calls);
-//   manual_batching  ids gathered, one get_user_prefs, filtered, one send_notifs (2 calls);
+//   manual_batching  ids gathered, one get_user_prefs, filtered, one send_notifs, each result
+//                    mapped back to its user (2 calls);
 //   coro_batching    the loop body as a per-user coroutine awaiting two shoal::batchers built on
-//                    the same two functions, the 100 coroutines run by when_all under sync_wait
-//                    (one thread, like the seed); batches flush when the thread is idle (2 calls).
+//                    the same two functions, the 100 coroutines run by when_all; batches flush
+//                    when the thread is idle (2 calls).
 // Counters: allocs/op per run (everything: the functions' result vectors too) and calls/op.
 // After the runs it prints the seed's table: each variant's time and its ratio to
 // manual_batching from the same run. Not a test: never fails on a time.
@@ -86,37 +88,57 @@ void report(benchmark::State& state, const alloc_meter& allocs, const service& s
       static_cast<double>(s.calls) / static_cast<double>(state.iterations());
 }
 
-void no_batching(benchmark::State& state, bool delays) {
-  service s{.delays = delays};
+std::vector<bool> one_by_one(service& s) {
+  std::vector<bool> notified(static_cast<std::size_t>(users));
+  for (int id = 0; id < users; ++id) {
+    const prefs p = s.get_user_prefs(std::span<const int>(&id, 1)).at(0);
+    if (p.wants_mail) {
+      notified[static_cast<std::size_t>(id)] =
+          s.send_notifs(std::span<const std::string>(&p.address, 1)).at(0);
+    }
+  }
+  return notified;
+}
+
+// What the per-user code does, by hand: gather, call, scatter the results back to the users.
+std::vector<bool> by_hand(service& s) {
+  std::vector<int> ids;
+  ids.reserve(static_cast<std::size_t>(users));
+  for (int id = 0; id < users; ++id) ids.push_back(id);
+  std::vector<prefs> all = s.get_user_prefs(ids);
+  std::vector<std::string> addresses;
+  std::vector<std::size_t> who;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (!all[i].wants_mail) continue;
+    addresses.push_back(std::move(all[i].address));
+    who.push_back(i);
+  }
+  const std::vector<bool> sent = s.send_notifs(addresses);
+  std::vector<bool> notified(static_cast<std::size_t>(users));
+  for (std::size_t k = 0; k < who.size(); ++k) notified[who[k]] = sent[k];
+  return notified;
+}
+
+// Runs `variant` once per iteration in a task under sync_wait, like coro_batching.
+template <std::vector<bool> (*Variant)(service&)>
+shoal::task<> plain_loop(benchmark::State& state, service& s) {
   const alloc_meter allocs;
   for (auto _ : state) {
-    int notified = 0;
-    for (int id = 0; id < users; ++id) {
-      const prefs p = s.get_user_prefs(std::span<const int>(&id, 1)).at(0);
-      if (p.wants_mail)
-        notified += s.send_notifs(std::span<const std::string>(&p.address, 1)).at(0);
-    }
-    benchmark::DoNotOptimize(notified);
+    std::vector<bool> notified = Variant(s);
+    benchmark::DoNotOptimize(notified.size());
   }
   report(state, allocs, s);
+  co_return;
+}
+
+void no_batching(benchmark::State& state, bool delays) {
+  service s{.delays = delays};
+  shoal::sync_wait(plain_loop<&one_by_one>(state, s));
 }
 
 void manual_batching(benchmark::State& state, bool delays) {
   service s{.delays = delays};
-  const alloc_meter allocs;
-  for (auto _ : state) {
-    std::vector<int> ids;
-    ids.reserve(static_cast<std::size_t>(users));
-    for (int id = 0; id < users; ++id) ids.push_back(id);
-    std::vector<prefs> all = s.get_user_prefs(ids);
-    std::vector<std::string> addresses;
-    for (prefs& p : all) {
-      if (p.wants_mail) addresses.push_back(std::move(p.address));
-    }
-    std::vector<bool> sent = s.send_notifs(addresses);
-    benchmark::DoNotOptimize(sent.size());
-  }
-  report(state, allocs, s);
+  shoal::sync_wait(plain_loop<&by_hand>(state, s));
 }
 
 using prefs_batcher = shoal::batcher<int, prefs>;

@@ -15,7 +15,9 @@ namespace detail {
 void run_loop::post(std::coroutine_handle<> h, bool /*pinned*/) noexcept {
   std::lock_guard lock(mutex_);
   ready_.push_back(h);
-  wake_.notify_one();  // under the lock: the loop may be destroyed as soon as it is released
+  // Under the lock: the loop may be destroyed as soon as it is released. Only when run() waits
+  // (it sets waiting_ under this lock before it blocks, so no wake-up is lost).
+  if (waiting_) wake_.notify_one();
 }
 
 void run_loop::defer(std::coroutine_handle<> h) noexcept { post(h, true); }
@@ -38,6 +40,7 @@ void run_loop::finish() noexcept {
 }
 
 void run_loop::fire_due_timers() {
+  if (timers_.empty()) return;  // no clock read per resumption when nothing is armed
   const time_point t = clock::now();
   while (timer_node* node = timers_.pop_expired(t)) node->fire(*node);
 }
@@ -60,13 +63,16 @@ void run_loop::run() {
     lock.lock();
     if (made_work) continue;
     if (finished_) return;
+    waiting_ = true;
     if (auto next = timers_.next_deadline()) {
       wake_.wait_until(lock, *next);
+      waiting_ = false;
       lock.unlock();
       fire_due_timers();
       lock.lock();
     } else {
       wake_.wait(lock);
+      waiting_ = false;
     }
   }
 }

@@ -305,6 +305,53 @@ TEST(batcher, ChainedBatchersSendEachStageInOneCall) {
   EXPECT_EQ(notified, 50);
 }
 
+task<void> call_and_record(batcher<int, int>& b, int x, std::vector<int>& order) {
+  std::optional<int> r = co_await b(x);
+  order.push_back(r.value_or(-1));
+}
+
+TEST(batcher, CallersOfTheFlushingExecutorResumeInArrivalOrder) {
+  manual_scheduler sched;
+  std::vector<std::vector<int>> seen;
+  batcher<int, int> b(times_ten{&seen}, {.max_size = 4});
+  std::vector<int> order;
+  std::vector<spawned<void>> calls;
+  for (int i = 1; i <= 4; ++i) calls.push_back(sched.spawn(call_and_record(b, i, order)));
+  sched.run_all();
+  ASSERT_EQ(seen.size(), 1U);
+  std::vector<int> arrival_times_ten;
+  for (int x : seen[0]) arrival_times_ten.push_back(x * 10);
+  EXPECT_EQ(order, arrival_times_ten);
+  EXPECT_EQ(order.size(), 4U);
+}
+
+task<int> call_repeatedly(batcher<int, int>& b, int x, int rounds) {
+  int good = 0;
+  for (int i = 0; i < rounds; ++i) {
+    std::optional<int> r = co_await b(x);
+    if (r == x * 10) ++good;
+  }
+  co_return good;
+}
+
+// Each batch's last caller fills it, its runner completes at once and resumes both callers,
+// which fill the next one: resumed directly, nested completions must not grow the stack.
+TEST(batcher, ManyBatchesInARowOnOneExecutorDoNotGrowTheStack) {
+  constexpr int rounds = 50000;
+  manual_scheduler sched;
+  std::vector<std::vector<int>> seen;
+  batcher<int, int> b(
+      [](std::span<int> args) { return std::vector<int>{args[0] * 10, args[1] * 10}; },
+      {.max_size = 2});
+  auto one = sched.spawn(call_repeatedly(b, 1, rounds));
+  auto two = sched.spawn(call_repeatedly(b, 2, rounds));
+  sched.run_all();
+  EXPECT_EQ(one.get(), rounds);
+  EXPECT_EQ(two.get(), rounds);
+  EXPECT_EQ(b.stats().batches, static_cast<std::uint64_t>(rounds));
+  EXPECT_EQ(b.stats().by_size, static_cast<std::uint64_t>(rounds));
+}
+
 task<void> bound_caller(batcher<int, int>& b, int x, std::atomic<int>& wrong, std::latch& done) {
   shoal::executor* before = shoal::executor::current();
   std::optional<int> r = co_await b(x);

@@ -2,9 +2,14 @@
 //
 // The awaiter lives in the caller's frame and is the caller's whole footprint in the batcher:
 // its argument waits here until it joins the batch, its result slot, its timer node (when it
-// holds the batch's max-wait timer) and its stop callback are all members, so a call allocates
-// nothing. Every resumption is posted pinned to the executor the caller suspended on, so nothing
-// else can resume it while await_suspend still runs on that executor's thread.
+// holds the batch's max-wait timer), its stop callback and its link in the list of callers to
+// resume are all members, so a call allocates nothing.
+//
+// Resumption: a caller always resumes on the executor it suspended on. A completion running on
+// that executor's own thread resumes it directly (resume_here below, after the completion let go
+// of the batcher); any other completion posts it pinned there. Neither can resume it while its
+// await_suspend still runs: a runner on its thread starts only after await_suspend returned
+// (symmetric transfer, or a post), and a post to its executor waits for its thread.
 //
 // Phases (why a result and a cancellation never both win): a call in the current batch is
 // removed by its stop callback under the batcher's lock (then `cancelled_`, posted by the
@@ -15,6 +20,7 @@
 
 #include <atomic>
 #include <coroutine>
+#include <cstddef>
 #include <exception>
 #include <optional>
 #include <stdexcept>
@@ -41,6 +47,59 @@ struct item_traits {
   using value_type = R;
   static R take(R&& item) { return std::move(item); }
 };
+
+// A caller waiting to be resumed on this thread (intrusive: lives in the caller's awaiter).
+struct resume_link {
+  resume_link* next = nullptr;
+  std::coroutine_handle<> handle;
+};
+
+// The callers completions on this thread handed over, and the executor resuming them.
+struct local_resume_queue {
+  resume_link* head = nullptr;
+  resume_link* tail = nullptr;
+  executor* draining = nullptr;  // non-null while resume_here's loop runs on this thread
+};
+inline thread_local local_resume_queue local_resumes;
+
+// How many callers one drain resumes directly before it posts the rest (so a loop of batches
+// that keep filling on one executor cannot keep its timers, I/O and other work waiting).
+inline constexpr std::size_t resume_budget = 1024;
+
+// True when a completion running now may hand a caller of `owner` to resume_here: it runs on
+// owner's thread, and no drain of another executor (a nested sync_wait) is active here.
+inline bool resumable_here(const executor* owner) noexcept {
+  const executor* here = executor::current();
+  return owner == here && (local_resumes.draining == nullptr || local_resumes.draining == here);
+}
+
+// Resumes first..last (linked by next), in order, on this thread, and whatever nested
+// completions append meanwhile; a nested call only appends (the stack never grows with the
+// number of batches). Call it last: the resumed callers may destroy the batcher.
+inline void resume_here(resume_link* first, resume_link* last) noexcept {
+  local_resume_queue& q = local_resumes;
+  if (q.tail != nullptr) {
+    q.tail->next = first;
+  } else {
+    q.head = first;
+  }
+  q.tail = last;
+  if (q.draining != nullptr) return;  // the drain below us on this thread resumes them
+  executor* const here = executor::current();
+  q.draining = here;
+  for (std::size_t n = 0; q.head != nullptr; ++n) {
+    resume_link* l = q.head;
+    q.head = l->next;
+    if (q.head == nullptr) q.tail = nullptr;
+    const std::coroutine_handle<> h = l->handle;  // l dies with the caller's frame
+    if (n < resume_budget) {
+      resume(h);
+    } else {
+      here->post(h, true);
+    }
+  }
+  q.draining = nullptr;
+}
 
 template <class Arg, class R>
 class batch_call {
@@ -116,16 +175,24 @@ class batch_call {
     timer_armed_ = true;
   }
 
-  // Completion of a sent call (bulk call returned): deliver, unless cancel won, then post.
+  // Completion of a sent call (bulk call returned): deliver, unless cancel won. Then either
+  // posts it pinned to its executor (the last touch of *this), or, when `local`, links it for
+  // resume_here and returns its link.
   template <class Deliver>
-  void finish_sent(Deliver&& deliver) noexcept {
+  resume_link* finish_sent(Deliver&& deliver, bool local) noexcept {
     // acq_rel: pairs with the CAS in cancel_sent (we read its outcome).
     if (phase_.exchange(done, std::memory_order_acq_rel) == cancel_requested) {
       cancelled_ = true;
     } else {
       deliver(*this);
     }
-    owner_->post(handle_, true);  // pinned: resumes on its own executor
+    if (!local) {
+      owner_->post(handle_, true);  // pinned: resumes on its own executor
+      return nullptr;
+    }
+    link_.next = nullptr;
+    link_.handle = handle_;
+    return &link_;
   }
   // From the stop callback once the call left the batch with its flush.
   void cancel_sent() noexcept {
@@ -151,6 +218,7 @@ class batch_call {
   bool timer_armed_ = false;
   std::atomic<int> phase_{sent};
   node_with_owner node_;
+  resume_link link_;
   std::optional<std::stop_callback<on_stop>> stop_;
 };
 

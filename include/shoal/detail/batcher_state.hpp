@@ -4,17 +4,20 @@
 // buffers, one idle slot per executor callers came from, the flush policy and the bulk function.
 // A flush takes the current batch under the lock and hands it to a runner: a detached root
 // coroutine (frames from the recycling frame allocator) that calls the bulk function, gives
-// each caller its item or the call's exception, posts each caller back to its own executor, and
-// returns the batch's buffers (capacity kept) to the free list.
+// each caller its item or the call's exception, posts the callers of other executors back to
+// their own, returns the batch's buffers (capacity kept) to the free list and, last, resumes the
+// callers of its own executor directly (resume_here, batcher_call.hpp).
 //
 // Idle slots: the first caller from an executor registers that executor's slot as an idle hook
 // (once; it stays registered until the batcher is destroyed). The hook flushes the current batch
 // when some of its callers came from that executor: they are stalled exactly when it is idle.
 //
-// Thread-safety: every member function may be called from any thread; `mutex_` guards the
-// batches, the slots' list and the counters. Memory ordering: a caller's argument joins under
-// the lock, which happens-before the flush that takes it; the runner's delivery happens-before
-// the caller resumes (its post).
+// Thread-safety: every member function may be called from any thread; `lock_` (a spin lock:
+// each critical section is a few dozen instructions; the vectors only allocate while they grow
+// to their largest batch, and flush_if runs under it, so it must be short) guards the batches,
+// the slots' list and the counters. Memory ordering: a caller's argument joins under the lock,
+// which happens-before the flush that takes it; the runner's delivery happens-before the caller
+// resumes (its post, or the same thread).
 #pragma once
 
 #include <atomic>
@@ -24,7 +27,6 @@
 #include <exception>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <stdexcept>
 #include <thread>
@@ -35,6 +37,7 @@
 #include "shoal/detail/batcher_call.hpp"
 #include "shoal/detail/idle_hooks.hpp"
 #include "shoal/detail/root_task.hpp"
+#include "shoal/detail/spin_lock.hpp"
 #include "shoal/executor.hpp"
 #include "shoal/task.hpp"
 
@@ -101,7 +104,7 @@ class batcher_state {
     // posting its last caller and giving its buffers back: wait for it.
     for (;;) {
       {
-        const std::lock_guard lock(mutex_);
+        const spin_lock::guard lock(lock_);
         if (in_flight_ == 0) return;
       }
       std::this_thread::yield();
@@ -112,7 +115,7 @@ class batcher_state {
     joined out;
     std::unique_ptr<batch_type> full;
     {
-      const std::lock_guard lock(mutex_);
+      const spin_lock::guard lock(lock_);
       batch_type& b = *current_;
       if (b.callers.empty() && policy_.max_wait > duration::zero()) {
         b.deadline = c.owner_->now() + policy_.max_wait;
@@ -123,7 +126,7 @@ class batcher_state {
       c.index_ = b.callers.size();
       b.args.push_back(std::move(c.arg_));
       b.callers.push_back(&c);
-      full = take_if_due(b, c.owner_->now());
+      full = take_if_due(b, c);
       if (!full && b.timer_holder == nullptr && policy_.max_wait > duration::zero()) {
         b.timer_holder = &c;
         out.hold_timer = true;
@@ -139,7 +142,7 @@ class batcher_state {
   // The stop callback of `c` (any thread).
   void cancel(call& c) noexcept {
     {
-      const std::lock_guard lock(mutex_);
+      const spin_lock::guard lock(lock_);
       batch_type& b = *current_;
       if (c.index_ >= b.callers.size() || b.callers[c.index_] != &c) {
         c.cancel_sent();  // already flushed: cancelled when the call returns, if not yet done
@@ -155,7 +158,7 @@ class batcher_state {
   void on_timer(call& c) noexcept {
     std::unique_ptr<batch_type> full;
     {
-      const std::lock_guard lock(mutex_);
+      const spin_lock::guard lock(lock_);
       if (current_->timer_holder != &c) return;
       ++counters_.by_time;
       full = take();
@@ -176,34 +179,54 @@ class batcher_state {
   task<std::vector<R>> call_async(batch_type& b) { return async_(std::span<Arg>(b.args)); }
   std::vector<R> call_sync(batch_type& b) { return sync_(std::span<Arg>(b.args)); }
 
+  // Delivers each caller its item (or the failure), posts those of other executors, recycles
+  // the batch, then resumes those of this executor here: after the recycling, because they may
+  // destroy the batcher.
   void complete(std::unique_ptr<batch_type> b, std::vector<R>& results,
                 std::exception_ptr failure) noexcept {
     if (!failure && results.size() != b->callers.size()) failure = size_mismatch();
+    resume_link* first = nullptr;
+    resume_link* last = nullptr;
     for (std::size_t i = 0; i < b->callers.size(); ++i) {
-      b->callers[i]->finish_sent([&](call& c) {
-        if (failure) {
-          c.error_ = failure;
-        } else {
-          c.result_.emplace(std::move(results[i]));
-        }
-      });
+      call& c = *b->callers[i];
+      const bool local = resumable_here(c.owner_);
+      resume_link* link = c.finish_sent([&](call& to) { deliver(to, results, i, failure); }, local);
+      if (link == nullptr) continue;
+      if (last != nullptr) {
+        last->next = link;
+      } else {
+        first = link;
+      }
+      last = link;
     }
     b->clear();
-    const std::lock_guard lock(mutex_);
-    free_.push_back(std::move(b));  // may allocate (free_ grows to the batches in flight)
-    --in_flight_;                   // the last touch of this state by the runner
+    {
+      const spin_lock::guard lock(lock_);
+      free_.push_back(std::move(b));  // may allocate (free_ grows to the batches in flight)
+      --in_flight_;                   // the last touch of this state by the runner
+    }
+    if (first != nullptr) resume_here(first, last);
   }
 
   [[nodiscard]] batch_counters counters() const {
-    const std::lock_guard lock(mutex_);
+    const spin_lock::guard lock(lock_);
     return counters_;
   }
   [[nodiscard]] std::size_t pending() const {
-    const std::lock_guard lock(mutex_);
+    const spin_lock::guard lock(lock_);
     return current_->callers.size();
   }
 
  private:
+  static void deliver(call& c, std::vector<R>& results, std::size_t i,
+                      const std::exception_ptr& failure) noexcept {
+    if (failure) {
+      c.error_ = failure;
+    } else {
+      c.result_.emplace(std::move(results[i]));
+    }
+  }
+
   static std::exception_ptr size_mismatch() noexcept {
     try {
       throw std::logic_error(
@@ -217,7 +240,7 @@ class batcher_state {
   bool flush_idle(slot& s) noexcept {
     std::unique_ptr<batch_type> full;
     {
-      const std::lock_guard lock(mutex_);
+      const spin_lock::guard lock(lock_);
       if (s.waiting.load(std::memory_order_relaxed) == 0) return false;
       ++counters_.by_idle;
       full = take();
@@ -226,8 +249,8 @@ class batcher_state {
     return true;
   }
 
-  // Under the lock: the batch when the policy says it is due now.
-  std::unique_ptr<batch_type> take_if_due(batch_type& b, time_point now) {
+  // Under the lock: the batch when the policy says it is due now (c just joined it).
+  std::unique_ptr<batch_type> take_if_due(batch_type& b, const call& c) {
     if (policy_.max_size != 0 && b.args.size() >= policy_.max_size) {
       ++counters_.by_size;
       return take();
@@ -236,7 +259,7 @@ class batcher_state {
       ++counters_.by_predicate;
       return take();
     }
-    if (policy_.max_wait > duration::zero() && now >= b.deadline) {
+    if (policy_.max_wait > duration::zero() && c.owner_->now() >= b.deadline) {
       ++counters_.by_time;
       return take();
     }
@@ -289,12 +312,12 @@ class batcher_state {
   async_fn async_;
   sync_fn sync_;
   policy policy_;
-  mutable std::mutex mutex_;
-  std::unique_ptr<batch_type> current_;            // guarded by mutex_
-  std::vector<std::unique_ptr<batch_type>> free_;  // guarded by mutex_
-  std::vector<std::unique_ptr<slot>> slots_;       // guarded by mutex_
-  batch_counters counters_;                        // guarded by mutex_
-  std::size_t in_flight_ = 0;                      // taken, not yet recycled; by mutex_
+  mutable spin_lock lock_;
+  std::unique_ptr<batch_type> current_;            // guarded by lock_
+  std::vector<std::unique_ptr<batch_type>> free_;  // guarded by lock_
+  std::vector<std::unique_ptr<slot>> slots_;       // guarded by lock_
+  batch_counters counters_;                        // guarded by lock_
+  std::size_t in_flight_ = 0;                      // taken, not yet recycled; by lock_
 };
 
 // The runner: calls the bulk function on a taken batch and completes it.

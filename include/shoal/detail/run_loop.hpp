@@ -39,6 +39,7 @@ class run_loop final : public executor {
   std::condition_variable wake_;
   std::deque<std::coroutine_handle<>> ready_;  // guarded by mutex_
   bool finished_ = false;                      // guarded by mutex_
+  bool waiting_ = false;                       // run() blocked on wake_; guarded by mutex_
   timer_heap timers_;                          // run() thread only
   idle_hooks idle_hooks_;                      // run when ready_ is empty, before waiting
 };
