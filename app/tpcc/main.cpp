@@ -21,10 +21,10 @@
 #include "driver/open.hpp"
 #include "loader/loader.hpp"
 #include "random/rng.hpp"
-#include "report/json.hpp"
-#include "report/merge.hpp"
 #include "report/hdr_log.hpp"
 #include "report/html.hpp"
+#include "report/json.hpp"
+#include "report/merge.hpp"
 #include "report/summary.hpp"
 #include "run/run.hpp"
 #include "schema/apply.hpp"
@@ -158,6 +158,22 @@ bool write_report_files(const cli::config& cfg, const run::run_result& r,
   return written;
 }
 
+// --interval, --client-lag-limit, --shard, --start-at (warning when the start is past).
+void measurement_settings(const cli::config& cfg, run::run_config& rc) {
+  rc.interval = cfg.interval;
+  rc.client_lag_limit = cfg.client_lag_limit;
+  rc.shard.index = cfg.shard_index;
+  rc.shard.count = cfg.shard_count;
+  rc.start_at = cfg.start_at;
+  if (!cfg.start_at) return;
+  const std::chrono::duration<double> late = std::chrono::system_clock::now() - *cfg.start_at;
+  if (late.count() > 0) {
+    std::fprintf(stderr,
+                 "shoal-tpcc: warning: --start-at is %.0f s in the past; starting at once\n",
+                 late.count());
+  }
+}
+
 shoal::task<int> run_command(app& a, driver::database& db) {
   run::run_config rc;
   rc.warehouses = a.cfg.warehouses;
@@ -167,6 +183,7 @@ shoal::task<int> run_command(app& a, driver::database& db) {
   rc.wait_scale = a.cfg.wait_scale;
   rc.deliverers = a.cfg.deliverers;
   rc.seed = a.cfg.seed != 0 ? a.cfg.seed : random::seed_from_time();
+  measurement_settings(a.cfg, rc);
   auto control = std::make_unique<run::run_control>();
   if (db.simulated()) {
     std::printf("run: %s: the figures measure the client's own cost\n", db.describe().c_str());
@@ -181,8 +198,10 @@ shoal::task<int> run_command(app& a, driver::database& db) {
   auto outcome = co_await run::run_benchmark(a.pool, db, rc, *control);
   shown->close();
   a.console.set_interrupt([&a] { a.interrupt.request_stop(); });
-  if (auto* refused = std::get_if<driver::outcome>(&outcome))
-    co_return fail("run", refused->message);
+  if (auto* refused = std::get_if<driver::outcome>(&outcome)) {
+    const int status = fail("run", refused->message);
+    co_return a.console.interrupted() ? exit_interrupted : status;  // Ctrl-C before the start
+  }
   const run::run_result& result = std::get<run::run_result>(outcome);
   std::printf("%s", report::format_summary(result, db.describe()).c_str());
   std::fflush(stdout);

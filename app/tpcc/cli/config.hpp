@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,11 @@ struct config {
   std::int64_t check_chunk = 10;
   bool keep = false;  // the default job: keep the data at the end (skip clean)
   bool progress = true;
+  // Measurement and scale-out (run/run.hpp's run_config).
+  std::chrono::nanoseconds interval = std::chrono::seconds(1);
+  std::chrono::nanoseconds client_lag_limit = std::chrono::milliseconds(50);
+  std::int64_t shard_index = 0, shard_count = 1;                  // --shard i/n
+  std::optional<std::chrono::system_clock::time_point> start_at;  // --start-at
   std::string html_path;     // --html FILE: the HTML report (run)
   std::string hdr_log_path;  // --hdr-log FILE: the series as an HdrHistogram interval log
   std::string json_path;            // --json FILE: the result as JSON (run, merge)

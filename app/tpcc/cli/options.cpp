@@ -2,11 +2,13 @@
 #include "cli/options.hpp"
 
 #include <array>
+#include <cmath>
 #include <initializer_list>
 #include <optional>
 
 #include "cli/values.hpp"
 #include "driver/sim/sim.hpp"
+#include "run/start_at.hpp"
 
 namespace tpcc::cli {
 namespace {
@@ -117,9 +119,59 @@ std::optional<std::string> set_path(std::string& field, string_view text) {
   return std::nullopt;
 }
 
+// --interval: the step of the series and the displays; at least the probes' 100 ms.
+std::optional<std::string> set_interval(config& c, string_view text) {
+  const auto v = read_duration(text);
+  if (!v || *v < std::chrono::milliseconds(100) || *v > std::chrono::hours(1)) {
+    return expected("a duration from 100ms to 1h, such as 1s or 500ms");
+  }
+  c.interval = *v;
+  return std::nullopt;
+}
+
+// --client-lag-limit: a positive duration; microseconds (us) accepted too.
+std::optional<std::string> set_client_lag_limit(config& c, string_view text) {
+  std::optional<std::chrono::nanoseconds> v;
+  if (text.size() > 2 && text.ends_with("us")) {
+    const auto us = read_number(text.substr(0, text.size() - 2));
+    if (us && *us >= 0 && *us <= 1e12) v = std::chrono::nanoseconds(std::llround(*us * 1000));
+  } else {
+    v = read_duration(text);
+  }
+  if (!v || v->count() <= 0) return expected("a positive duration such as 50ms, 200us or 1s");
+  c.client_lag_limit = *v;
+  return std::nullopt;
+}
+
+// --shard i/n: shard i (0-based) of n.
+std::optional<std::string> set_shard(config& c, string_view text) {
+  constexpr std::int64_t max_shards = 1'000'000;
+  const auto slash = text.find('/');
+  std::optional<std::int64_t> i, n;
+  if (slash != string_view::npos) {
+    i = read_integer(text.substr(0, slash));
+    n = read_integer(text.substr(slash + 1));
+  }
+  if (!i || !n || *n < 1 || *n > max_shards || *i < 0 || *i >= *n) {
+    return expected("I/N with 0 <= I < N, such as 0/4");
+  }
+  c.shard_index = *i;
+  c.shard_count = *n;
+  return std::nullopt;
+}
+
+std::optional<std::string> set_start_at(config& c, string_view text) {
+  const auto at = run::parse_start_at(text);
+  if (!at) {
+    return expected("an ISO 8601 UTC time such as 2026-11-21T10:00:00Z, or Unix epoch seconds");
+  }
+  c.start_at = *at;
+  return std::nullopt;
+}
+
 constexpr std::int64_t max_warehouses = 1'000'000;
 
-const std::array<option, 22> options{{
+const std::array<option, 26> options{{
     {"db", "TARGET",
      "sqlite:PATH (an embedded file), or a PostgreSQL URI (postgresql://user@host/db) or "
      "key=value string. Default: sqlite:shoal-tpcc.db. Capacity mode: sim:latency=5ms "
@@ -143,6 +195,22 @@ const std::array<option, 22> options{{
     {"drain", "DURATION",
      "At the end, how long transactions in flight may take to finish. Default: 30s",
      [](config& c, string_view t) { return duration(c.drain, t); }},
+    {"interval", "DURATION",
+     "Step of the interval series (throughput and latency over time) and of the live "
+     "display. Default: 1s",
+     set_interval},
+    {"client-lag-limit", "DURATION",
+     "Probe timer lateness or ready-queue delay (p99 over the measurement interval) above "
+     "this marks the result client-bound. Default: 50ms",
+     set_client_lag_limit},
+    {"shard", "I/N",
+     "Run the terminals of shard I of N only (0-based; a contiguous warehouse range); remote "
+     "warehouses are still drawn from all. Default: 0/1",
+     set_shard},
+    {"start-at", "TIME",
+     "Start the warm-up at TIME (2026-11-21T10:00:00Z or Unix epoch seconds), so that shards "
+     "start together; Ctrl-C cancels the wait",
+     set_start_at},
     {"wait-scale", "F",
      "Multiply keying and think times by F. Anything but 1 is not TPC-C and is labelled so",
      set_wait_scale},

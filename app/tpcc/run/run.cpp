@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "random/rng.hpp"
+#include "run/monitor.hpp"
+#include "run/shard.hpp"
+#include "run/start_at.hpp"
 #include "schema/meta.hpp"
 #include "shoal/gate.hpp"
 #include "shoal/sleep.hpp"
@@ -58,11 +61,12 @@ struct crew {
   shoal::gate deliverers;
 };
 
+// Starts the terminals of warehouses [range.first, range.last] (this shard's).
 std::int64_t start_terminals(shoal::thread_pool& pool, terminal::run_context& ctx, crew& c,
-                             const run_config& config, random::rng& rng) {
+                             const run_config& config, random::rng& rng, warehouse_range range) {
   const auto spread = std::max<std::int64_t>(1, config.warmup.count() / 2);
   std::int64_t started = 0;
-  for (std::int64_t w = 1; w <= ctx.scope.warehouses; ++w) {
+  for (std::int64_t w = range.first; w <= range.last; ++w) {
     for (std::int64_t d = 1; d <= terminals_per_warehouse; ++d) {
       terminal::terminal_config t;
       t.w_id = w;
@@ -136,7 +140,8 @@ shoal::task<void> perform(shoal::thread_pool& pool, terminal::run_context& ctx,
   crew c;
   control.enter(phase::warmup);
   start_deliverers(pool, ctx, c, config.deliverers);
-  result.terminals = start_terminals(pool, ctx, c, config, rng);
+  result.terminals =
+      start_terminals(pool, ctx, c, config, rng, {result.first_warehouse, result.last_warehouse});
   const bool full = co_await wait_for_end(ctx, control, measure_start, end);
   if (!full) ctx.recorder.close_window(clock::now());
   result.interrupted = !full;
@@ -146,6 +151,44 @@ shoal::task<void> perform(shoal::thread_pool& pool, terminal::run_context& ctx,
   ctx.deliveries.close();
   const bool deliveries_done = co_await drain(c.deliverers, config.drain, ctx);
   result.drained = terminals_done && deliveries_done;
+}
+
+std::string no_warehouses(const run_config& config, std::int64_t warehouses) {
+  std::string why = "shard ";
+  why.append(std::to_string(config.shard.index)).append("/");
+  why.append(std::to_string(config.shard.count)).append(" has no warehouses: the database has ");
+  why.append(std::to_string(warehouses)).append(" (use at most that many shards)");
+  return why;
+}
+
+// This process's warehouses, once the agreed start (--start-at) has come.
+shoal::task<std::variant<warehouse_range, outcome>> take_part(const run_config& config,
+                                                              run_control& control,
+                                                              std::int64_t warehouses) {
+  const warehouse_range range = shard_range(warehouses, config.shard);
+  if (range.count() == 0) co_return refuse(no_warehouses(config, warehouses));
+  if (config.start_at) {
+    const bool reached = co_await shoal::with_stop_token(control.interrupt.get_token(),
+                                                         sleep_until_wall(*config.start_at));
+    if (!reached) co_return refuse("interrupted while waiting for --start-at");
+  }
+  co_return range;
+}
+
+// The context every terminal and deliverer of the run shares; `terminals`: this process's.
+std::unique_ptr<terminal::run_context> make_context(driver::database& db, stats::recorder& rec,
+                                                    const run_config& config,
+                                                    const run_result& result,
+                                                    std::int64_t terminals) {
+  // Deferred Deliveries waiting for a deliverer: 2 per warehouse hold over 100 s of the full
+  // mix's Deliveries (one per ~52 s per warehouse), more than clause 2.7.2.2's 80 s allow.
+  const auto capacity = static_cast<std::size_t>(terminals / terminals_per_warehouse * 2);
+  auto ctx = std::make_unique<terminal::run_context>(db, rec, capacity);
+  ctx->scope.warehouses = result.warehouses;  // remote warehouses are drawn from all of them
+  ctx->scope.constants = result.run_constants;
+  ctx->retry = config.retry;
+  ctx->wait_scale = config.wait_scale;
+  return ctx;
 }
 
 }  // namespace
@@ -186,6 +229,9 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   auto ready = co_await prepare(db, config);
   if (auto* failure = std::get_if<outcome>(&ready)) co_return std::move(*failure);
   const prepared& p = std::get<prepared>(ready);
+  auto part = co_await take_part(config, control, p.warehouses);
+  if (auto* failure = std::get_if<outcome>(&part)) co_return std::move(*failure);
+  const warehouse_range range = std::get<warehouse_range>(part);
 
   random::rng rng(config.seed);
   run_result result;
@@ -197,29 +243,28 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   const clock::time_point measure_start = clock::now() + config.warmup;
   const clock::time_point end = measure_start + config.measure;
   stats::recorder recorder(measure_start, end);
-  // Deferred Deliveries waiting for a deliverer: 2 per warehouse hold over 100 s of the full
-  // mix's Deliveries (one per ~52 s per warehouse), more than clause 2.7.2.2's 80 s allow.
-  const auto capacity = static_cast<std::size_t>(p.warehouses * 2);
-  auto ctx = std::make_unique<terminal::run_context>(db, recorder, capacity);
-  ctx->scope.warehouses = p.warehouses;
-  ctx->scope.constants = result.run_constants;
-  ctx->retry = config.retry;
-  ctx->wait_scale = config.wait_scale;
+  auto ctx = make_context(db, recorder, config, result, range.count() * terminals_per_warehouse);
   // Ctrl-C reaches the terminals through issue_stop.
   const std::stop_callback forward(control.interrupt.get_token(),
                                    [&ctx] { ctx->issue_stop.request_stop(); });
   live_view fixed;
   fixed.warmup_seconds = std::chrono::duration<double>(config.warmup).count();
   fixed.measure_seconds = std::chrono::duration<double>(config.measure).count();
-  fixed.warehouses = p.warehouses;
-  fixed.terminals = p.warehouses * terminals_per_warehouse;
+  fixed.warehouses = range.count();  // this process's (its shard's)
+  fixed.terminals = range.count() * terminals_per_warehouse;
   fixed.simulated = db.simulated();
   result.simulated = db.simulated();
   result.config = config;
-  result.last_warehouse = p.warehouses;
+  result.first_warehouse = range.first;
+  result.last_warehouse = range.last;
   result.started = std::chrono::system_clock::now();
-  control.publish(&recorder, fixed, clock::now());
+  const clock::time_point started = clock::now();
+  control.publish(&recorder, fixed, started);
+  auto watch = std::make_unique<monitor>(pool, db, recorder, control, started, config.interval);
+  watch->start();
   co_await perform(pool, *ctx, config, control, result, measure_start, end, rng);
+  co_await watch->stop();  // nothing of it stays on the pool
+  watch->finish(result, result.terminals, config.client_lag_limit);
   control.publish(nullptr);
   control.enter(phase::done);
   result.results = recorder.take();

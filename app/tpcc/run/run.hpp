@@ -122,6 +122,10 @@ struct run_result {
   // This process's terminals cover warehouses [first_warehouse, last_warehouse] of
   // `warehouses` (all of them unless sharded).
   std::int64_t first_warehouse = 1, last_warehouse = 0;
+  // The warehouses this process ran (its shard's range): efficiency is against these.
+  [[nodiscard]] std::int64_t shard_warehouses() const noexcept {
+    return last_warehouse >= first_warehouse ? last_warehouse - first_warehouse + 1 : 0;
+  }
   run_config config;                                     // as effective
   std::chrono::system_clock::time_point started, ended;  // wall clock: terminals start, run end
   std::vector<stats::interval_sample> series;            // every interval of the run, in order
