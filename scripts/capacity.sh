@@ -44,7 +44,7 @@ binary="$build_dir/app/tpcc/shoal-tpcc"
 
 mkdir -p "$out_dir"
 command=("$binary" run --db "sim:latency=$latency" --warehouses "$warehouses" --warmup "$warmup"
-  --duration "$duration" --seed 1 --no-tui "${workers_flag[@]}")
+  --duration "$duration" --seed 1 --no-tui --json "$out_dir/result.json" "${workers_flag[@]}")
 echo "capacity.sh: ${command[*]}"
 echo "capacity.sh: machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
 nice_value=${NICE:--10}
@@ -73,6 +73,17 @@ echo
 echo "== client self-measurement (from the summary)"
 sed -n '/^  client/,/^$/p' "$out_dir/run.out" | grep -v '^$' || true
 grep -E '^ +(pass|FAIL) +client' "$out_dir/run.out" || true
+if command -v jq > /dev/null && [[ -s "$out_dir/result.json" ]]; then
+  # Over the measurement interval, every worker's probes (--json: client.timer_lateness and
+  # client.queue_delay are histograms in us); the worst interval's p99 from the series.
+  jq -r '.client as $c
+    | "  timer lateness   p50 \($c.timer_lateness.p50_us) us, p99 \($c.timer_lateness.p99_us) us, max \($c.timer_lateness.max_us) us",
+      "  ready-queue delay p50 \($c.queue_delay.p50_us) us, p99 \($c.queue_delay.p99_us) us, max \($c.queue_delay.max_us) us",
+      "  worst interval (measurement): lateness p99 \([.series[] | select(.phase == "measuring") | .client.lateness_p99_us] | max) us, queue delay p99 \([.series[] | select(.phase == "measuring") | .client.queue_delay_p99_us] | max) us",
+      "  worker busy \($c.worker_busy | map(. * 1000 | round / 10 | tostring + " %") | join(", ")); pool: \([.series[] | .client.pool_in_use] | max) of \([.series[] | .client.pool_size] | max) sessions in use at most, \([.series[] | .client.pool_waiting] | max) waiting at most",
+      "  client-bound: \($c.client_bound)\(if $c.client_bound then " (" + $c.client_bound_reason + ")" else "" end); \($c.bytes_per_terminal | round) bytes per terminal"' \
+    "$out_dir/result.json" || echo "  (result.json: fields not as expected; see the file)"
+fi
 echo
 echo "== process (/usr/bin/time -v)"
 echo "  wall ${wall} s, CPU ${cpu} s (user ${user}, system ${system}), average ${cores} cores"
