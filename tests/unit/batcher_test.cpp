@@ -62,7 +62,6 @@ void operator delete[](void* p, std::size_t /*size*/) noexcept { std::free(p); }
 namespace {
 
 using namespace std::chrono_literals;
-using shoal::batch_options;
 using shoal::batcher;
 using shoal::item_result;
 using shoal::task;
@@ -294,6 +293,7 @@ TEST(batcher, ChainedBatchersSendEachStageInOneCall) {
     return std::vector<bool>(addresses.size(), true);
   });
   std::vector<spawned<bool>> users;
+  users.reserve(100);
   for (int u = 0; u < 100; ++u) users.push_back(sched.spawn(notify_user(get_prefs, send, u)));
   sched.run_all();
   while (sched.idle() > 0) {
@@ -359,6 +359,13 @@ task<void> bound_caller(batcher<int, int>& b, int x, std::atomic<int>& wrong, st
   done.count_down();
 }
 
+// Blocks its worker's thread until `go` opens: the callers queued behind it then join without
+// their worker going idle in between, so batches fill to their size whatever the timing.
+task<void> hold_worker(std::latch& go) {
+  go.wait();
+  co_return;
+}
+
 TEST(batcher, CallersOnSeveralWorkersEachResumeOnTheirOwnWithTheirOwnResult) {
   constexpr int callers = 2000;
   std::atomic<int> wrong{0};
@@ -378,9 +385,12 @@ TEST(batcher, CallersOnSeveralWorkersEachResumeOnTheirOwnWithTheirOwnResult) {
   {
     shoal::testing::running_pool p(4);
     batcher<int, int> b(slow, {.max_size = 64});
+    std::latch go(1);
+    for (std::size_t w = 0; w < 4; ++w) p.pool.spawn_on(w, hold_worker(go));
     for (int i = 0; i < callers; ++i) {
       p.pool.spawn_on(static_cast<std::size_t>(i) % 4, bound_caller(b, i, wrong, done));
     }
+    go.count_down();
     done.wait();
     EXPECT_EQ(b.stats().items, static_cast<std::uint64_t>(callers));
     EXPECT_GT(b.stats().by_size, 0U);

@@ -145,7 +145,9 @@ class batch_call {
     if (timer_armed_) owner_->cancel_timer(node_);  // no-op when it fired
     if (cancelled_) return std::nullopt;
     if (error_) std::rethrow_exception(error_);
-    return std::optional<value_type>(item_traits<R>::take(std::move(*result_)));
+    // deliver() set result_: neither cancelled nor failed.
+    return std::optional<value_type>(
+        item_traits<R>::take(std::move(*result_)));  // NOLINT(bugprone-unchecked-optional-access)
   }
 
  private:
