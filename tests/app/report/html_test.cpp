@@ -201,5 +201,26 @@ TEST(html_chromium, RendersEveryChartOfASyntheticRun) {
   EXPECT_EQ(image.substr(1, 3), "PNG");
 }
 
+#ifdef SHOAL_TPCC_BINARY
+TEST(html_chromium, RendersARealShortRunOnSqlite) {
+  const auto chromium = tpcc::testing::find_chromium();
+  if (!chromium) GTEST_SKIP() << "chromium is not installed (scripts/install-deps.sh)";
+  const temp_dir dir;
+  const std::string db = std::string("sqlite:").append((dir.path / "tpcc.db").string());
+  const fs::path page = dir.path / "report.html";
+  binary_result r = run_binary({"init", "--db", db});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_binary({"load", "--db", db, "--warehouses", "1", "--no-progress"}, 300s);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_binary({"run", "--db", db, "--warmup", "2s", "--duration", "6s", "--drain", "10s",
+                  "--wait-scale", "0.01", "--seed", "42", "--no-progress", "--html", page.string()},
+                 300s);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string html = read_file(page);
+  EXPECT_TRUE(contains(html, "NOT TPC-C: keying and think times scaled by 0.01"));
+  EXPECT_TRUE(contains(html, "tpcc.db"));
+  expect_rendered(*chromium, page, {5, 3, 3, 3, 3, 3, 5});
+}
+#endif
 
 }  // namespace
