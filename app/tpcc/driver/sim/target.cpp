@@ -18,14 +18,14 @@ struct unit {
 constexpr unit units[] = {{"us", 1'000}, {"ms", 1'000'000}, {"s", 1'000'000'000}};
 constexpr std::int64_t max_latency_ns = std::int64_t{60} * 1'000'000'000;
 
-// "5ms" -> 5 ms; nullopt-like false when malformed or above a minute.
+// "5ms" -> 5 ms; false when malformed or above a minute.
 bool read_latency(std::string_view text, nanoseconds& out) {
   for (const unit& u : units) {
     if (!text.ends_with(u.suffix)) continue;
-    const std::string_view digits = text.substr(0, text.size() - u.suffix.size());
+    const std::string digits(text.substr(0, text.size() - u.suffix.size()));
     std::int64_t n = 0;
-    const char* end = digits.data() + digits.size();
-    const auto [ptr, ec] = std::from_chars(digits.data(), end, n);
+    const char* end = digits.c_str() + digits.size();
+    const auto [ptr, ec] = std::from_chars(digits.c_str(), end, n);
     if (digits.empty() || ec != std::errc() || ptr != end || n < 0) return false;
     if (n > max_latency_ns / u.nanos) return false;
     out = nanoseconds(n * u.nanos);
