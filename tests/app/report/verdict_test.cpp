@@ -110,6 +110,15 @@ TEST(verdict, APaymentShareUnderTheMinimumFails) {
   EXPECT_FALSE(fails(v, "Stock-Level share of the mix"));
 }
 
+TEST(verdict, MixSharesAreJudgedAtTheStatedOneDecimal) {
+  auto r = compliant();
+  auto& sl = r.results.kinds[txn::index(txn::kind::stock_level)];
+  sl.committed = 396;  // about 3.96 %: 4.0 % at the stated precision
+  EXPECT_FALSE(fails(evaluate(r, postgres), "Stock-Level share of the mix"));
+  sl.committed = 393;  // about 3.93 %: 3.9 %
+  EXPECT_TRUE(fails(evaluate(r, postgres), "Stock-Level share of the mix"));
+}
+
 TEST(verdict, ResponseTimesAndLateDeliveriesFailAgainstTheirLimits) {
   auto r = compliant();
   auto& sl = r.results.kinds[txn::index(txn::kind::stock_level)].response;
