@@ -20,6 +20,8 @@
 // SHOAL_BENCH_SMOKE=1: 10 users, delays of 100 us per call and 1 us per item.
 // Run: build/release/bench/batch_bench
 #include <benchmark/benchmark.h>
+#include <algorithm>
+#include <array>
 
 #include <chrono>
 #include <cstdio>
@@ -70,7 +72,10 @@ struct service {
     std::vector<prefs> out(ids.size());
     for (std::size_t i = 0; i < ids.size(); ++i) {
       out[i].wants_mail = ids[i] % 2 == 0;
-      out[i].address = "u" + std::to_string(ids[i]) + "@mail.io";  // short: no allocation
+      // Short: no allocation. Formatted into a buffer (g++ 12 -O3 warns falsely on string +).
+      std::array<char, 32> b{};
+      const int n = std::snprintf(b.data(), b.size(), "u%d@mail.io", ids[i]);
+      out[i].address.assign(b.data(), static_cast<std::size_t>(std::max(n, 0)));
     }
     return out;
   }
