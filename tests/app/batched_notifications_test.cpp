@@ -16,13 +16,9 @@ namespace {
 
 using namespace std::chrono_literals;
 using tpcc::testing::binary_result;
+using tpcc::testing::describe;
 using tpcc::testing::postgres_server;
 using tpcc::testing::run_binary;
-
-std::string describe(const binary_result& r) {
-  return "exit " + std::to_string(r.exit_code) + "\n--- stdout\n" + r.out + "\n--- stderr\n" +
-         r.err;
-}
 
 // One mode's line: "<mode>: U users in S s: N SELECTs, M INSERTs; K notified, R rows".
 struct mode_line {

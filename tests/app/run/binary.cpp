@@ -81,4 +81,14 @@ binary_result run_binary(const std::vector<std::string>& args, std::chrono::seco
   return r;
 }
 
+std::string describe(const binary_result& r) {
+  std::string text = "exit ";
+  text.append(std::to_string(r.exit_code)).append("\n--- stdout\n").append(r.out);
+  return text.append("\n--- stderr\n").append(r.err);
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 }  // namespace tpcc::testing

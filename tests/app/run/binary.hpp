@@ -24,4 +24,9 @@ binary_result run_binary(const std::vector<std::string>& args,
                          std::chrono::seconds limit = std::chrono::seconds(120),
                          std::optional<std::chrono::milliseconds> interrupt_after = std::nullopt);
 
+// The result as a failure message shows it: exit status, stdout, stderr.
+[[nodiscard]] std::string describe(const binary_result& r);
+// Whether `text` contains `part`.
+[[nodiscard]] bool contains(const std::string& text, const std::string& part);
+
 }  // namespace tpcc::testing

@@ -19,16 +19,9 @@ namespace {
 
 using namespace std::chrono_literals;
 using tpcc::testing::binary_result;
+using tpcc::testing::contains;
+using tpcc::testing::describe;
 using tpcc::testing::run_binary;
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-std::string describe(const binary_result& r) {
-  return "exit " + std::to_string(r.exit_code) + "\n--- stdout\n" + r.out + "\n--- stderr\n" +
-         r.err;
-}
 
 // A fresh SQLite target in a temporary directory, removed at the end.
 struct sqlite_file {

@@ -32,18 +32,11 @@ using namespace std::chrono_literals;
 using tpcc::driver::database;
 using tpcc::driver::outcome_kind;
 using tpcc::testing::binary_result;
+using tpcc::testing::contains;
+using tpcc::testing::describe;
 using tpcc::testing::run_binary;
 namespace sim = tpcc::driver::sim;
 namespace txn = tpcc::txn;
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-std::string describe(const binary_result& r) {
-  return "exit " + std::to_string(r.exit_code) + "\n--- stdout\n" + r.out + "\n--- stderr\n" +
-         r.err;
-}
 
 std::string problem_of(const std::string& target) {
   auto parsed = sim::parse_target(target);
