@@ -251,6 +251,67 @@ TEST(batcher, ACallerCancelledBeforeTheFlushLeavesTheBatchAndIsNotSent) {
   EXPECT_EQ(five.get(), 50);
 }
 
+// Callers sharing a token share one stop callback (hosted by the first of them in the batch);
+// stopping it must still take out exactly the callers of that token, wherever they sit.
+TEST(batcher, StoppingASharedTokenTakesOutEveryCallerOfItAndNoOther) {
+  manual_scheduler sched;
+  std::vector<std::vector<int>> seen;
+  batcher<int, int> b(times_ten{&seen});
+  std::stop_source a;
+  std::stop_source other;
+  std::vector<spawned<std::optional<int>>> calls;
+  // a, other, a, a, other, a: hosts are the 1st, 2nd, 3rd and 5th callers; the 4th and 6th
+  // are covered.
+  for (int x : {1, 2, 3, 4, 5, 6}) {
+    const std::stop_token t = (x == 2 || x == 5) ? other.get_token() : a.get_token();
+    calls.push_back(sched.spawn(shoal::with_stop_token(t, call(b, x))));
+  }
+  sched.run_all();
+  EXPECT_EQ(b.pending(), 6U);
+  a.request_stop();
+  sched.run_all();
+  EXPECT_EQ(b.pending(), 2U);
+  EXPECT_EQ(b.stats().cancelled, 4U);
+  for (int i : {0, 2, 3, 5}) {
+    EXPECT_TRUE(calls[static_cast<std::size_t>(i)].done()) << i;
+    EXPECT_EQ(calls[static_cast<std::size_t>(i)].get(), std::nullopt) << i;
+  }
+  auto seven = sched.spawn(shoal::with_stop_token(other.get_token(), call(b, 7)));
+  sched.run_all();
+  sched.idle();
+  ASSERT_EQ(seen.size(), 1U);
+  EXPECT_EQ(seen[0], values({2, 5, 7}));
+  EXPECT_EQ(calls[1].get(), 20);
+  EXPECT_EQ(calls[4].get(), 50);
+  EXPECT_EQ(seven.get(), 70);
+}
+
+TEST(batcher, StoppingASharedTokenDuringTheBulkCallCancelsEachOfItsCallers) {
+  manual_scheduler sched;
+  std::vector<std::vector<int>> seen;
+  auto slow = [&](std::span<int> args) -> task<std::vector<int>> {
+    co_await shoal::sleep_for(10ms);
+    co_return times_ten{&seen}(args);
+  };
+  batcher<int, int> b(slow);
+  std::stop_source shared;
+  auto one = sched.spawn(shoal::with_stop_token(shared.get_token(), call(b, 1)));
+  auto two = sched.spawn(call(b, 2));
+  auto three = sched.spawn(shoal::with_stop_token(shared.get_token(), call(b, 3)));
+  sched.run_all();
+  sched.idle();  // the bulk call starts and sleeps
+  shared.request_stop();
+  sched.run_all();
+  EXPECT_FALSE(one.done());
+  EXPECT_FALSE(three.done());
+  sched.advance(10ms);
+  ASSERT_EQ(seen.size(), 1U);
+  EXPECT_EQ(seen[0], values({1, 2, 3}));
+  EXPECT_EQ(one.get(), std::nullopt);
+  EXPECT_EQ(two.get(), 20);
+  EXPECT_EQ(three.get(), std::nullopt);
+}
+
 TEST(batcher, ACallerCancelledDuringTheBulkCallGetsNulloptWhenItReturns) {
   manual_scheduler sched;
   std::vector<std::vector<int>> seen;
@@ -419,7 +480,9 @@ task<void> stoppable_caller(batcher<int, int>& b, int x, std::stop_token token,
   done.count_down();
 }
 
-TEST(batcher, CancellationsFromAnotherThreadRaceFlushesSafely) {
+// Callers on 3 workers, flushed by size, while another thread stops some of them: each
+// token covers `per_token` consecutive callers (so shared stop callbacks race flushes too).
+void race_cancellations_with_flushes(int per_token) {
   constexpr int callers = 1000;
   std::atomic<int> got{0};
   std::atomic<int> none{0};
@@ -437,8 +500,9 @@ TEST(batcher, CancellationsFromAnotherThreadRaceFlushesSafely) {
         },
         {.max_size = 16});
     for (int i = 0; i < callers; ++i) {
-      p.pool.spawn(stoppable_caller(b, i, stops[i].get_token(), got, none, done));
-      if (i % 3 == 0) stops[i / 2].request_stop();
+      const std::stop_token token = stops[static_cast<std::size_t>(i / per_token)].get_token();
+      p.pool.spawn(stoppable_caller(b, i, token, got, none, done));
+      if (i % 3 == 0) stops[static_cast<std::size_t>(i / 2 / per_token)].request_stop();
     }
     done.wait();
     EXPECT_EQ(static_cast<std::uint64_t>(sent.load()), b.stats().items);
@@ -447,6 +511,14 @@ TEST(batcher, CancellationsFromAnotherThreadRaceFlushesSafely) {
   EXPECT_EQ(got.load() + none.load(), callers);
   EXPECT_LE(got.load(), sent.load());  // every value came from a bulk call
   EXPECT_LT(got.load(), 1000000);      // and was the caller's own
+}
+
+TEST(batcher, CancellationsFromAnotherThreadRaceFlushesSafely) {
+  race_cancellations_with_flushes(1);
+}
+
+TEST(batcher, SharedTokenCancellationsFromAnotherThreadRaceFlushesSafely) {
+  race_cancellations_with_flushes(8);
 }
 
 struct round_state {

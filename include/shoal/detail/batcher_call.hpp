@@ -11,14 +11,18 @@
 // await_suspend still runs: a runner on its thread starts only after await_suspend returned
 // (symmetric transfer, or a post), and a post to its executor waits for its thread.
 //
-// Phases (why a result and a cancellation never both win): a call in the current batch is
-// removed by its stop callback under the batcher's lock (then `cancelled_`, posted by the
-// callback). Once its batch is taken by a flush, the stop callback can only CAS `phase_` from
-// `sent` to `cancel_requested`, and the completion exchanges it to `done`: whoever comes first
-// decides, and the completion reads the CAS's outcome from the exchange.
+// Stop callbacks, one per batch and token: registering a std::stop_callback costs two lock
+// round trips on the token's stop state, so the callers of one batch that share a token (the
+// children of one when_all, one task_group) share one. The first of them to join becomes its
+// host (its awaiter holds the callback, registered after it joined, outside the batcher's lock);
+// the others are covered by it. The host's callback, while the batch fills, removes the host and
+// every caller it covers from the batch under the lock and posts them; once the batch is flushed
+// it does nothing, and the completion reads each caller's token instead (stop_requested() then:
+// nullopt). So a callback never touches a covered caller after its batch left the current one,
+// and the host, which outlives its callback (await_resume resets it, waiting for a run elsewhere),
+// is the only frame it reads.
 #pragma once
 
-#include <atomic>
 #include <coroutine>
 #include <cstddef>
 #include <exception>
@@ -129,19 +133,21 @@ class batch_call {
       return transfer(h);
     }
     handle_ = h;
+    if (env != nullptr && env->stop.stop_possible()) token_ = &env->stop;
     auto joined = state_->join(*this);
     // Nothing below can race with our resumption: it is posted pinned to owner_, whose thread
     // is this one.
     if (joined.register_idle != nullptr) state_->register_idle(*joined.register_idle);
     if (joined.hold_timer) arm_timer(joined.deadline);
-    if (env != nullptr && env->stop.stop_possible()) stop_.emplace(env->stop, on_stop{this});
+    // A batch this call filled is flushed already: its completion reads the token.
+    if (joined.host_stop && !joined.runner) stop_.emplace(*token_, on_stop{this});
     return transfer(joined.runner);
   }
 
   // The item's value; nullopt when the call was cancelled. Rethrows the item's or the bulk
   // call's exception.
   std::optional<value_type> await_resume() {
-    stop_.reset();  // waits for a stop callback running on another thread
+    stop_.reset();  // a host's: waits for its callback running on another thread
     if (timer_armed_) owner_->cancel_timer(node_);  // no-op when it fired
     if (cancelled_) return std::nullopt;
     if (error_) std::rethrow_exception(error_);
@@ -152,10 +158,6 @@ class batch_call {
 
  private:
   friend state_type;
-
-  static constexpr int sent = 0;
-  static constexpr int cancel_requested = 1;
-  static constexpr int done = 2;
 
   struct on_stop {
     batch_call* self;
@@ -177,13 +179,12 @@ class batch_call {
     timer_armed_ = true;
   }
 
-  // Completion of a sent call (bulk call returned): deliver, unless cancel won. Then either
-  // posts it pinned to its executor (the last touch of *this), or, when `local`, links it for
-  // resume_here and returns its link.
+  // Completion of a sent call (bulk call returned): deliver, unless its token was stopped
+  // meanwhile. Then either posts it pinned to its executor (the last touch of *this), or, when
+  // `local`, links it for resume_here and returns its link.
   template <class Deliver>
   resume_link* finish_sent(Deliver&& deliver, bool local) noexcept {
-    // acq_rel: pairs with the CAS in cancel_sent (we read its outcome).
-    if (phase_.exchange(done, std::memory_order_acq_rel) == cancel_requested) {
+    if (token_ != nullptr && token_->stop_requested()) {
       cancelled_ = true;
     } else {
       deliver(*this);
@@ -196,13 +197,7 @@ class batch_call {
     link_.handle = handle_;
     return &link_;
   }
-  // From the stop callback once the call left the batch with its flush.
-  void cancel_sent() noexcept {
-    int expected = sent;
-    // acq_rel: pairs with the exchange in finish_sent.
-    phase_.compare_exchange_strong(expected, cancel_requested, std::memory_order_acq_rel);
-  }
-  // From the stop callback, the call having been removed from the current batch.
+  // From its host's stop callback, the call having been removed from the current batch.
   void finish_cancelled() noexcept {
     cancelled_ = true;
     owner_->post(handle_, true);
@@ -218,10 +213,12 @@ class batch_call {
   std::exception_ptr error_;
   bool cancelled_ = false;
   bool timer_armed_ = false;
-  std::atomic<int> phase_{sent};
+  const std::stop_token* token_ = nullptr;  // the chain's, when a stop is possible
+  batch_call* host_ = nullptr;  // whose stop callback covers it (itself when host); under lock
+  batch_call* next_cancelled_ = nullptr;  // removed together by a host's callback; under lock
   node_with_owner node_;
   resume_link link_;
-  std::optional<std::stop_callback<on_stop>> stop_;
+  std::optional<std::stop_callback<on_stop>> stop_;  // a host's only
 };
 
 }  // namespace shoal::detail

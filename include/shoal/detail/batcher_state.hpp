@@ -53,12 +53,14 @@ struct batch {
   std::vector<Arg> args;
   std::vector<batch_call<Arg, R>*> callers;
   batch_call<Arg, R>* timer_holder = nullptr;  // the caller whose timer flushes it
+  batch_call<Arg, R>* stop_host = nullptr;     // the latest caller hosting a stop callback
   time_point deadline{};                       // when max_wait is set: first arrival + max_wait
 
   void clear() noexcept {
     args.clear();
     callers.clear();
     timer_holder = nullptr;
+    stop_host = nullptr;
   }
 };
 
@@ -87,6 +89,7 @@ class batcher_state {
   struct joined {
     std::coroutine_handle<> runner;  // non-null: this call filled the batch; run it now
     slot* register_idle = nullptr;   // non-null: first call from this executor
+    bool host_stop = false;          // register the stop callback covering its token's callers
     bool hold_timer = false;
     time_point deadline{};
   };
@@ -126,6 +129,7 @@ class batcher_state {
       c.index_ = b.callers.size();
       b.args.push_back(std::move(c.arg_));
       b.callers.push_back(&c);
+      out.host_stop = cover(b, c);
       full = take_if_due(b, c);
       if (!full && b.timer_holder == nullptr && policy_.max_wait > duration::zero()) {
         b.timer_holder = &c;
@@ -139,19 +143,21 @@ class batcher_state {
 
   void register_idle(slot& s) noexcept { (void)s.where->add_idle_hook(s); }
 
-  // The stop callback of `c` (any thread).
-  void cancel(call& c) noexcept {
+  // The stop callback hosted by `host` (any thread): while its batch fills, takes the host and
+  // every caller it covers out of it; once flushed, nothing (the completion reads the token).
+  void cancel(call& host) noexcept {
+    call* out = nullptr;  // the removed callers, in arrival order
     {
       const spin_lock::guard lock(lock_);
       batch_type& b = *current_;
-      if (c.index_ >= b.callers.size() || b.callers[c.index_] != &c) {
-        c.cancel_sent();  // already flushed: cancelled when the call returns, if not yet done
-        return;
-      }
-      remove(b, c);
-      ++counters_.cancelled;
+      if (host.index_ >= b.callers.size() || b.callers[host.index_] != &host) return;
+      out = remove_covered(b, host);
     }
-    c.finish_cancelled();
+    while (out != nullptr) {
+      call* next = out->next_cancelled_;
+      out->finish_cancelled();  // the last touch of a covered caller
+      out = next;
+    }
   }
 
   // c's max-wait timer fired (on c's executor).
@@ -282,15 +288,46 @@ class batcher_state {
     return full;
   }
 
-  // Under the lock: removes c from b, keeping the others' order.
-  void remove(batch_type& b, call& c) noexcept {
-    const auto at = static_cast<std::ptrdiff_t>(c.index_);
-    b.args.erase(b.args.begin() + at);
-    b.callers.erase(b.callers.begin() + at);
-    for (std::size_t i = c.index_; i < b.callers.size(); ++i) b.callers[i]->index_ = i;
-    c.slot_->waiting.store(c.slot_->waiting.load(std::memory_order_relaxed) - 1,
-                           std::memory_order_relaxed);
-    if (b.timer_holder == &c) b.timer_holder = nullptr;  // the next caller takes the timer
+  // Under the lock: which stop callback covers c (it just joined b). True: c hosts a new one.
+  static bool cover(batch_type& b, call& c) noexcept {
+    if (c.token_ == nullptr) return false;
+    if (b.stop_host != nullptr && *b.stop_host->token_ == *c.token_) {
+      c.host_ = b.stop_host;
+      return false;
+    }
+    c.host_ = &c;
+    b.stop_host = &c;
+    return true;
+  }
+
+  // Under the lock: removes `host` and the callers it covers from b, keeping the others' order.
+  // Returns them in arrival order, chained through next_cancelled_.
+  call* remove_covered(batch_type& b, call& host) noexcept {
+    call* out = nullptr;
+    call** tail = &out;
+    std::size_t kept = host.index_;
+    for (std::size_t i = host.index_; i < b.callers.size(); ++i) {
+      call& c = *b.callers[i];
+      if (c.host_ != &host) {
+        if (kept != i) {
+          b.args[kept] = std::move(b.args[i]);
+          b.callers[kept] = &c;
+          c.index_ = kept;
+        }
+        ++kept;
+        continue;
+      }
+      c.slot_->waiting.store(c.slot_->waiting.load(std::memory_order_relaxed) - 1,
+                             std::memory_order_relaxed);
+      if (b.timer_holder == &c) b.timer_holder = nullptr;  // the next caller takes the timer
+      *tail = &c;
+      tail = &c.next_cancelled_;
+      ++counters_.cancelled;
+    }
+    b.args.erase(b.args.begin() + static_cast<std::ptrdiff_t>(kept), b.args.end());
+    b.callers.resize(kept);
+    if (b.stop_host == &host) b.stop_host = nullptr;  // the next caller hosts a new one
+    return out;
   }
 
   // Under the lock: the slot of `ex`, created on first use (`created` then set).
