@@ -14,6 +14,9 @@
 //   coro_batching    the loop body as a per-user coroutine awaiting two shoal::batchers built on
 //                    the same two functions, the 100 coroutines run by when_all; batches flush
 //                    when the thread is idle (2 calls).
+//   coro_harness     (no_delays only) the coroutine variant's harness alone: the same 100
+//                    per-user coroutines, run by when_all, calling no batcher (each returns
+//                    whether its user is even); coro_batching minus it is the batchers' own cost.
 // Counters: allocs/op per run (everything: the functions' result vectors too) and calls/op.
 // After the runs it prints the seed's table: each variant's time and its ratio to
 // manual_batching from the same run. Not a test: never fails on a time.
@@ -181,12 +184,32 @@ void coro_batching(benchmark::State& state, bool delays) {
   shoal::sync_wait(coro_loop(state, s));
 }
 
+shoal::task<bool> user_without_calls(int id) { co_return id % 2 == 0; }
+
+shoal::task<> harness_loop(benchmark::State& state) {
+  const alloc_meter allocs;
+  for (auto _ : state) {
+    std::vector<shoal::task<bool>> users_tasks;
+    users_tasks.reserve(static_cast<std::size_t>(users));
+    for (int id = 0; id < users; ++id) users_tasks.push_back(user_without_calls(id));
+    std::vector<bool> done = co_await shoal::when_all(std::move(users_tasks));
+    benchmark::DoNotOptimize(done.size());
+  }
+  report_allocs(state, allocs);
+}
+
+// `delays` is not used: the harness calls no service.
+void coro_harness(benchmark::State& state, bool /*delays*/) {
+  shoal::sync_wait(harness_loop(state));
+}
+
 BENCHMARK_CAPTURE(no_batching, delays, true)->Unit(benchmark::kMicrosecond)->Iterations(3);
 BENCHMARK_CAPTURE(manual_batching, delays, true)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(coro_batching, delays, true)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(no_batching, no_delays, false);
 BENCHMARK_CAPTURE(manual_batching, no_delays, false);
 BENCHMARK_CAPTURE(coro_batching, no_delays, false);
+BENCHMARK_CAPTURE(coro_harness, no_delays, false);
 
 // Console output as usual, then the seed's table with ratios to manual_batching.
 class ratio_reporter : public benchmark::ConsoleReporter {
@@ -201,7 +224,8 @@ class ratio_reporter : public benchmark::ConsoleReporter {
       const std::string base = std::string("manual_batching/").append(mode);
       if (times_.count(base) == 0) continue;
       std::printf("\n%-26s %16s %10s\n", mode, "time", "vs manual");
-      for (const char* variant : {"no_batching/", "manual_batching/", "coro_batching/"}) {
+      for (const char* variant :
+           {"no_batching/", "manual_batching/", "coro_batching/", "coro_harness/"}) {
         const std::string name = std::string(variant).append(mode);
         if (times_.count(name) == 0) continue;
         std::printf("%-26s %16.1f %10.2f\n", name.c_str(), times_[name],

@@ -30,53 +30,48 @@ struct size_class {
   std::size_t count = 0;
 };
 
-// 0: not yet touched on this thread, 1: alive, 2: destroyed (thread exit). Trivially
-// destructible, so it can be read while and after the cache itself is destroyed: frames freed
-// that late go straight to the system.
-thread_local int cache_state = 0;
+constexpr std::size_t class_bytes(std::size_t index) noexcept {
+  return (index + 1) * frame_size_class_bytes;
+}
 
-class frame_cache {
- public:
-  frame_cache() noexcept { cache_state = 1; }
-  frame_cache(const frame_cache&) = delete;
-  frame_cache& operator=(const frame_cache&) = delete;
-  ~frame_cache() {
+// How many frames each class may keep: frame_cache_bytes_per_class worth.
+constexpr std::array<std::size_t, frame_size_classes> class_limits = [] {
+  std::array<std::size_t, frame_size_classes> limits{};
+  for (std::size_t i = 0; i < frame_size_classes; ++i) {
+    limits[i] = frame_cache_bytes_per_class / class_bytes(i);
+  }
+  return limits;
+}();
+
+// The cache is plain constant-initialised thread-local data, so the hot path reads it with no
+// thread-local guard or init call; the frames it holds are given back at thread exit by `reaper`,
+// whose construction (it has a destructor) is paid once per thread, on the first slow path.
+// State 0: the reaper is not yet constructed on this thread, 1: alive, 2: destroyed (thread
+// exit): frames freed that late go straight to the system.
+constinit thread_local std::array<size_class, frame_size_classes> classes{};
+constinit thread_local int cache_state = 0;
+
+struct cache_reaper {
+  cache_reaper() noexcept { cache_state = 1; }
+  cache_reaper(const cache_reaper&) = delete;
+  cache_reaper& operator=(const cache_reaper&) = delete;
+  ~cache_reaper() {
     cache_state = 2;
-    for (size_class& c : classes_) {
+    for (size_class& c : classes) {
       while (c.head != nullptr) ::operator delete(std::exchange(c.head, c.head->next));
+      c.count = 0;
     }
   }
-
-  void* take(std::size_t index) noexcept {
-    size_class& c = classes_[index];
-    if (c.head == nullptr) return nullptr;
-    --c.count;
-    return std::exchange(c.head, c.head->next);
-  }
-
-  bool give(void* frame, std::size_t index) noexcept {
-    size_class& c = classes_[index];
-    if (c.count * class_bytes(index) >= frame_cache_bytes_per_class) return false;
-    c.head = new (frame) free_block{c.head};
-    ++c.count;
-    return true;
-  }
-
-  static std::size_t class_bytes(std::size_t index) noexcept {
-    return (index + 1) * frame_size_class_bytes;
-  }
-
- private:
-  std::array<size_class, frame_size_classes> classes_{};
 };
+thread_local cache_reaper reaper;
 
-thread_local frame_cache cache;
-thread_local frame_allocator_stats stats;
-
-frame_cache* this_thread_cache() noexcept {
-  if (!SHOAL_FRAME_RECYCLING || cache_state == 2) return nullptr;
-  return &cache;  // the first use on a thread constructs it
+// True when this thread's cache may keep frames (constructing its reaper on first use).
+bool cache_alive() noexcept {
+  if (cache_state == 0) (void)&reaper;  // odr-use: constructs it, which sets cache_state
+  return SHOAL_FRAME_RECYCLING && cache_state == 1;
 }
+
+constinit thread_local frame_allocator_stats stats;
 
 std::size_t class_index(std::size_t size) noexcept {
   return (size + frame_size_class_bytes - 1) / frame_size_class_bytes - 1;
@@ -87,24 +82,29 @@ std::size_t class_index(std::size_t size) noexcept {
 void* frame_allocate(std::size_t size) {
   ++stats.allocations;
   const std::size_t index = class_index(size);
-  if (index >= frame_size_classes) {
-    ++stats.system_allocations;
-    return ::operator new(size);
+  if (index < frame_size_classes) {
+    size_class& c = classes[index];  // empty unless this thread's cache is alive
+    if (c.head != nullptr) {
+      --c.count;
+      return std::exchange(c.head, c.head->next);
+    }
+    // Always the whole class: the block may be freed on a thread whose cache is alive and be
+    // reused there for any frame of its class.
+    size = class_bytes(index);
   }
-  if (frame_cache* c = this_thread_cache()) {
-    if (void* frame = c->take(index)) return frame;
-  }
-  // Always the whole class: the block may be freed on a thread whose cache is alive and be
-  // reused there for any frame of its class.
   ++stats.system_allocations;
-  return ::operator new(frame_cache::class_bytes(index));
+  return ::operator new(size);
 }
 
 void frame_deallocate(void* frame, std::size_t size) noexcept {
   const std::size_t index = class_index(size);
   if (index < frame_size_classes) {
-    frame_cache* c = this_thread_cache();
-    if (c != nullptr && c->give(frame, index)) return;
+    size_class& c = classes[index];
+    if (c.count < class_limits[index] && (cache_state == 1 || cache_alive())) {
+      c.head = new (frame) free_block{c.head};
+      ++c.count;
+      return;
+    }
   }
   ::operator delete(frame);
 }

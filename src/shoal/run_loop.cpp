@@ -13,8 +13,14 @@ time_point now() noexcept {
 namespace detail {
 
 void run_loop::post(std::coroutine_handle<> h, bool /*pinned*/) noexcept {
+  if (executor::current() == this) {  // the running thread: no other thread touches local_
+    local_.push_back(h);
+    return;
+  }
   std::lock_guard lock(mutex_);
-  ready_.push_back(h);
+  remote_.push_back(h);
+  // relaxed: a hint for run(), which re-reads remote_ under the lock.
+  remote_posted_.store(true, std::memory_order_relaxed);
   // Under the lock: the loop may be destroyed as soon as it is released. Only when run() waits
   // (it sets waiting_ under this lock before it blocks, so no wake-up is lost).
   if (waiting_) wake_.notify_one();
@@ -45,23 +51,35 @@ void run_loop::fire_due_timers() {
   while (timer_node* node = timers_.pop_expired(t)) node->fire(*node);
 }
 
+bool run_loop::take_remote() {
+  std::lock_guard lock(mutex_);
+  remote_posted_.store(false, std::memory_order_relaxed);  // relaxed: under the lock, see post
+  if (remote_.empty()) return false;
+  if (local_.empty()) {
+    local_.swap(remote_);
+  } else {
+    local_.insert(local_.end(), remote_.begin(), remote_.end());
+    remote_.clear();
+  }
+  return true;
+}
+
 void run_loop::run() {
   executor_scope scope(this);
-  std::unique_lock lock(mutex_);
   for (;;) {
-    if (!ready_.empty()) {
-      std::coroutine_handle<> h = ready_.front();
-      ready_.pop_front();
-      lock.unlock();
+    // relaxed: a stale false only delays the splice to the next round or the idle check below.
+    if (remote_posted_.load(std::memory_order_relaxed)) take_remote();
+    if (!local_.empty()) {
+      std::coroutine_handle<> h = local_.front();
+      local_.pop_front();
       resume(h);
       fire_due_timers();
-      lock.lock();
       continue;
     }
-    lock.unlock();
-    const bool made_work = idle_hooks_.run();  // hooks post, which takes mutex_
-    lock.lock();
-    if (made_work) continue;
+    if (take_remote()) continue;
+    if (idle_hooks_.run()) continue;  // a hook made work ready (posted)
+    std::unique_lock lock(mutex_);
+    if (!remote_.empty()) continue;
     if (finished_) return;
     waiting_ = true;
     if (auto next = timers_.next_deadline()) {
@@ -69,7 +87,6 @@ void run_loop::run() {
       waiting_ = false;
       lock.unlock();
       fire_due_timers();
-      lock.lock();
     } else {
       wake_.wait(lock);
       waiting_ = false;

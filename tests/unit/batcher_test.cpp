@@ -522,10 +522,19 @@ TEST(batcher, SharedTokenCancellationsFromAnotherThreadRaceFlushesSafely) {
 }
 
 struct round_state {
-  shoal::async_event start;
+  shoal::async_event go;     // set by the test thread: wakes the starter
+  shoal::async_event start;  // set by the starter, on the worker: wakes every caller at once
   std::atomic<int> arrived{0};
   std::atomic<int>* wrong = nullptr;
 };
+
+// Sets `start` from the callers' own worker, so all of them are made ready in one go before
+// the worker can go idle (set from another thread, they trickle in and idle flushes split the
+// first batch).
+task<void> start_round(round_state& s) {
+  const bool go = co_await s.go.wait();
+  if (go) s.start.set();
+}
 
 task<void> repeat_calls(batcher<int, int>& b, round_state& s, int x, int rounds, std::latch& done) {
   s.arrived.fetch_add(1);
@@ -545,9 +554,10 @@ std::uint64_t allocations_for(shoal::thread_pool& pool, batcher<int, int>& b, in
   s.wrong = &wrong;
   std::latch done(callers);
   for (int i = 0; i < callers; ++i) pool.spawn_on(0, repeat_calls(b, s, i, rounds, done));
+  pool.spawn_on(0, start_round(s));
   while (s.arrived.load() < callers) std::this_thread::yield();  // all spawned and waiting
   const std::uint64_t before = allocations.load();
-  s.start.set();
+  s.go.set();
   done.wait();
   return allocations.load() - before;
 }

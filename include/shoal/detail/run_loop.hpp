@@ -1,11 +1,16 @@
 // shoal/detail/run_loop.hpp: the single-threaded executor inside sync_wait.
 //
 // What: a ready queue and a timer heap driven by the thread that calls run(), until finish().
-// Thread-safety: post, defer and finish from any thread (a mutex guards the queue; finish
-// happens-before run() returns). add_timer and cancel_timer only on the running thread.
+// Thread-safety: post, defer and finish from any thread; add_timer and cancel_timer only on the
+// running thread. Posts from the running thread itself (the common case: a coroutine waking
+// another) go to a queue only that thread touches, without the lock; posts from other threads go
+// to a mutex-guarded queue that the loop splices onto the end of its own whenever `remote_posted_`
+// says it holds something (checked after each resumption, so they are not starved). finish
+// happens-before run() returns.
 // Lifetime: run() at most once; destroy only after run() has returned.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <coroutine>
 #include <deque>
@@ -34,14 +39,18 @@ class run_loop final : public executor {
 
  private:
   void fire_due_timers();
+  // Moves what other threads posted onto the end of local_; true when there was anything.
+  bool take_remote();
 
+  std::deque<std::coroutine_handle<>> local_;  // run() thread only
+  std::atomic<bool> remote_posted_{false};     // remote_ is not empty (a hint; re-read under lock)
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<std::coroutine_handle<>> ready_;  // guarded by mutex_
-  bool finished_ = false;                      // guarded by mutex_
-  bool waiting_ = false;                       // run() blocked on wake_; guarded by mutex_
-  timer_heap timers_;                          // run() thread only
-  idle_hooks idle_hooks_;                      // run when ready_ is empty, before waiting
+  std::deque<std::coroutine_handle<>> remote_;  // guarded by mutex_
+  bool finished_ = false;                       // guarded by mutex_
+  bool waiting_ = false;                        // run() blocked on wake_; guarded by mutex_
+  timer_heap timers_;                           // run() thread only
+  idle_hooks idle_hooks_;                       // run when ready_ is empty, before waiting
 };
 
 }  // namespace shoal::detail
