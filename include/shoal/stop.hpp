@@ -23,7 +23,7 @@ namespace shoal {
 // The stop token of the shoal coroutine running on this thread; an empty token outside one.
 [[nodiscard]] inline std::stop_token current_stop_token() noexcept {
   const detail::task_env* env = detail::current_env;
-  return env != nullptr ? env->stop : std::stop_token{};
+  return env != nullptr ? env->stop.token() : std::stop_token{};
 }
 
 // True when the running coroutine's chain has been asked to stop.
@@ -37,7 +37,7 @@ template <class Awaitable>
 task<wrapped_result_t<Awaitable>> with_stop_token_task(std::stop_token token, Awaitable awaitable) {
   promise_base& self = co_await promise_access{};
   task_env env = inherited_env(self);
-  env.stop = std::move(token);
+  env.stop = detail::stop_ref(token);  // the parameter lives in this frame
   adopt_env(self, env);
   co_return co_await std::forward<Awaitable>(awaitable);
 }

@@ -133,7 +133,7 @@ class batch_call {
       return transfer(h);
     }
     handle_ = h;
-    if (env != nullptr && env->stop.stop_possible()) token_ = &env->stop;
+    if (env != nullptr && env->stop.stop_possible()) token_ = &env->stop.token();
     auto joined = state_->join(*this);
     // Nothing below can race with our resumption: it is posted pinned to owner_, whose thread
     // is this one.

@@ -27,6 +27,7 @@
 #include <utility>
 #include <variant>
 
+#include "shoal/detail/fork_node.hpp"
 #include "shoal/detail/task.hpp"
 #include "shoal/detail/task_env.hpp"
 #include "shoal/detail/timeout.hpp"  // stop_forwarder
@@ -39,20 +40,9 @@ namespace shoal::detail {
 template <class T>
 using fork_value_t = std::conditional_t<std::is_void_v<T>, std::monostate, T>;
 
-class fork_scope;
-
-// The part of a child's root that does not depend on its type: set by the scope before the child
-// starts, read by the join after it ended.
-struct fork_node {
-  fork_scope* scope = nullptr;
-  std::size_t index = 0;      // position among the parent's children (spawn order in a group)
-  fork_node* next = nullptr;  // link of completion_queue
-  std::exception_ptr error;   // what escaped the child, if anything
-};
-
 class fork_scope {
  public:
-  using end_hook = void (*)(fork_scope& scope, fork_node& child) noexcept;
+  using end_hook = fork_node::end_hook;
 
   fork_scope(const fork_scope&) = delete;
   fork_scope& operator=(const fork_scope&) = delete;
@@ -61,8 +51,9 @@ class fork_scope {
   // parent's (requested at once when the parent's already is).
   void open(task_env parent) {
     env_ = std::move(parent);
-    if (env_.stop.stop_possible()) link_.emplace(env_.stop, stop_forwarder{&source_});
-    env_.stop = source_.get_token();
+    if (env_.stop.stop_possible()) link_.emplace(env_.stop.token(), stop_forwarder{&source_});
+    token_ = source_.get_token();
+    env_.stop = stop_ref(token_);
   }
 
   // Makes the children's async backtraces (shoal/async_backtrace.hpp) continue into `parent`,
@@ -79,13 +70,17 @@ class fork_scope {
   template <class Child>
   void launch(Child& child, std::size_t index, wake_target where) noexcept {
     auto& promise = child.promise();
-    promise.own_env = env_;
-    promise.own_env.home = where.pinned ? where.where : nullptr;
-    promise.scope = this;
-    promise.index = index;
-    promise.continuation = parent_frame_;  // never resumed: the end hook replaces final transfer
-    promise.parent = parent_promise_;
-    where.post(child.handle());
+    start(child.handle(), promise, promise.own_env, promise, index, where);
+  }
+
+  // Starts the task behind `h` as a child without a root of its own: it runs in `env` and
+  // reports its end to `node` from its final suspension (when_all, when_any). `env` and `node`
+  // must stay where they are until it has ended.
+  template <class T>
+  void launch_task(std::coroutine_handle<task_promise<T>> h, task_env& env, fork_node& node,
+                   std::size_t index, wake_target where) noexcept {
+    h.promise().fork = &node;
+    start(h, h.promise(), env, node, index, where);
   }
 
   // Asks every child launched (and to be launched) to stop. Any thread.
@@ -94,6 +89,20 @@ class fork_scope {
   // Called by a child's root when the child has ended; the root is not touched after it.
   void child_ended(fork_node& child) noexcept { on_end_(*this, child); }
 
+ private:
+  void start(std::coroutine_handle<> h, promise_base& promise, task_env& env, fork_node& node,
+             std::size_t index, wake_target where) noexcept {
+    env = env_;
+    env.home = where.pinned ? where.where : nullptr;
+    node.scope = this;
+    node.on_end = on_end_;
+    node.index = index;
+    promise.env = &env;
+    promise.continuation = parent_frame_;  // never resumed: the end hook replaces final transfer
+    promise.parent = parent_promise_;
+    where.post(h);
+  }
+
  protected:
   explicit fork_scope(end_hook on_end) noexcept : on_end_(on_end) {}
   ~fork_scope() = default;
@@ -101,6 +110,7 @@ class fork_scope {
  private:
   end_hook on_end_;
   std::stop_source source_;
+  std::stop_token token_;  // source_'s, which every child's env refers to
   std::optional<std::stop_callback<stop_forwarder>> link_;  // parent's token -> source_
   task_env env_;
   std::coroutine_handle<> parent_frame_;    // for backtraces only

@@ -49,9 +49,10 @@ class join_all final : public fork_scope {
     // relaxed: published to the children by the posts that launch them.
     pending_.store(children + 1, std::memory_order_relaxed);
   }
-  template <class Child>
-  void launch(Child& child, std::size_t index) noexcept {
-    fork_scope::launch(child, index, target_);
+  template <class T>
+  void launch(std::coroutine_handle<task_promise<T>> h, task_env& env, fork_node& node,
+              std::size_t index) noexcept {
+    fork_scope::launch_task(h, env, node, index, target_);
   }
   // Gives up the launcher's count. True: the parent stays suspended (the last child resumes it);
   // false: every child has already ended, the parent goes on.
@@ -89,6 +90,44 @@ class join_all final : public fork_scope {
   std::atomic<std::size_t> first_{none};
 };
 
+// One child of when_all / when_any: the task's own frame, started as is (no root around it),
+// with the env it runs in and the node it reports its end to. Movable only before the launch
+// and after the end (the launched frame points at env and node).
+template <class T>
+class join_child {
+ public:
+  explicit join_child(task<T> t) noexcept : h_(t.release()) {}
+  join_child(join_child&& other) noexcept
+      : h_(std::exchange(other.h_, nullptr)),
+        env_(std::move(other.env_)),
+        node_(std::move(other.node_)) {}
+  join_child& operator=(join_child&&) = delete;
+  join_child(const join_child&) = delete;
+  join_child& operator=(const join_child&) = delete;
+  ~join_child() {
+    if (h_) h_.destroy();
+  }
+
+  void launch(join_all& join, std::size_t index) noexcept { join.launch(h_, env_, node_, index); }
+  [[nodiscard]] fork_node& node() noexcept { return node_; }
+  [[nodiscard]] const fork_node& node() const noexcept { return node_; }
+
+  // The child's value (moved out), or its exception rethrown. Only after it ended.
+  fork_value_t<T> take() {
+    if constexpr (std::is_void_v<T>) {
+      h_.promise().result().take();
+      return {};
+    } else {
+      return h_.promise().result().take();
+    }
+  }
+
+ private:
+  std::coroutine_handle<task_promise<T>> h_;
+  task_env env_;
+  fork_node node_;
+};
+
 // The children of when_all(a, b, ...) / when_any(a, b, ...).
 template <class... Ts>
 class fork_tuple {
@@ -96,11 +135,13 @@ class fork_tuple {
   using values = std::tuple<fork_value_t<Ts>...>;
   using one_value = std::variant<fork_value_t<Ts>...>;
 
-  explicit fork_tuple(task<Ts>... tasks) : children_(forked(std::move(tasks))...) {}
+  static_assert((!std::is_reference_v<Ts> && ...),
+                "shoal: children of when_all/when_any return values, not references");
+  explicit fork_tuple(task<Ts>... tasks) : children_(join_child<Ts>(std::move(tasks))...) {}
 
   [[nodiscard]] static constexpr std::size_t size() noexcept { return sizeof...(Ts); }
   void launch_all(join_all& join) noexcept { launch_all(join, indices{}); }
-  [[nodiscard]] fork_node& node(std::size_t i) const noexcept { return *nodes(indices{})[i]; }
+  [[nodiscard]] const fork_node& node(std::size_t i) const noexcept { return *nodes(indices{})[i]; }
   // Every child's value, in order. Only when none failed.
   values take_all() { return take_all(indices{}); }
   // Child i's value, as the i-th alternative.
@@ -111,10 +152,10 @@ class fork_tuple {
 
   template <std::size_t... I>
   void launch_all(join_all& join, std::index_sequence<I...>) noexcept {
-    (join.launch(std::get<I>(children_), I), ...);
+    (std::get<I>(children_).launch(join, I), ...);
   }
   template <std::size_t... I>
-  std::array<fork_node*, sizeof...(Ts)> nodes(std::index_sequence<I...>) const noexcept {
+  std::array<const fork_node*, sizeof...(Ts)> nodes(std::index_sequence<I...>) const noexcept {
     return {&std::get<I>(children_).node()...};
   }
   template <std::size_t... I>
@@ -130,7 +171,7 @@ class fork_tuple {
     return takers[i](*this);
   }
 
-  std::tuple<fork_child<Ts>...> children_;
+  std::tuple<join_child<Ts>...> children_;
 };
 
 // The children of when_all(vector) / when_any(vector): one block of root handles.
@@ -140,28 +181,30 @@ class fork_range {
   using values = std::conditional_t<std::is_void_v<T>, void, std::vector<T>>;
   using one_value = fork_value_t<T>;
 
+  static_assert(!std::is_reference_v<T>,
+                "shoal: children of when_all/when_any return values, not references");
   explicit fork_range(std::vector<task<T>> tasks) {
     children_.reserve(tasks.size());
-    for (task<T>& t : tasks) children_.push_back(forked(std::move(t)));
+    for (task<T>& t : tasks) children_.emplace_back(std::move(t));
   }
 
   [[nodiscard]] std::size_t size() const noexcept { return children_.size(); }
   void launch_all(join_all& join) noexcept {
-    for (std::size_t i = 0; i < children_.size(); ++i) join.launch(children_[i], i);
+    for (std::size_t i = 0; i < children_.size(); ++i) children_[i].launch(join, i);
   }
-  [[nodiscard]] fork_node& node(std::size_t i) const noexcept { return children_[i].node(); }
+  [[nodiscard]] const fork_node& node(std::size_t i) const noexcept { return children_[i].node(); }
   values take_all() {
     if constexpr (!std::is_void_v<T>) {
       std::vector<T> out;
       out.reserve(children_.size());
-      for (fork_child<T>& child : children_) out.push_back(child.take());
+      for (join_child<T>& child : children_) out.push_back(child.take());
       return out;
     }
   }
   one_value take_one(std::size_t i) { return children_[i].take(); }
 
  private:
-  std::vector<fork_child<T>> children_;
+  std::vector<join_child<T>> children_;
 };
 
 // Launches the children when the parent suspends; when_all / when_any add await_resume.

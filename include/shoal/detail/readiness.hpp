@@ -73,7 +73,7 @@ class readiness_waiter {
     if (target_.where == nullptr) throw std::logic_error("shoal: I/O awaited outside an executor");
     if (!slot_->park(*this)) return false;  // an edge arrived meanwhile: consumed
     if (env != nullptr && env->stop.stop_possible())
-      stop_callback_.emplace(env->stop, on_stop{this});
+      stop_callback_.emplace(env->stop.token(), on_stop{this});
     return true;
   }
   bool await_resume() noexcept {

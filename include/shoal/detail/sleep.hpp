@@ -48,7 +48,7 @@ class sleep_awaiter {
     node_.self = this;
     owner_->add_timer(node_);
     if (env != nullptr && env->stop.stop_possible())
-      stop_callback_.emplace(env->stop, on_stop{this});
+      stop_callback_.emplace(env->stop.token(), on_stop{this});
     return true;
   }
   // True when the time was reached, false when the sleep was cancelled.

@@ -15,6 +15,7 @@
 #include <variant>
 
 #include "shoal/detail/env_awaiter.hpp"
+#include "shoal/detail/fork_node.hpp"
 #include "shoal/detail/task_env.hpp"
 #include "shoal/detail/transfer.hpp"
 #include "shoal/frame_allocator.hpp"
@@ -50,6 +51,10 @@ class task_result {
     }
   }
   void set_exception(std::exception_ptr e) noexcept { state_.template emplace<2>(std::move(e)); }
+  // The stored exception, or null.
+  [[nodiscard]] std::exception_ptr error() const noexcept {
+    return state_.index() == 2 ? std::get<2>(state_) : nullptr;
+  }
 
   // Rethrows a stored exception; otherwise returns the value (moved out for rvalue access).
   T take() {
@@ -80,6 +85,7 @@ template <>
 class task_result<void> {
  public:
   void set_exception(std::exception_ptr e) noexcept { exception_ = std::move(e); }
+  [[nodiscard]] std::exception_ptr error() const noexcept { return exception_; }
   void take() const {
     if (exception_) std::rethrow_exception(exception_);
   }
@@ -89,12 +95,19 @@ class task_result<void> {
   std::exception_ptr exception_;
 };
 
-// Final suspension of a task: hand control back to whoever awaited it.
+// Final suspension of a task: hand control back to whoever awaited it or, for a task started
+// as a when_all/when_any child, report its end to its join (after which the frame may be
+// destroyed by the parent at any moment: nothing of it is touched again).
 struct final_transfer {
   bool await_ready() const noexcept { return false; }
   template <class Promise>
   std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> self) noexcept {
-    return transfer(self.promise().continuation);
+    auto& promise = self.promise();
+    if (promise.fork != nullptr) {
+      report_end(*promise.fork, promise.result().error());
+      return std::noop_coroutine();
+    }
+    return transfer(promise.continuation);
   }
   void await_resume() const noexcept {}
 };

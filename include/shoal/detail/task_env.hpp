@@ -23,6 +23,8 @@
 
 namespace shoal::detail {
 
+struct fork_node;
+
 // One coroutine-local value bound by a frame of the chain: `key` is the address of the
 // coroutine_local declaration, `value` points into the binding frame, `next` is the binding it
 // hides. Bindings are immutable once pushed.
@@ -32,9 +34,30 @@ struct local_binding {
   const local_binding* next = nullptr;
 };
 
+// A token that is never stopped, for envs that have none.
+inline const std::stop_token no_stop_token{};
+
+// The chain's stop token, by reference. The token lives in the frame or scope that set it
+// (with_stop_token, with_deadline, a fork scope: when_all, when_any, task_group), which
+// outlives every task that runs under it; so copying an env (each when_all child gets one)
+// costs no reference count.
+class stop_ref {
+ public:
+  stop_ref() noexcept = default;
+  explicit stop_ref(const std::stop_token& token) noexcept : token_(&token) {}
+
+  [[nodiscard]] bool stop_requested() const noexcept { return token_->stop_requested(); }
+  [[nodiscard]] bool stop_possible() const noexcept { return token_->stop_possible(); }
+  // The token itself: for a std::stop_callback, a comparison or a copy.
+  [[nodiscard]] const std::stop_token& token() const noexcept { return *token_; }
+
+ private:
+  const std::stop_token* token_ = &no_stop_token;
+};
+
 struct task_env {
   executor* home = nullptr;               // non-null: the chain is bound here, resumes here
-  std::stop_token stop;                   // stop_possible() false: nothing can stop the chain
+  stop_ref stop;                          // stop_possible() false: nothing can stop the chain
   const local_binding* locals = nullptr;  // innermost binding first; null: none bound
 };
 
@@ -50,6 +73,9 @@ struct promise_base {
   std::coroutine_handle<> continuation;
   task_env* env = nullptr;
   promise_base* parent = nullptr;
+  // Non-null for a task started directly as a when_all/when_any child: its final suspension
+  // reports to this node (shoal/detail/fork_node.hpp) instead of resuming `continuation`.
+  fork_node* fork = nullptr;
 };
 
 // The environment of an awaiting coroutine, or nullptr for coroutine types that are not shoal's.

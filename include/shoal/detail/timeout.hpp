@@ -46,8 +46,9 @@ task<wrapped_result_t<Awaitable>> with_deadline_task(time_point at, Awaitable aw
   task_env env = inherited_env(self);
   std::stop_source source;
   std::optional<std::stop_callback<stop_forwarder>> caller_link;
-  if (env.stop.stop_possible()) caller_link.emplace(env.stop, stop_forwarder{&source});
-  env.stop = source.get_token();
+  if (env.stop.stop_possible()) caller_link.emplace(env.stop.token(), stop_forwarder{&source});
+  const std::stop_token token = source.get_token();  // the env refers to it: lives in this frame
+  env.stop = stop_ref(token);
   adopt_env(self, env);
 
   stop_timer timer;

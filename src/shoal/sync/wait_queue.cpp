@@ -106,7 +106,8 @@ bool waiter::suspend(std::coroutine_handle<> h, const task_env* env, wake_target
   if (!must_wait) return false;
   // A stop requested from here on unlinks the waiter (cancel); one already requested runs
   // cancel() inline, here, which then finds `suspended` unset and leaves the resumption to us.
-  if (env != nullptr && env->stop.stop_possible()) stop_callback_.emplace(env->stop, on_stop{this});
+  if (env != nullptr && env->stop.stop_possible())
+    stop_callback_.emplace(env->stop.token(), on_stop{this});
   // acq_rel: pairs with the fetch_or in wake(). Release: the waker that sees `suspended` may
   // post us (we touch nothing after this). Acquire: if it woke us first, we see its outcome.
   return (handshake_.fetch_or(suspended, std::memory_order_acq_rel) & woken) == 0;

@@ -1,0 +1,43 @@
+// shoal/detail/fork_node.hpp: what a child started by a fork scope (when_all, when_any,
+// task_group) carries to report its end.
+//
+// What: the scope that launched it, the hook to call when it ends, its index among its siblings,
+// a link for completion_queue and the exception that escaped it, if any. A when_all/when_any
+// child is the task itself, its node beside it in the join (its promise's `fork` points at it:
+// the task's final suspension reports there instead of transferring to a continuation); a
+// task_group child is a task wrapped in a fork root (shoal/detail/fork.hpp) whose promise is
+// the node.
+//
+// Lifetime: from the moment `report_end` calls the hook, the child's frame may be destroyed by
+// its parent on another thread: the caller touches nothing of it afterwards (an await_suspend
+// that returns std::noop_coroutine() right after, which neither clang nor g++ 12 follows with a
+// write to the frame).
+// Thread-safety: written by the launcher before the child starts, then by the child when it ends;
+// read by the join after the countdown ordered it.
+#pragma once
+
+#include <cstddef>
+#include <exception>
+#include <utility>
+
+namespace shoal::detail {
+
+class fork_scope;
+
+struct fork_node {
+  using end_hook = void (*)(fork_scope& scope, fork_node& child) noexcept;
+
+  fork_scope* scope = nullptr;
+  end_hook on_end = nullptr;
+  std::size_t index = 0;      // position among the parent's children (spawn order in a group)
+  fork_node* next = nullptr;  // link of completion_queue
+  std::exception_ptr error;   // what escaped the child, if anything
+};
+
+// The child behind `node` has ended with `error` (null: it returned): tells its scope.
+inline void report_end(fork_node& node, std::exception_ptr error) noexcept {
+  node.error = std::move(error);
+  node.on_end(*node.scope, node);
+}
+
+}  // namespace shoal::detail
