@@ -111,7 +111,7 @@ class batch_call {
   using state_type = batcher_state<Arg, R>;
   using value_type = typename item_traits<R>::value_type;
 
-  batch_call(state_type& state, Arg arg) noexcept(std::is_nothrow_move_constructible_v<Arg>)
+  batch_call(state_type& state, Arg&& arg) noexcept(std::is_nothrow_move_constructible_v<Arg>)
       : state_(&state), arg_(std::move(arg)) {}
   // Movable until awaited (so it can be passed along, e.g. to with_stop_token), never after.
   batch_call(batch_call&& other) noexcept(std::is_nothrow_move_constructible_v<Arg>)
@@ -152,8 +152,12 @@ class batch_call {
     if (cancelled_) return std::nullopt;
     if (error_) std::rethrow_exception(error_);
     // deliver() set result_: neither cancelled nor failed.
-    return std::optional<value_type>(
-        item_traits<R>::take(std::move(*result_)));  // NOLINT(bugprone-unchecked-optional-access)
+    if constexpr (std::is_same_v<R, value_type>) {
+      return std::move(result_);  // one move of the item, not two
+    } else {
+      return std::optional<value_type>(
+          item_traits<R>::take(std::move(*result_)));  // NOLINT(bugprone-unchecked-optional-access)
+    }
   }
 
  private:
