@@ -19,9 +19,11 @@
 //                    whether its user is even); coro_batching minus it is the batchers' own cost.
 // Counters: allocs/op per run (everything: the functions' result vectors too) and calls/op.
 // After the runs it prints the seed's table: each variant's time and its ratio to
-// manual_batching from the same run. Not a test: never fails on a time.
+// manual_batching from the same run (median and fastest over the repetitions). Not a test:
+// never fails on a time.
 // SHOAL_BENCH_SMOKE=1: 10 users, delays of 100 us per call and 1 us per item.
-// Run: build/release/bench/batch_bench
+// Run: build/release/bench/batch_bench --benchmark_repetitions=9 \
+//        --benchmark_enable_random_interleaving=true
 #include <benchmark/benchmark.h>
 #include <algorithm>
 #include <array>
@@ -211,31 +213,51 @@ BENCHMARK_CAPTURE(manual_batching, no_delays, false);
 BENCHMARK_CAPTURE(coro_batching, no_delays, false);
 BENCHMARK_CAPTURE(coro_harness, no_delays, false);
 
-// Console output as usual, then the seed's table with ratios to manual_batching.
+// Console output as usual, then the seed's table: each variant's median and fastest CPU time
+// per run over its repetitions, and the ratio of each to manual_batching's. On a noisy shared
+// machine run it with --benchmark_repetitions=9 --benchmark_enable_random_interleaving=true, so
+// that every variant sees the same noise and the fastest repetition is the least disturbed.
 class ratio_reporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
-    for (const Run& r : runs) times_[r.run_name.function_name] = r.GetAdjustedRealTime();
+    for (const Run& r : runs) {
+      if (r.run_type == Run::RT_Iteration && !r.error_occurred) {
+        times_[r.run_name.function_name].push_back(r.GetAdjustedCPUTime());
+      }
+    }
   }
   void Finalize() override {
     ConsoleReporter::Finalize();
     for (const char* mode : {"delays", "no_delays"}) {
       const std::string base = std::string("manual_batching/").append(mode);
       if (times_.count(base) == 0) continue;
-      std::printf("\n%-26s %16s %10s\n", mode, "time", "vs manual");
+      const double base_median = median(times_[base]);
+      const double base_min = fastest(times_[base]);
+      std::printf("\n%-26s %5s %14s %10s %14s %10s\n", mode, "runs", "median", "vs manual",
+                  "fastest", "vs manual");
       for (const char* variant :
            {"no_batching/", "manual_batching/", "coro_batching/", "coro_harness/"}) {
         const std::string name = std::string(variant).append(mode);
         if (times_.count(name) == 0) continue;
-        std::printf("%-26s %16.1f %10.2f\n", name.c_str(), times_[name],
-                    times_[name] / times_[base]);
+        const std::vector<double>& t = times_[name];
+        std::printf("%-26s %5zu %14.1f %10.2f %14.1f %10.2f\n", name.c_str(), t.size(), median(t),
+                    median(t) / base_median, fastest(t), fastest(t) / base_min);
       }
     }
   }
 
  private:
-  std::map<std::string, double> times_;
+  static double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  }
+  static double fastest(const std::vector<double>& v) {
+    return *std::min_element(v.begin(), v.end());
+  }
+
+  std::map<std::string, std::vector<double>> times_;
 };
 
 }  // namespace
