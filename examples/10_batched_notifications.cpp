@@ -372,10 +372,17 @@ struct arguments {
 constexpr const char* usage =
     "usage: 10_batched_notifications DSN [--users N] [--mode batched|unbatched|both]\n";
 
-// 0 when parsed, else the exit status (2, the problem printed).
+// What parse returns when --help printed the usage: the program exits 0.
+constexpr int help_shown = -1;
+
+// 0 when parsed, help_shown, or else the exit status (2, the problem printed).
 int parse(int argc, char** argv, arguments& out) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(usage, stdout);
+      return help_shown;
+    }
     if ((arg == "--users" || arg == "--mode") && i + 1 == argc) {
       std::fprintf(stderr, "10_batched_notifications: %s needs a value\n", argv[i]);
       return 2;
@@ -407,7 +414,9 @@ int parse(int argc, char** argv, arguments& out) {
 
 int main(int argc, char** argv) {
   arguments args;
-  if (const int status = parse(argc, argv, args); status != 0) return status;
+  if (const int status = parse(argc, argv, args); status != 0) {
+    return status == help_shown ? 0 : status;
+  }
   if (args.dsn.empty() && std::getenv("SHOAL_EXAMPLE_PG") != nullptr)
     args.dsn = std::getenv("SHOAL_EXAMPLE_PG");
   if (args.dsn.empty()) {

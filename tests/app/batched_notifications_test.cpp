@@ -76,4 +76,10 @@ TEST(batched_notifications, ABadModeIsAUsageErrorNamingIt) {
   EXPECT_NE(r.err.find("bad value 'sometimes' for --mode"), std::string::npos) << describe(r);
 }
 
+TEST(batched_notifications, HelpPrintsTheUsageAndSucceeds) {
+  const binary_result r = run_binary({"--help"}, 60s);
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_NE(r.out.find("usage: 10_batched_notifications DSN"), std::string::npos) << describe(r);
+}
+
 }  // namespace
