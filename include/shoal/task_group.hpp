@@ -135,7 +135,7 @@ class task_group {
   template <class U, class Body, class Result>
   friend task<Result> detail::run_task_group(Body body);
 
-  explicit task_group(detail::task_env parent) { queue_.open(std::move(parent)); }
+  explicit task_group(detail::task_env parent) { queue_.open(parent); }
 
   detail::completion_queue queue_;
 };

@@ -50,7 +50,7 @@ class fork_scope {
   // Takes `parent` as the env of the children to come, with the scope's own token linked to the
   // parent's (requested at once when the parent's already is).
   void open(task_env parent) {
-    env_ = std::move(parent);
+    env_ = parent;
     if (env_.stop.stop_possible()) link_.emplace(env_.stop.token(), stop_forwarder{&source_});
     token_ = source_.get_token();
     env_.stop = stop_ref(token_);

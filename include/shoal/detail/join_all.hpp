@@ -98,9 +98,7 @@ class join_child {
  public:
   explicit join_child(task<T> t) noexcept : h_(t.release()) {}
   join_child(join_child&& other) noexcept
-      : h_(std::exchange(other.h_, nullptr)),
-        env_(std::move(other.env_)),
-        node_(std::move(other.node_)) {}
+      : h_(std::exchange(other.h_, nullptr)), env_(other.env_), node_(std::move(other.node_)) {}
   join_child& operator=(join_child&&) = delete;
   join_child(const join_child&) = delete;
   join_child& operator=(const join_child&) = delete;
