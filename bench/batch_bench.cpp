@@ -22,8 +22,8 @@
 // manual_batching from the same run (median and fastest over the repetitions). Not a test:
 // never fails on a time.
 // SHOAL_BENCH_SMOKE=1: 10 users, delays of 100 us per call and 1 us per item.
-// Run: build/release/bench/batch_bench --benchmark_repetitions=9 \
-//        --benchmark_enable_random_interleaving=true
+// Run (one line): build/release/bench/batch_bench --benchmark_repetitions=9
+//                 --benchmark_enable_random_interleaving=true
 #include <benchmark/benchmark.h>
 #include <algorithm>
 #include <array>
