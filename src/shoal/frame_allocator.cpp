@@ -67,8 +67,9 @@ thread_local cache_reaper reaper;
 
 // True when this thread's cache may keep frames (constructing its reaper on first use).
 bool cache_alive() noexcept {
+  if (!SHOAL_FRAME_RECYCLING) return false;
   if (cache_state == 0) (void)&reaper;  // odr-use: constructs it, which sets cache_state
-  return SHOAL_FRAME_RECYCLING && cache_state == 1;
+  return cache_state == 1;
 }
 
 constinit thread_local frame_allocator_stats stats;

@@ -88,6 +88,15 @@ struct times_ten {
   }
 };
 
+// An awaiting bulk function: sleeps 10 ms (a timer of the scheduler), then times_ten.
+struct sleeps_then_times_ten {
+  std::vector<std::vector<int>>* seen;
+  task<std::vector<int>> operator()(std::span<int> args) const {
+    co_await shoal::sleep_for(10ms);
+    co_return times_ten{seen}(args);
+  }
+};
+
 task<std::optional<int>> call(batcher<int, int>& b, int x) {
   std::optional<int> r = co_await b(x);
   co_return r;
@@ -289,11 +298,7 @@ TEST(batcher, StoppingASharedTokenTakesOutEveryCallerOfItAndNoOther) {
 TEST(batcher, StoppingASharedTokenDuringTheBulkCallCancelsEachOfItsCallers) {
   manual_scheduler sched;
   std::vector<std::vector<int>> seen;
-  auto slow = [&](std::span<int> args) -> task<std::vector<int>> {
-    co_await shoal::sleep_for(10ms);
-    co_return times_ten{&seen}(args);
-  };
-  batcher<int, int> b(slow);
+  batcher<int, int> b(sleeps_then_times_ten{&seen});
   std::stop_source shared;
   auto one = sched.spawn(shoal::with_stop_token(shared.get_token(), call(b, 1)));
   auto two = sched.spawn(call(b, 2));
@@ -315,11 +320,7 @@ TEST(batcher, StoppingASharedTokenDuringTheBulkCallCancelsEachOfItsCallers) {
 TEST(batcher, ACallerCancelledDuringTheBulkCallGetsNulloptWhenItReturns) {
   manual_scheduler sched;
   std::vector<std::vector<int>> seen;
-  auto slow = [&](std::span<int> args) -> task<std::vector<int>> {
-    co_await shoal::sleep_for(10ms);
-    co_return times_ten{&seen}(args);
-  };
-  batcher<int, int> b(slow);
+  batcher<int, int> b(sleeps_then_times_ten{&seen});
   std::stop_source stop;
   auto one = sched.spawn(shoal::with_stop_token(stop.get_token(), call(b, 1)));
   auto two = sched.spawn(call(b, 2));

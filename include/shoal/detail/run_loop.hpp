@@ -50,7 +50,7 @@ class run_loop final : public executor {
   bool finished_ = false;                       // guarded by mutex_
   bool waiting_ = false;                        // run() blocked on wake_; guarded by mutex_
   timer_heap timers_;                           // run() thread only
-  idle_hooks idle_hooks_;                       // run when ready_ is empty, before waiting
+  idle_hooks idle_hooks_;                       // run when both queues are empty, before waiting
 };
 
 }  // namespace shoal::detail
