@@ -6,7 +6,12 @@
 //   retryable       the database refused for concurrency: serialization failure (SQLSTATE
 //                   40001) or deadlock (40P01), or SQLite's BUSY; the whole transaction may be
 //                   retried after rolling back.
-//   connection_lost the connection broke; the transaction's fate is unknown to the client.
+//   connection_lost the client's connection broke (socket closed or reset, or the server ended
+//                   this session); the transaction's fate is unknown to the client.
+//   node_lost       the server answered that a node it needs is gone (a distributed database's
+//                   coordinator losing a worker: SQLSTATE class 08 or 57P0x relayed, or XX000
+//                   naming a lost remote connection); the transaction is aborted, the client's
+//                   own connection is still usable once rolled back.
 //   failed          anything else (constraint violation, syntax, a bad schema): `message` says
 //                   what, `sqlstate` the code when the database gave one.
 // Messages never contain a password (drivers redact connection strings before quoting them).
@@ -19,7 +24,7 @@
 
 namespace tpcc::driver {
 
-enum class outcome_kind { ok, rolled_back, retryable, connection_lost, failed };
+enum class outcome_kind { ok, rolled_back, retryable, connection_lost, node_lost, failed };
 
 [[nodiscard]] constexpr const char* to_string(outcome_kind k) noexcept {
   switch (k) {
@@ -31,6 +36,8 @@ enum class outcome_kind { ok, rolled_back, retryable, connection_lost, failed };
       return "retryable";
     case outcome_kind::connection_lost:
       return "connection lost";
+    case outcome_kind::node_lost:
+      return "node lost";
     case outcome_kind::failed:
       return "failed";
   }

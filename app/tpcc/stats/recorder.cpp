@@ -34,6 +34,7 @@ void recorder::count(per_kind& k, const txn_record& r) noexcept {
       add(k.rolled_back, 1);
       break;
     case driver::outcome_kind::connection_lost:
+    case driver::outcome_kind::node_lost:
       add(k.lost, 1);
       break;
     case driver::outcome_kind::retryable:
