@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -26,6 +27,7 @@
 #include "report/json.hpp"
 #include "report/merge.hpp"
 #include "report/summary.hpp"
+#include "report/verdict.hpp"
 #include "run/run.hpp"
 #include "schema/apply.hpp"
 #include "schema/meta.hpp"
@@ -41,7 +43,7 @@ using namespace tpcc;  // NOLINT(google-build-using-namespace): main knows every
 constexpr int exit_ok = 0;
 constexpr int exit_failed = 1;
 constexpr int exit_usage = 2;
-constexpr int exit_interrupted = 130;
+constexpr int exit_judged = 3;  // run: the verdict failed or transactions failed for good
 
 struct app {
   cli::config cfg;
@@ -113,7 +115,7 @@ shoal::task<int> load_command(app& a, driver::database& db) {
   shown->close();
   const loader::progress_snapshot last = progress->snapshot();
   if (!done.ok()) {
-    co_return a.console.interrupted() ? exit_interrupted : fail("load", done.message);
+    co_return a.console.interrupted() ? a.console.interrupt_status() : fail("load", done.message);
   }
   std::printf("load: %lld warehouses loaded, %lld rows in %s s (%s rows/s)\n",
               static_cast<long long>(last.warehouses_total), static_cast<long long>(last.rows),
@@ -174,6 +176,33 @@ void measurement_settings(const cli::config& cfg, run::run_config& rc) {
   }
 }
 
+// Transactions of the whole run that failed with a non-retryable error.
+std::uint64_t hard_failures(const run::run_result& r) {
+  std::uint64_t n = 0;
+  for (const stats::interval_sample& i : r.series) {
+    for (const stats::interval_kind& k : i.kinds) n += k.outcomes[stats::txn_outcome::failed];
+  }
+  return n;
+}
+
+// exit_judged, saying why, when the verdict failed or transactions failed for good; exit_ok
+// otherwise or with --tolerate-errors (which the message names).
+int judged_status(const cli::config& cfg, const run::run_result& r, const std::string& target) {
+  const report::verdict v = report::evaluate(r, target);
+  const std::uint64_t failed = hard_failures(r);
+  if (v.failing().empty() && failed == 0) return exit_ok;
+  std::string why = v.failing().empty() ? std::string() : "the verdict FAILED";
+  if (failed > 0) {
+    why += (why.empty() ? "" : " and ") + std::to_string(failed) +
+           " transaction(s) failed with non-retryable errors (each distinct error printed "
+           "above)";
+  }
+  std::fprintf(stderr, "shoal-tpcc: run: %s%s\n", why.c_str(),
+               cfg.tolerate_errors ? "; exit status 0 (--tolerate-errors)"
+                                   : "; exit status 3 (--tolerate-errors to exit 0)");
+  return cfg.tolerate_errors ? exit_ok : exit_judged;
+}
+
 shoal::task<int> run_command(app& a, driver::database& db) {
   run::run_config rc;
   rc.warehouses = a.cfg.warehouses;
@@ -200,7 +229,7 @@ shoal::task<int> run_command(app& a, driver::database& db) {
   a.console.set_interrupt([&a] { a.interrupt.request_stop(); });
   if (auto* refused = std::get_if<driver::outcome>(&outcome)) {
     const int status = fail("run", refused->message);
-    co_return a.console.interrupted() ? exit_interrupted : status;  // Ctrl-C before the start
+    co_return a.console.interrupted() ? a.console.interrupt_status() : status;  // before the start
   }
   const run::run_result& result = std::get<run::run_result>(outcome);
   std::printf("%s", report::format_summary(result, db.describe()).c_str());
@@ -208,7 +237,8 @@ shoal::task<int> run_command(app& a, driver::database& db) {
   if (!write_report_files(a.cfg, result, db.describe())) co_return exit_failed;
   if (!write_result_json(a.cfg, result, db.describe())) co_return exit_failed;
   if (!result.fatal.empty()) co_return exit_failed;
-  co_return result.interrupted || a.console.interrupted() ? exit_interrupted : exit_ok;
+  if (result.interrupted || a.console.interrupted()) co_return a.console.interrupt_status();
+  co_return judged_status(a.cfg, result, db.describe());
 }
 
 shoal::task<int> check_command(app& a, driver::database& db) {
@@ -222,7 +252,7 @@ shoal::task<int> check_command(app& a, driver::database& db) {
   const auto results = co_await shoal::with_stop_token(a.interrupt.get_token(),
                                                        check::check_consistency(db, options));
   std::printf("%s", check::format_results(results).c_str());
-  if (a.console.interrupted()) co_return exit_interrupted;
+  if (a.console.interrupted()) co_return a.console.interrupt_status();
   const bool passed = check::all_passed(results);
   std::printf("check: %s\n", passed ? "all conditions passed" : "FAILED");
   std::fflush(stdout);
@@ -241,18 +271,21 @@ shoal::task<int> clean_command(app& a, driver::database& db) {
 // The default job: a fresh database, loaded, run, checked, then cleaned unless --keep.
 // The next step may start: the last one succeeded and no Ctrl-C came.
 bool go_on(const app& a, int& status) {
-  if (status == exit_ok && a.interrupt.stop_requested()) status = exit_interrupted;
+  if (status == exit_ok && a.interrupt.stop_requested()) status = a.console.interrupt_status();
   return status == exit_ok;
 }
 
+// A run judged FAIL still gets its consistency check and clean-up; its status is kept.
 shoal::task<int> all_commands(app& a, driver::database& db) {
   int status = co_await clean_command(a, db);
   if (go_on(a, status)) status = co_await init_command(a, db);
   if (go_on(a, status)) status = co_await load_command(a, db);
+  int judged = exit_ok;
   if (go_on(a, status)) status = co_await run_command(a, db);
+  if (status == exit_judged) std::swap(status, judged);
   if (go_on(a, status)) status = co_await check_command(a, db);
   if (go_on(a, status) && !a.cfg.keep) status = co_await clean_command(a, db);
-  co_return status;
+  co_return status == exit_ok ? judged : status;
 }
 
 shoal::task<int> dispatch(app& a, driver::database& db) {

@@ -32,6 +32,9 @@ struct config {
   driver::isolation isolation = driver::isolation::read_committed;
   std::int64_t check_chunk = 10;
   bool keep = false;  // the default job: keep the data at the end (skip clean)
+  // run: exit 0 even when the verdict fails or transactions fail with non-retryable errors
+  // (the report is the same).
+  bool tolerate_errors = false;
   bool progress = true;
   // Measurement and scale-out (run/run.hpp's run_config).
   std::chrono::nanoseconds interval = std::chrono::seconds(1);

@@ -18,6 +18,10 @@ sigset_t stop_signals() {
   return set;
 }
 
+const char* signal_words(int signo) {
+  return signo == SIGTERM ? "terminated (SIGTERM)" : "interrupted (Ctrl-C)";
+}
+
 }  // namespace
 
 void block_signals() {
@@ -67,18 +71,20 @@ void console::tick() {
   if (!line.empty()) std::fprintf(stderr, "%s\n", line.c_str());
 }
 
-void console::interrupt() {
+void console::interrupt(int signo) {
   if (interrupted_.exchange(true)) {
     {
       const std::scoped_lock lock(mutex_);
       if (before_exit_) before_exit_();
     }
-    std::fprintf(stderr, "shoal-tpcc: interrupted twice, exiting now\n");
-    std::_Exit(130);
+    std::fprintf(stderr, "shoal-tpcc: %s again, exiting now\n", signal_words(signo));
+    std::_Exit(128 + signo);
   }
+  signal_.store(signo);
   std::fprintf(stderr,
-               "shoal-tpcc: interrupted: finishing transactions in flight, then "
-               "reporting (Ctrl-C again to quit at once)\n");
+               "shoal-tpcc: %s: finishing transactions in flight, then reporting (again to quit "
+               "at once)\n",
+               signal_words(signo));
   const std::scoped_lock lock(mutex_);
   if (on_interrupt_) on_interrupt_();
 }
@@ -89,7 +95,8 @@ void console::loop() {
   auto next_tick = std::chrono::steady_clock::now() + interval_;
   while (!done_.load()) {
     const timespec wait{0, static_cast<long>(slice.count()) * 1'000'000L};
-    if (sigtimedwait(&set, nullptr, &wait) > 0) interrupt();
+    const int signo = sigtimedwait(&set, nullptr, &wait);
+    if (signo > 0) interrupt(signo);
     if (std::chrono::steady_clock::now() >= next_tick) {
       tick();
       next_tick += interval_;

@@ -3,8 +3,9 @@
 // What: block_signals() (call first in main, before any thread exists) makes SIGINT and
 // SIGTERM arrive only where they are waited for. A console then runs one thread that waits for
 // those signals and, once per `interval`, prints the line its current reporter renders (to
-// stderr, so stdout carries only results). The first Ctrl-C calls the interrupt handler (the
-// run drains and reports what it measured); a second one exits at once with status 130.
+// stderr, so stdout carries only results). The first Ctrl-C (SIGINT) or SIGTERM calls the
+// interrupt handler (the run drains and reports what it measured) and says which came
+// ("interrupted" or "terminated"); a second one exits at once with status 128 + the signal.
 // The reporter and the handler are plain callables that read snapshots; the console never
 // touches live counters itself.
 //
@@ -18,6 +19,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -46,11 +48,14 @@ class console {
   // Runs before the immediate exit of a second Ctrl-C; an empty function: nothing.
   void set_before_exit(std::function<void()> before_exit);
   [[nodiscard]] bool interrupted() const noexcept { return interrupted_.load(); }
+  // The exit status an interrupted process reports: 128 + the signal (130 for Ctrl-C's SIGINT,
+  // 143 for SIGTERM), as shells do.
+  [[nodiscard]] int interrupt_status() const noexcept { return 128 + signal_.load(); }
 
  private:
   void loop();
   void tick();
-  void interrupt();
+  void interrupt(int signo);
 
   const std::chrono::milliseconds interval_;
   const bool print_;
@@ -60,6 +65,7 @@ class console {
   std::function<void()> before_exit_;
   std::atomic<bool> done_{false};
   std::atomic<bool> interrupted_{false};
+  std::atomic<int> signal_{SIGINT};  // the first stop signal that came
   std::thread thread_;
 };
 

@@ -171,7 +171,7 @@ std::optional<std::string> set_start_at(config& c, string_view text) {
 
 constexpr std::int64_t max_warehouses = 1'000'000;
 
-const std::array<option, 26> options{{
+const std::array<option, 27> options{{
     {"db", "TARGET",
      "sqlite:PATH (an embedded file), or a PostgreSQL URI (postgresql://user@host/db) or "
      "key=value string. Default: sqlite:shoal-tpcc.db. Capacity mode: sim:latency=5ms "
@@ -240,6 +240,13 @@ const std::array<option, 26> options{{
     {"keep", "", "Default job: keep the data at the end instead of cleaning up",
      [](config& c, string_view) -> std::optional<std::string> {
        c.keep = true;
+       return std::nullopt;
+     }},
+    {"tolerate-errors", "",
+     "Exit 0 even when the verdict fails or transactions failed with non-retryable errors "
+     "(the report still counts and shows every failure)",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.tolerate_errors = true;
        return std::nullopt;
      }},
     {"no-progress", "", "Do not print progress lines while loading and running",
@@ -362,6 +369,17 @@ std::string usage() {
     if (left.size() < 26) left.resize(26, ' ');
     out += join({left, " ", o.help, "\n"});
   }
+  out +=
+      "\nExit status:\n"
+      "  0    done; for run: the verdict is PASS or INCONCLUSIVE and no transaction failed\n"
+      "       with a non-retryable error (or --tolerate-errors)\n"
+      "  1    could not do what was asked: database unreachable or refused, stopped by an\n"
+      "       error, a check that failed, an output file that could not be written\n"
+      "  2    bad input: an unknown command or option, a malformed value or result file\n"
+      "  3    run: the verdict FAILED, or transactions failed with non-retryable errors\n"
+      "       (each error is printed once with its SQLSTATE and counted in every output)\n"
+      "  130  interrupted by Ctrl-C (SIGINT); the results so far are reported\n"
+      "  143  terminated by SIGTERM; the results so far are reported\n";
   return out;
 }
 

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace tpcc::driver {
@@ -48,11 +49,13 @@ struct outcome {
   outcome_kind kind = outcome_kind::ok;
   std::string sqlstate;  // five characters when the database gave one, else empty
   std::string message;   // empty when ok
+  // The statement that failed (a statement's name, BEGIN, COMMIT...), when the driver knows.
+  std::string_view statement;
 
   [[nodiscard]] bool ok() const noexcept { return kind == outcome_kind::ok; }
   [[nodiscard]] static outcome success() { return {}; }
   [[nodiscard]] static outcome make(outcome_kind k, std::string state, std::string text) {
-    return {k, std::move(state), std::move(text)};
+    return {k, std::move(state), std::move(text), {}};
   }
 };
 

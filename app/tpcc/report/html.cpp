@@ -122,41 +122,69 @@ std::string facts(const run::run_result& r, const std::string& target, const htm
   return out + "</dl>";
 }
 
-std::string ms_cell(std::uint64_t micros) {
+// A percentile cell in milliseconds, "-" when the histogram has no sample.
+std::string ms_cell(const stats::histogram& h, double fraction) {
+  if (h.count() == 0) return "<td>-</td>";
+  const std::uint64_t micros = fraction >= 1.0 ? h.max() : h.percentile(fraction);
   return format("<td>%.1f</td>", static_cast<double>(micros) / 1000.0);
+}
+
+std::string count_cell(std::uint64_t n, bool failure) {
+  return format(failure && n > 0 ? "<td class=\"fail\">%llu</td>" : "<td>%llu</td>",
+                static_cast<unsigned long long>(n));
 }
 
 std::string table_row(const run::run_result& r, txn::kind k, std::uint64_t all) {
   const stats::kind_totals& t = r.results.kinds[txn::index(k)];
-  const std::uint64_t done = t.committed + t.rolled_back;
+  const std::uint64_t done = t.outcomes.completed();
   const double limit = txn::p90_limit_seconds[txn::index(k)];
-  const bool late = static_cast<double>(t.response.percentile(0.9)) > limit * 1e6;
-  std::string out = "<tr><td>";
-  put(out,
-      {escape(txn::name(k)), "</td>",
-       format("<td>%llu</td><td>%llu</td><td>%llu</td><td>%llu</td><td>%llu</td>",
-              static_cast<unsigned long long>(t.committed),
-              static_cast<unsigned long long>(t.rolled_back),
-              static_cast<unsigned long long>(t.failed), static_cast<unsigned long long>(t.lost),
-              static_cast<unsigned long long>(t.retries)),
-       format("<td>%.2f %%</td>",
-              all == 0 ? 0.0 : 100.0 * static_cast<double>(done) / static_cast<double>(all)),
-       ms_cell(t.response.percentile(0.5)), ms_cell(t.response.percentile(0.9)),
-       ms_cell(t.response.percentile(0.99)), ms_cell(t.response.max()),
-       format(late ? "<td class=\"fail\">%g s: over</td>" : "<td>%g s</td>", limit), "</tr>"});
+  const bool late =
+      t.response.count() > 0 && static_cast<double>(t.response.percentile(0.9)) > limit * 1e6;
+  std::string out = "<tr><td>" + escape(txn::name(k)) + "</td>";
+  for (const stats::outcome_info& i : stats::outcome_table) {
+    out += count_cell(t.outcomes[i.outcome], !i.completed);
+  }
+  put(out, {count_cell(t.retries, false),
+            format("<td>%.2f %%</td>",
+                   all == 0 ? 0.0 : 100.0 * static_cast<double>(done) / static_cast<double>(all)),
+            ms_cell(t.response, 0.5), ms_cell(t.response, 0.9), ms_cell(t.response, 0.99),
+            ms_cell(t.response, 1.0),
+            format(late ? "<td class=\"fail\">%g s: over</td>" : "<td>%g s</td>", limit), "</tr>"});
   return out;
+}
+
+// The failures of each type by SQLSTATE class, when there were any.
+std::string failures(const run::run_result& r) {
+  std::string rows;
+  for (const txn::kind k : txn::all_kinds) {
+    const stats::kind_totals& t = r.results.kinds[txn::index(k)];
+    for (const auto& [cls, n] : t.error_classes) {
+      rows += "<tr><td>" + escape(txn::name(k)) + "</td><td>" + escape(cls) + "</td>" +
+              count_cell(n, true) + ms_cell(t.failed_response, 0.9) + "</tr>";
+    }
+  }
+  if (rows.empty()) return {};
+  return "<section><h2 class=\"fail\">Failures (measurement interval)</h2><table><thead><tr>"
+         "<th>type</th><th>SQLSTATE class</th><th>failures</th><th>p90 ms until known</th>"
+         "</tr></thead><tbody>" +
+         rows + "</tbody></table></section>";
 }
 
 std::string table(const run::run_result& r) {
   std::uint64_t all = 0;
-  for (const auto& t : r.results.kinds) all += t.committed + t.rolled_back;
+  for (const auto& t : r.results.kinds) all += t.outcomes.completed();
   std::string out =
       "<section><h2>Per transaction type (measurement interval)</h2><table><thead><tr>"
-      "<th>type</th><th>committed</th><th>rolled back</th><th>failed</th><th>lost</th>"
+      "<th>type</th>";
+  for (const stats::outcome_info& i : stats::outcome_table) {
+    out += "<th>" + escape(i.key) + "</th>";
+  }
+  out +=
       "<th>retries</th><th>share of mix</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th>"
       "<th>max ms</th><th>p90 limit</th></tr></thead><tbody>";
   for (const txn::kind k : txn::all_kinds) out += table_row(r, k, all);
-  return out + "</tbody></table></section>";
+  return out + "</tbody></table><p>Percentiles cover completed transactions only.</p></section>" +
+         failures(r);
 }
 
 std::string head(const std::string& target) {

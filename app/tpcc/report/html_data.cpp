@@ -24,7 +24,7 @@ void add_point(timeline& t, const std::vector<stats::interval_sample>& series, s
     buckets_t merged;
     for (std::size_t i = first; i < last; ++i) {
       const stats::interval_kind& v = series[i].kinds[k];
-      done += v.committed + v.rolled_back;
+      done += v.outcomes.completed();
       merged.insert(merged.end(), v.response.buckets.begin(), v.response.buckets.end());
     }
     t.per_minute[k].push_back(minutes > 0 ? static_cast<double>(done) / minutes : 0.0);

@@ -23,7 +23,7 @@
 
 namespace tpcc::report {
 
-inline constexpr int json_format_version = 1;
+inline constexpr int json_format_version = 2;
 
 // What a result file carries beside the run_result.
 struct result_context {

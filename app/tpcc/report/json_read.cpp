@@ -156,12 +156,28 @@ void per_kind(const at& a, Read read) {
   }
 }
 
+// One count per outcome, each under its key (stats::outcome_table).
+stats::outcome_counts outcomes(const at& e) {
+  stats::outcome_counts o;
+  for (const stats::outcome_info& i : stats::outcome_table) {
+    o[i.outcome] = e[std::string(i.key).c_str()].count();
+  }
+  return o;
+}
+
+// Failures by SQLSTATE class: an object of counts.
+stats::error_class_counts error_classes(const at& a) {
+  if (!a.value.is_object()) a.fail("expected an object of counts by SQLSTATE class");
+  stats::error_class_counts out;
+  for (const auto& [cls, n] : a.value.items()) out[cls] = a[cls.c_str()].count();
+  return out;
+}
+
 stats::kind_totals kind_totals(const at& e) {
   stats::kind_totals t;
-  t.committed = e["committed"].count();
-  t.rolled_back = e["rolled_back"].count();
-  t.failed = e["failed"].count();
-  t.lost = e["lost"].count();
+  t.outcomes = outcomes(e);
+  t.error_classes = error_classes(e["errors_by_sqlstate_class"]);
+  t.failed_response = cumulative(e["histograms"]["failed"]);
   t.retries = e["retries"].count();
   t.round_trips = e["round_trips"].count();
   t.response = cumulative(e["histograms"]["response"]);
@@ -238,10 +254,7 @@ stats::interval_sample sample(const at& a) {
   s.in = *p;
   per_kind(a["transactions"], [&s](txn::kind k, const at& e) {
     stats::interval_kind& t = s.kinds[txn::index(k)];
-    t.committed = e["committed"].count();
-    t.rolled_back = e["rolled_back"].count();
-    t.failed = e["failed"].count();
-    t.lost = e["lost"].count();
+    t.outcomes = outcomes(e);
     t.retries = e["retries"].count();
     t.response = sparse(e["histograms"]["response"]);
     t.queued = sparse(e["histograms"]["queued"]);

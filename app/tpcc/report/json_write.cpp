@@ -74,19 +74,26 @@ json constants(const random::nurand_constants& c) {
   return {{"c_last", c.c_last}, {"c_id", c.c_id}, {"ol_i_id", c.ol_i_id}};
 }
 
+// One field per outcome (stats::outcome_table), then the completed and failed totals.
+void add_outcomes(json& into, const stats::outcome_counts& o) {
+  for (const stats::outcome_info& i : stats::outcome_table) into[std::string(i.key)] = o[i.outcome];
+  into["completed"] = o.completed();
+  into["failures"] = o.failures();
+}
+
 json kind_json(txn::kind k, const stats::kind_totals& t) {
-  return {{"type", txn::name(k)},
-          {"committed", t.committed},
-          {"rolled_back", t.rolled_back},
-          {"failed", t.failed},
-          {"lost", t.lost},
-          {"retries", t.retries},
-          {"round_trips", t.round_trips},
-          {"round_trips_per_transaction", round_trips_per_transaction(t)},
-          {"histograms",
-           {{"response", cumulative(t.response)},
-            {"queued", cumulative(t.queued)},
-            {"service", cumulative(t.service)}}}};
+  json out = {{"type", txn::name(k)},
+              {"retries", t.retries},
+              {"round_trips", t.round_trips},
+              {"round_trips_per_transaction", round_trips_per_transaction(t)},
+              {"errors_by_sqlstate_class", t.error_classes},
+              {"histograms",
+               {{"response", cumulative(t.response)},
+                {"queued", cumulative(t.queued)},
+                {"service", cumulative(t.service)},
+                {"failed", cumulative(t.failed_response)}}}};
+  add_outcomes(out, t.outcomes);
+  return out;
 }
 
 json inputs(const stats::input_counts& in) {
@@ -147,16 +154,14 @@ json sample(const stats::interval_sample& s) {
   json kinds = json::array();
   for (const txn::kind k : txn::all_kinds) {
     const stats::interval_kind& t = s.kinds[txn::index(k)];
-    kinds.push_back({{"type", txn::name(k)},
-                     {"committed", t.committed},
-                     {"rolled_back", t.rolled_back},
-                     {"failed", t.failed},
-                     {"lost", t.lost},
-                     {"retries", t.retries},
-                     {"histograms",
-                      {{"response", interval(t.response)},
-                       {"queued", interval(t.queued)},
-                       {"service", interval(t.service)}}}});
+    json entry = {{"type", txn::name(k)},
+                  {"retries", t.retries},
+                  {"histograms",
+                   {{"response", interval(t.response)},
+                    {"queued", interval(t.queued)},
+                    {"service", interval(t.service)}}}};
+    add_outcomes(entry, t.outcomes);
+    kinds.push_back(std::move(entry));
   }
   return {{"start_seconds", s.start_seconds},
           {"end_seconds", s.end_seconds},
@@ -168,14 +173,18 @@ json sample(const stats::interval_sample& s) {
 json verdict_json(const verdict& v) {
   json items = json::array();
   for (const verdict_item& i : v.items) {
+    const char* judged = i.pass ? "pass" : (i.inconclusive ? "inconclusive" : "fail");
     items.push_back({{"name", i.name},
                      {"clause", i.clause},
                      {"measured", i.measured},
                      {"required", i.required},
                      {"pass", i.pass},
+                     {"judgement", i.informational ? "informational" : judged},
+                     {"note", i.note},
                      {"informational", i.informational}});
   }
-  return {{"pass", v.pass}, {"failing", v.failing()}, {"items", items}};
+  return {{"pass", v.pass},         {"inconclusive", v.inconclusive}, {"result", v.word()},
+          {"failing", v.failing()}, {"undecided", v.undecided()},     {"items", items}};
 }
 
 json figures(const run::run_result& r) {

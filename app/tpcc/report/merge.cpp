@@ -73,15 +73,14 @@ std::optional<std::string> overlapping(const std::vector<merge_input>& inputs) {
 }
 
 void add_totals(stats::kind_totals& a, const stats::kind_totals& b) {
-  a.committed += b.committed;
-  a.rolled_back += b.rolled_back;
-  a.failed += b.failed;
-  a.lost += b.lost;
+  a.outcomes += b.outcomes;
   a.retries += b.retries;
   a.round_trips += b.round_trips;
   a.response.merge(b.response);
   a.queued.merge(b.queued);
   a.service.merge(b.service);
+  a.failed_response.merge(b.failed_response);
+  for (const auto& [cls, n] : b.error_classes) a.error_classes[cls] += n;
 }
 
 void add_inputs(stats::input_counts& a, const stats::input_counts& b) {

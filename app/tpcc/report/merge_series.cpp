@@ -25,10 +25,7 @@ void add_interval(stats::interval_sample& a, const stats::interval_sample& b) {
   for (std::size_t k = 0; k < a.kinds.size(); ++k) {
     stats::interval_kind& x = a.kinds[k];
     const stats::interval_kind& y = b.kinds[k];
-    x.committed += y.committed;
-    x.rolled_back += y.rolled_back;
-    x.failed += y.failed;
-    x.lost += y.lost;
+    x.outcomes += y.outcomes;
     x.retries += y.retries;
     add_sparse(x.response, y.response);
     add_sparse(x.queued, y.queued);

@@ -1,6 +1,7 @@
 // app/tpcc/report/summary.cpp: the final text summary (see summary.hpp).
 #include "report/summary.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string_view>
 
@@ -12,6 +13,11 @@ namespace tpcc::report {
 namespace {
 
 double ms(std::uint64_t micros) { return static_cast<double>(micros) / 1000.0; }
+
+// A percentile in milliseconds, "-" when the histogram has no sample.
+std::string percentile_ms(const stats::histogram& h, double fraction) {
+  return h.count() == 0 ? std::string("-") : format("%.1f", ms(h.percentile(fraction)));
+}
 
 std::string mode_line(const run::run_result& r) {
   if (r.wait_scale == 1.0) return "  mode        TPC-C: keying and think times as the spec\n";
@@ -46,13 +52,35 @@ std::string header(const run::run_result& r, const std::string& target) {
   return out;
 }
 
+// One line per type with failures: their count by SQLSTATE class and their latency.
+std::string failures(const stats::snapshot& s) {
+  std::string out;
+  for (const txn::kind k : txn::all_kinds) {
+    const stats::kind_totals& t = s.kinds[txn::index(k)];
+    if (t.outcomes.failures() == 0) continue;
+    out += format("  FAILURES    %-13s %llu of %llu:", std::string(txn::name(k)).c_str(),
+                  static_cast<unsigned long long>(t.outcomes.failures()),
+                  static_cast<unsigned long long>(t.outcomes.total()));
+    for (const auto& [cls, n] : t.error_classes) {
+      out += format(" SQLSTATE class %s x %llu,", cls.c_str(), static_cast<unsigned long long>(n));
+    }
+    out += format(" p90 until known %s ms\n", percentile_ms(t.failed_response, 0.9).c_str());
+  }
+  return out;
+}
+
 std::string headline(const run::run_result& r) {
   if (r.measured_seconds <= 0) {
     return "\n  nothing measured: the run ended before its measurement interval began\n";
   }
   const auto& no = r.results.kinds[txn::index(txn::kind::new_order)];
-  std::string out = format("\n  tpmC        %.2f  (%llu New-Orders committed in %.1f s)\n", tpmc(r),
-                           static_cast<unsigned long long>(no.committed), r.measured_seconds);
+  std::string out = format(
+      "\n  tpmC        %.2f  (%llu New-Orders completed in %.1f s: %llu committed, %llu rolled "
+      "back "
+      "by the spec; clause 5.4.2)\n",
+      tpmc(r), static_cast<unsigned long long>(no.outcomes.completed()), r.measured_seconds,
+      static_cast<unsigned long long>(no.outcomes.committed()),
+      static_cast<unsigned long long>(no.outcomes[stats::txn_outcome::rolled_back]));
   if (r.wait_scale == 0.0) {
     out += "  efficiency  n/a: without waits there is no maximum to compare with\n";
   } else if (r.wait_scale != 1.0) {
@@ -67,23 +95,34 @@ std::string headline(const run::run_result& r) {
   return out;
 }
 
+// An outcome's column: as wide as its label, at least 6.
+int column_width(const stats::outcome_info& i) {
+  return static_cast<int>(std::max<std::size_t>(i.label.size(), 6));
+}
+
 std::string table_row(txn::kind k, const stats::kind_totals& t) {
-  return format("  %-13s %9llu %8llu %7llu %6llu %7llu %9.1f %9.1f %9.1f %9.2f\n",
-                std::string(txn::name(k)).c_str(), static_cast<unsigned long long>(t.committed),
-                static_cast<unsigned long long>(t.rolled_back),
-                static_cast<unsigned long long>(t.failed), static_cast<unsigned long long>(t.lost),
-                static_cast<unsigned long long>(t.retries), ms(t.response.percentile(0.5)),
-                ms(t.response.percentile(0.9)), ms(t.response.percentile(0.99)),
-                round_trips_per_transaction(t));
+  std::string out = format("  %-13s", std::string(txn::name(k)).c_str());
+  for (const stats::outcome_info& i : stats::outcome_table) {
+    out +=
+        format(" %*llu", column_width(i), static_cast<unsigned long long>(t.outcomes[i.outcome]));
+  }
+  out += format(" %7llu %7s %7s %7s %9.2f\n", static_cast<unsigned long long>(t.retries),
+                percentile_ms(t.response, 0.5).c_str(), percentile_ms(t.response, 0.9).c_str(),
+                percentile_ms(t.response, 0.99).c_str(), round_trips_per_transaction(t));
+  return out;
 }
 
 std::string table(const run::run_result& r) {
-  std::string out =
-      format("\n  %-13s %9s %8s %7s %6s %7s %9s %9s %9s %9s\n", "transaction", "committed",
-             "rollback", "failed", "lost", "retries", "p50 ms", "p90 ms", "p99 ms", "trips/txn");
+  std::string out = format("\n  %-13s", "transaction");
+  for (const stats::outcome_info& i : stats::outcome_table) {
+    out += format(" %*s", column_width(i), std::string(i.label).c_str());
+  }
+  out += format(" %7s %7s %7s %7s %9s\n", "retries", "p50 ms", "p90 ms", "p99 ms", "trips/txn");
   for (const txn::kind k : txn::all_kinds) out += table_row(k, r.results.kinds[txn::index(k)]);
-  out += "  (Delivery: the terminal's response, i.e. queueing the deferred Delivery)\n";
-  return out;
+  out +=
+      "  (percentiles: completed transactions only; Delivery: the terminal's response, i.e.\n"
+      "   queueing the deferred Delivery)\n";
+  return out + failures(r.results);
 }
 
 std::string client_cost(const run::run_result& r) {
@@ -109,11 +148,11 @@ std::string deliveries(const run::run_result& r) {
                                    static_cast<double>(s.deliveries_done);
   return format(
       "\n  deferred Delivery: %llu completed (%.1f %% within 80 s), %llu failed, %llu districts "
-      "skipped, completion p90 %.1f ms\n",
+      "skipped, completion p90 %s ms\n",
       static_cast<unsigned long long>(s.deliveries_done), on_time,
       static_cast<unsigned long long>(s.deliveries_failed),
       static_cast<unsigned long long>(s.skipped_districts),
-      ms(s.delivery_completion.percentile(0.9)));
+      percentile_ms(s.delivery_completion, 0.9).c_str());
 }
 
 std::string constants(const run::run_result& r) {
@@ -132,14 +171,15 @@ std::string constants(const run::run_result& r) {
 }  // namespace
 
 double round_trips_per_transaction(const stats::kind_totals& t) {
-  const std::uint64_t n = t.committed + t.rolled_back + t.failed + t.lost;
+  const std::uint64_t n = t.outcomes.total();
   return n == 0 ? 0.0 : static_cast<double>(t.round_trips) / static_cast<double>(n);
 }
 
 double tpmc(const run::run_result& r) {
   if (r.measured_seconds <= 0) return 0;
-  const auto committed = r.results.kinds[txn::index(txn::kind::new_order)].committed;
-  return static_cast<double>(committed) * 60.0 / r.measured_seconds;
+  // Clause 5.4.2: completed New-Orders, the spec's rolled-back 1 % included (clause 2.4.2.3).
+  const auto completed = r.results.kinds[txn::index(txn::kind::new_order)].outcomes.completed();
+  return static_cast<double>(completed) * 60.0 / r.measured_seconds;
 }
 
 std::int64_t warehouses_run(const run::run_result& r) {

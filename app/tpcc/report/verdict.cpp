@@ -9,6 +9,13 @@
 namespace tpcc::report {
 namespace {
 
+// The run was deliberately not a TPC-C run (scaled waits, a simulated database, a short
+// interval, an interrupt): the item cannot pass, and the run says nothing against the system.
+void not_reportable(verdict_item& i, bool reportable) {
+  i.pass = reportable;
+  i.inconclusive = !reportable;
+}
+
 verdict_item mode_item(const run::run_result& r) {
   verdict_item i = named("keying and think times", "5.2.5.4, 5.2.5.7");
   i.required = "as the spec (no --no-wait, --wait-scale 1)";
@@ -17,14 +24,14 @@ verdict_item mode_item(const run::run_result& r) {
   } else {
     i.measured = r.wait_scale == 1.0 ? "as the spec" : format("scaled by %g", r.wait_scale);
   }
-  i.pass = r.wait_scale == 1.0;
+  not_reportable(i, r.wait_scale == 1.0);
   return i;
 }
 
 verdict_item database_item(std::string_view target) {
   verdict_item i = named("database", "1.1");
   i.required = "a real database";
-  i.pass = !is_simulated(target);
+  not_reportable(i, !is_simulated(target));
   i.measured = i.pass ? "a real database" : "simulated (client capacity mode)";
   return i;
 }
@@ -33,7 +40,8 @@ verdict_item interval_item(const run::run_result& r) {
   verdict_item i = named("measurement interval", "5.5");
   i.measured = format("%.1f min", r.measured_seconds / 60.0);
   i.required = format(">= %.0f min", reportable_interval_seconds / 60.0);
-  i.pass = r.measured_seconds >= reportable_interval_seconds;
+  not_reportable(i, r.measured_seconds >= reportable_interval_seconds);
+  if (!i.pass) i.measured += ": too short for a reportable result";
   return i;
 }
 
@@ -46,6 +54,7 @@ verdict_item completed_item(const run::run_result& r) {
     i.measured = r.interrupted ? "interrupted" : "completed";
   }
   i.pass = r.fatal.empty() && !r.interrupted;
+  i.inconclusive = r.fatal.empty() && r.interrupted;
   return i;
 }
 
@@ -67,14 +76,27 @@ verdict_item efficiency_item(const run::run_result& r) {
   return i;
 }
 
+const char* mark(const verdict_item& i) {
+  if (i.informational) return "info";
+  if (i.pass) return "pass";
+  return i.inconclusive ? "INCONCLUSIVE" : "FAIL";
+}
+
 std::string item_line(const verdict_item& i) {
-  const char* mark = i.informational ? "info" : (i.pass ? "pass" : "FAIL");
-  std::string line = format("    %-4s  %-30s ", mark, i.name.c_str());
+  std::string line = format("    %-12s  %-32s ", mark(i), i.name.c_str());
   std::string measured = i.measured;
   if (measured.size() < 24) measured.resize(24, ' ');
   line.append(measured).append(" required ").append(i.required);
   if (i.clause != "-") line.append(" (clause ").append(i.clause).append(")");
-  return line + "\n";
+  line += "\n";
+  if (!i.note.empty()) line.append("                  note: ").append(i.note).append("\n");
+  return line;
+}
+
+std::string names(const std::vector<std::string>& list) {
+  std::string out;
+  for (std::size_t k = 0; k < list.size(); ++k) out.append(k == 0 ? "" : ", ").append(list[k]);
+  return out;
 }
 
 }  // namespace
@@ -82,11 +104,24 @@ std::string item_line(const verdict_item& i) {
 bool is_simulated(std::string_view target) noexcept { return target.starts_with("sim:"); }
 
 std::vector<std::string> verdict::failing() const {
-  std::vector<std::string> names;
+  std::vector<std::string> out;
   for (const verdict_item& i : items) {
-    if (!i.pass && !i.informational) names.push_back(i.name);
+    if (!i.pass && !i.informational && !i.inconclusive) out.push_back(i.name);
   }
-  return names;
+  return out;
+}
+
+std::vector<std::string> verdict::undecided() const {
+  std::vector<std::string> out;
+  for (const verdict_item& i : items) {
+    if (!i.pass && !i.informational && i.inconclusive) out.push_back(i.name);
+  }
+  return out;
+}
+
+const char* verdict::word() const noexcept {
+  if (pass) return "PASS";
+  return inconclusive ? "INCONCLUSIVE" : "FAIL";
 }
 
 verdict evaluate(const run::run_result& r, std::string_view target) {
@@ -99,21 +134,25 @@ verdict evaluate(const run::run_result& r, std::string_view target) {
   append_input_audit(r, v.items);
   append_mix(r, v.items);
   append_response_times(r, v.items);
+  append_failures(r, v.items);
   v.items.push_back(efficiency_item(r));
-  v.pass = v.failing().empty();
+  const bool failed = !v.failing().empty();
+  v.inconclusive = !failed && !v.undecided().empty();
+  v.pass = !failed && !v.inconclusive;
   return v;
 }
 
 std::string format_verdict(const verdict& v) {
   const std::vector<std::string> failed = v.failing();
+  const std::vector<std::string> undecided = v.undecided();
   std::string out = "\n  verdict     ";
   if (v.pass) {
     out += "PASS: every item of the audit is met\n";
+  } else if (v.inconclusive) {
+    out += format("INCONCLUSIVE: nothing failed, %zu item(s) not decided: ", undecided.size()) +
+           names(undecided) + "\n";
   } else {
-    out += format("FAIL: %zu item(s) not met: ", failed.size());
-    for (std::size_t k = 0; k < failed.size(); ++k)
-      out.append(k == 0 ? "" : ", ").append(failed[k]);
-    out += "\n";
+    out += format("FAIL: %zu item(s) not met: ", failed.size()) + names(failed) + "\n";
   }
   for (const verdict_item& i : v.items) out += item_line(i);
   return out;

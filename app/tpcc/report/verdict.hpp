@@ -7,8 +7,16 @@
 // response time per type (5/5/5/5/20 s), deferred Deliveries within 80 s (90 %), the
 // measurement interval's length (120 min, clause 5.5), that the run completed, was not
 // client-bound, kept the spec's waits and ran against a real database (not "sim:").
+// client-bound, kept the spec's waits and ran against a real database (not "sim:"), that every
+// transaction type completed, and that failed and lost transactions stay within
+// `max_failure_share` of each type.
 // Efficiency is shown as an informational item: the spec sets no minimum. Every item says what
-// was measured and what is required; the verdict passes when every non-informational item does.
+// was measured and what is required, and is judged three ways (report/confidence.hpp): PASS,
+// FAIL (only when its simultaneous 95 % confidence interval lies wholly outside the limit, or for a fact
+// such as a client-bound run), or INCONCLUSIVE (the value misses the limit but the interval
+// reaches it; or the run was too short, scaled, simulated or interrupted to decide). The
+// verdict FAILs when any item fails, is INCONCLUSIVE when none fails and some are
+// inconclusive, and PASSes when every non-informational item passes.
 // Definitions and clause references: docs/tpcc/results.md. Thread-safety: pure functions.
 #pragma once
 
@@ -27,7 +35,9 @@ struct verdict_item {
   std::string measured;  // e.g. "1.02 %", or "no data"
   std::string required;  // e.g. "0.95-1.05 %"
   bool pass = false;
+  bool inconclusive = false;   // not passed, yet not failed: too little data to decide
   bool informational = false;  // shown, never fails the verdict
+  std::string note;            // why, when the reason is worth a line of its own
 };
 
 // An item with its name and clause, not yet measured (fails until set).
@@ -40,11 +50,21 @@ struct verdict_item {
 
 struct verdict {
   std::vector<verdict_item> items;
-  bool pass = false;
+  bool pass = false;          // every item passed
+  bool inconclusive = false;  // no item failed, some could not be decided
 
   // The names of the items that failed, in order.
   [[nodiscard]] std::vector<std::string> failing() const;
+  // The names of the items that could not be decided, in order.
+  [[nodiscard]] std::vector<std::string> undecided() const;
+  // "PASS", "INCONCLUSIVE" or "FAIL".
+  [[nodiscard]] const char* word() const noexcept;
 };
+
+// The share of a type's transactions that may fail (failed, retries exhausted), and the share
+// that may be lost, before the verdict fails: the spec allows none, a real system under test
+// may show a few; more than this is a broken run, not a measurement.
+inline constexpr double max_failure_share = 0.01;
 
 // Seconds a reportable measurement interval lasts at least (clause 5.5).
 inline constexpr double reportable_interval_seconds = 120.0 * 60.0;

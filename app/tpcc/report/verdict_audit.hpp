@@ -2,8 +2,9 @@
 // interval's counts (see verdict.hpp): the input-variability audit and think times, the mix
 // minimums, the response-time limits and the deferred Deliveries.
 //
-// What: each function appends its items to `items`; a ratio with nothing to divide by is
-// "no data" and fails. Thread-safety: pure functions.
+// What: each function appends its items to `items`. Shares and means are judged with their
+// 95 % confidence interval (report/confidence.hpp); a ratio with nothing to divide by is
+// "no data" and inconclusive. Thread-safety: pure functions.
 #pragma once
 
 #include <vector>
@@ -20,6 +21,13 @@ void append_input_audit(const run::run_result& r, std::vector<verdict_item>& ite
 void append_mix(const run::run_result& r, std::vector<verdict_item>& items);
 // p90 per type against 5/5/5/5/20 s (5.2.5.3); deferred Deliveries 90 % within 80 s (2.7.2.2).
 void append_response_times(const run::run_result& r, std::vector<verdict_item>& items);
+// Every type completed at least once; failed and lost transactions within max_failure_share.
+void append_failures(const run::run_result& r, std::vector<verdict_item>& items);
+
+// Seconds one terminal takes to go through its 100-card deck at the spec's mean keying and
+// think times (scaled by the run's wait scale), response times aside: a measurement interval
+// shorter than this sees the types in proportions that are not yet the deck's.
+[[nodiscard]] double deck_cycle_seconds(double wait_scale);
 
 // The think-time mean the spec expects for the transactions measured, in seconds, scaled by
 // the run's wait scale: the per-type means (12/12/10/5/5 s) weighted by each type's count.

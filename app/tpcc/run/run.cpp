@@ -2,6 +2,7 @@
 #include "run/run.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
 #include "shoal/timeout.hpp"
+#include "stats/error_log.hpp"
 #include "terminal/deliverer.hpp"
 #include "terminal/terminal.hpp"
 
@@ -175,6 +177,11 @@ shoal::task<std::variant<warehouse_range, outcome>> take_part(const run_config& 
   co_return range;
 }
 
+// An error log line on stderr (the dashboard's log pane shows stderr while it is up).
+void print_error(const std::string& line) {
+  std::fprintf(stderr, "shoal-tpcc: %s\n", line.c_str());
+}
+
 // The context every terminal and deliverer of the run shares; `terminals`: this process's.
 std::unique_ptr<terminal::run_context> make_context(driver::database& db, stats::recorder& rec,
                                                     const run_config& config,
@@ -244,6 +251,8 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   const clock::time_point end = measure_start + config.measure;
   stats::recorder recorder(measure_start, end);
   auto ctx = make_context(db, recorder, config, result, range.count() * terminals_per_warehouse);
+  stats::error_log errors(print_error);
+  ctx->errors = &errors;
   // Ctrl-C reaches the terminals through issue_stop.
   const std::stop_callback forward(control.interrupt.get_token(),
                                    [&ctx] { ctx->issue_stop.request_stop(); });
@@ -267,6 +276,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   watch->finish(result, result.terminals, config.client_lag_limit);
   control.publish(nullptr);
   control.enter(phase::done);
+  errors.flush();
   result.results = recorder.take();
   result.measured_seconds = covered_seconds(result.results);
   result.fatal = ctx->fatal();

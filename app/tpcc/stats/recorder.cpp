@@ -25,28 +25,27 @@ void recorder::close_window(clock::time_point t) noexcept {
   }
 }
 
+std::string error_class(const std::string& sqlstate) {
+  return sqlstate.size() >= 2 ? sqlstate.substr(0, 2) : std::string("--");
+}
+
 void recorder::count(per_kind& k, const txn_record& r) noexcept {
-  switch (r.status) {
-    case driver::outcome_kind::ok:
-      add(k.committed, 1);
-      break;
-    case driver::outcome_kind::rolled_back:
-      add(k.rolled_back, 1);
-      break;
-    case driver::outcome_kind::connection_lost:
-    case driver::outcome_kind::node_lost:
-      add(k.lost, 1);
-      break;
-    case driver::outcome_kind::retryable:
-    case driver::outcome_kind::failed:
-      add(k.failed, 1);
-      break;
-  }
+  const txn_outcome o = classify(r.status, r.retries, r.abandoned);
+  add(k.outcomes[index(o)], 1);
   add(k.retries, static_cast<std::uint64_t>(r.retries));
   add(k.round_trips, r.round_trips);
-  k.response.record(r.response);
-  k.queued.record(r.queued);
-  k.service.record(r.service);
+  if (outcome_table[index(o)].completed) {
+    k.response.record(r.response);
+    k.queued.record(r.queued);
+    k.service.record(r.service);
+    return;
+  }
+  k.failed_response.record(r.response);
+  try {
+    const std::scoped_lock lock(errors_mutex_);
+    ++k.error_classes[error_class(r.sqlstate)];
+  } catch (...) {  // out of memory for a new class: the outcome itself is counted above
+  }
 }
 
 void recorder::record(const txn_record& r) noexcept {
@@ -86,17 +85,17 @@ void recorder::record_inputs(const input_counts& keyed, clock::time_point at) no
   add(inputs_.think_micros, static_cast<std::uint64_t>(keyed.think_seconds * 1e6));
 }
 
-kind_totals recorder::copy(const per_kind& k) {
+kind_totals recorder::copy(const per_kind& k) const {
   kind_totals t;
-  t.committed = k.committed.load(relaxed);
-  t.rolled_back = k.rolled_back.load(relaxed);
-  t.failed = k.failed.load(relaxed);
-  t.lost = k.lost.load(relaxed);
+  for (std::size_t i = 0; i < outcome_count; ++i) t.outcomes.n[i] = k.outcomes[i].load(relaxed);
   t.retries = k.retries.load(relaxed);
   t.round_trips = k.round_trips.load(relaxed);
   t.response = k.response.snapshot();
   t.queued = k.queued.snapshot();
   t.service = k.service.snapshot();
+  t.failed_response = k.failed_response.snapshot();
+  const std::scoped_lock lock(errors_mutex_);
+  t.error_classes = k.error_classes;
   return t;
 }
 

@@ -6,10 +6,7 @@ namespace {
 
 interval_kind between(const kind_totals& now, const kind_totals& before) {
   interval_kind k;
-  k.committed = now.committed - before.committed;
-  k.rolled_back = now.rolled_back - before.rolled_back;
-  k.failed = now.failed - before.failed;
-  k.lost = now.lost - before.lost;
+  k.outcomes = now.outcomes - before.outcomes;
   k.retries = now.retries - before.retries;
   k.response = sparse_histogram::difference(now.response, before.response);
   k.queued = sparse_histogram::difference(now.queued, before.queued);

@@ -3,11 +3,11 @@
 //
 // What: an interval_sample covers [start_seconds, end_seconds) since the run started (the
 // moment the terminals were started), in every phase, not only the measurement interval. Per
-// transaction type it holds the counts of transactions that ENDED in the interval and their
-// three latency views (response, queued for a connection, inside the transaction) as sparse
-// histograms: only non-empty buckets of stats::histogram's layout, so a long run's series
-// stays small and interval histograms still merge exactly (bucket counts add). `client` is the
-// client's own measurement over the same interval (stats/client.hpp).
+// transaction type it holds the outcome counts of transactions that ENDED in the interval and
+// the three latency views of the completed ones (response, queued for a connection, inside the
+// transaction) as sparse histograms: only non-empty buckets of stats::histogram's layout, so a long
+// run's series stays small and interval histograms still merge exactly (bucket counts add).
+// `client` is the client's own measurement over the same interval (stats/client.hpp).
 // Thread-safety: plain values.
 #pragma once
 
@@ -18,6 +18,7 @@
 
 #include "stats/client.hpp"
 #include "stats/histogram.hpp"
+#include "stats/outcomes.hpp"
 #include "stats/phase.hpp"
 #include "txn/kind.hpp"
 
@@ -38,8 +39,9 @@ struct sparse_histogram {
 };
 
 struct interval_kind {
-  std::uint64_t committed = 0, rolled_back = 0, failed = 0, lost = 0, retries = 0;
-  sparse_histogram response, queued, service;
+  outcome_counts outcomes;
+  std::uint64_t retries = 0;
+  sparse_histogram response, queued, service;  // completed transactions only
 };
 
 struct interval_sample {

@@ -20,6 +20,7 @@
 
 #include "driver/database.hpp"
 #include "shoal/channel.hpp"
+#include "stats/error_log.hpp"
 #include "stats/recorder.hpp"
 #include "txn/execute.hpp"
 #include "txn/generate.hpp"
@@ -45,6 +46,7 @@ struct run_context {
   double wait_scale = 1.0;  // keying and think times are multiplied by it; 0: no waits
   std::stop_source issue_stop;
   std::stop_source hard_stop;
+  stats::error_log* errors = nullptr;  // where failures are shown; none: not shown
 
   // Records the first unexpected error and stops the run.
   void fail(std::string what) {

@@ -29,9 +29,10 @@ shoal::task<void> loop(run_context& ctx) {
     const std::optional<delivery_request> request = co_await next_request(ctx);
     if (!request.has_value()) break;
     txn::delivery_output out;
-    const txn::attempt_report report = co_await transact(ctx, delivery_body(request->input, out));
+    const transacted t = co_await transact(ctx, delivery_body(request->input, out));
+    show_failure(ctx, txn::kind::delivery, t);
     const clock::time_point end = clock::now();
-    ctx.recorder.record_delivery(end - request->queued_at, out.skipped, report.status.ok(), end);
+    ctx.recorder.record_delivery(end - request->queued_at, out.skipped, t.report.status.ok(), end);
   }
 }
 

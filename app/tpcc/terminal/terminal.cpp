@@ -60,35 +60,35 @@ auto bind_body(const Input& in, Output& out, runner<Input, Output> run) {
 
 // Runs one keyed input; the output (the terminal's screen) is not kept.
 template <class Input, class Output>
-shoal::task<txn::attempt_report> perform(run_context& ctx, Input in, runner<Input, Output> run) {
+shoal::task<transacted> perform(run_context& ctx, Input in, runner<Input, Output> run) {
   Output out;
-  auto report = co_await transact(ctx, bind_body(in, out, run));
-  co_return report;
+  auto t = co_await transact(ctx, bind_body(in, out, run));
+  co_return t;
 }
 
-shoal::task<txn::attempt_report> new_order(run_context& ctx, random::rng& rng, std::int64_t w,
-                                           stats::input_counts& c) {
+shoal::task<transacted> new_order(run_context& ctx, random::rng& rng, std::int64_t w,
+                                  stats::input_counts& c) {
   txn::new_order_input in = txn::make_new_order(rng, ctx.scope, w);
   count(in, c);
   return perform(ctx, std::move(in), &txn::run_new_order);
 }
 
-shoal::task<txn::attempt_report> payment(run_context& ctx, random::rng& rng, std::int64_t w,
-                                         stats::input_counts& c) {
+shoal::task<transacted> payment(run_context& ctx, random::rng& rng, std::int64_t w,
+                                stats::input_counts& c) {
   txn::payment_input in = txn::make_payment(rng, ctx.scope, w);
   count(in, c);
   return perform(ctx, std::move(in), &txn::run_payment);
 }
 
-shoal::task<txn::attempt_report> order_status(run_context& ctx, random::rng& rng, std::int64_t w,
-                                              stats::input_counts& c) {
+shoal::task<transacted> order_status(run_context& ctx, random::rng& rng, std::int64_t w,
+                                     stats::input_counts& c) {
   txn::order_status_input in = txn::make_order_status(rng, ctx.scope, w);
   count(in, c);
   return perform(ctx, std::move(in), &txn::run_order_status);
 }
 
-shoal::task<txn::attempt_report> stock_level(run_context& ctx, random::rng& rng,
-                                             const terminal_config& config) {
+shoal::task<transacted> stock_level(run_context& ctx, random::rng& rng,
+                                    const terminal_config& config) {
   return perform(ctx, txn::make_stock_level(rng, config.w_id, config.stock_level_d_id),
                  &txn::run_stock_level);
 }
@@ -97,23 +97,26 @@ delivery_request make_request(random::rng& rng, std::int64_t w) {
   return delivery_request{txn::make_delivery(rng, w), clock::now()};
 }
 
-txn::attempt_report queued(bool sent) {
-  txn::attempt_report r;
-  if (!sent) r.status = driver::outcome::make(driver::outcome_kind::failed, "", "not queued");
-  return r;
+transacted queued(bool sent, bool stopping) {
+  transacted t;
+  if (sent) return t;
+  t.report.status = driver::outcome::make(driver::outcome_kind::failed, "",
+                                          "the deferred Delivery could not be queued");
+  t.abandoned = stopping;
+  return t;
 }
 
 // Clause 2.7.2: the terminal's part of a Delivery is queueing it.
-shoal::task<txn::attempt_report> delivery(run_context& ctx, random::rng& rng, std::int64_t w) {
+shoal::task<transacted> delivery(run_context& ctx, random::rng& rng, std::int64_t w) {
   const bool sent = co_await shoal::with_stop_token(ctx.hard_stop.get_token(),
                                                     ctx.deliveries.send(make_request(rng, w)));
-  const txn::attempt_report report = queued(sent);
-  co_return report;
+  const transacted t = queued(sent, ctx.hard_stop.stop_requested());
+  co_return t;
 }
 
-shoal::task<txn::attempt_report> submit(run_context& ctx, txn::kind k, random::rng& rng,
-                                        const terminal_config& config, stats::input_counts& c) {
-  txn::attempt_report report;
+shoal::task<transacted> submit(run_context& ctx, txn::kind k, random::rng& rng,
+                               const terminal_config& config, stats::input_counts& c) {
+  transacted report;
   if (k == txn::kind::new_order) {
     report = co_await new_order(ctx, rng, config.w_id, c);
   } else if (k == txn::kind::payment) {
@@ -144,9 +147,10 @@ nanoseconds think(txn::kind k, random::rng& rng, double scale, stats::input_coun
                                                          const terminal_config& config) {
   stats::input_counts keyed;
   const clock::time_point start = clock::now();
-  const txn::attempt_report report = co_await submit(ctx, k, rng, config, keyed);
+  const transacted done = co_await submit(ctx, k, rng, config, keyed);
   const clock::time_point end = clock::now();
-  ctx.recorder.record(to_record(k, report, end - start, end));
+  show_failure(ctx, k, done);
+  ctx.recorder.record(to_record(k, done, end - start, end));
   const nanoseconds thinking = think(k, rng, ctx.wait_scale, keyed);
   ctx.recorder.record_inputs(keyed, start);
   co_return thinking;

@@ -64,7 +64,7 @@ run_figures figures_of(const run_screen& s) {
   f.measured_seconds = std::clamp(v.elapsed_seconds - v.warmup_seconds, 0.0, window_seconds(v));
   const auto& no = v.window.kinds[txn::index(txn::kind::new_order)];
   if (f.measured_seconds > 0) {
-    f.tpmc = static_cast<double>(no.committed) * 60.0 / f.measured_seconds;
+    f.tpmc = static_cast<double>(no.outcomes.completed()) * 60.0 / f.measured_seconds;
   }
   if (s.wait_scale > 0 && v.warehouses > 0) {
     const double max =
@@ -85,7 +85,7 @@ double interval_rate(const stats::interval_sample& s, std::size_t kind) {
   const double seconds = s.end_seconds - s.start_seconds;
   if (seconds <= 0) return 0;
   const auto& k = s.kinds[kind];
-  return static_cast<double>(k.committed + k.rolled_back) / seconds;
+  return static_cast<double>(k.outcomes.completed()) / seconds;
 }
 
 }  // namespace tpcc::ui

@@ -63,18 +63,42 @@ std::string headline(const run_figures& f) {
   return line;
 }
 
+// A percentile of `h` in milliseconds, "-" when it has no sample.
+std::string percentile_ms(const stats::histogram& h, double fraction) {
+  return h.count() == 0 ? std::string("-") : millis(h.percentile(fraction));
+}
+
+std::string count_text(std::uint64_t n) { return std::to_string(n); }
+
+// " | failed N (lost M, retries R)" when any transaction of the window failed, else empty.
+std::string failures_text(const stats::snapshot& window) {
+  std::uint64_t failed = 0, lost = 0, retries = 0;
+  for (const stats::kind_totals& t : window.kinds) {
+    failed += t.outcomes.failures();
+    lost += t.outcomes[stats::txn_outcome::lost];
+    retries += t.retries;
+  }
+  if (failed == 0) return {};
+  return " | FAILED " + count_text(failed) + " (lost " + count_text(lost) + ", retries " +
+         count_text(retries) + ")";
+}
+
+// Completed (committed or the spec's rollback), retries, failures other than lost, lost, and
+// the completed transactions' percentiles: 78 columns.
 void add_table(std::vector<std::string>& lines, const run::live_view& v) {
-  lines.push_back(format("  %-13s %9s %8s %7s %8s %8s %8s %9s", "transaction", "committed",
-                         "rollback", "failed", "p50 ms", "p90 ms", "p99 ms", "txn/s"));
+  lines.push_back(format("  %-13s %9s %7s %6s %5s %7s %7s %7s %7s", "transaction", "completed",
+                         "retries", "errors", "lost", "p50 ms", "p90 ms", "p99 ms", "txn/s"));
   for (const txn::kind k : txn::all_kinds) {
     const stats::kind_totals& t = v.window.kinds[txn::index(k)];
+    const stats::outcome_counts& o = t.outcomes;
     const std::string rate = v.last ? fixed(interval_rate(*v.last, txn::index(k)), 1) : "-";
-    lines.push_back(format(
-        "  %-13s %9llu %8llu %7llu %8s %8s %8s %9s", std::string(txn::name(k)).c_str(),
-        static_cast<unsigned long long>(t.committed),
-        static_cast<unsigned long long>(t.rolled_back), static_cast<unsigned long long>(t.failed),
-        millis(t.response.percentile(0.5)).c_str(), millis(t.response.percentile(0.9)).c_str(),
-        millis(t.response.percentile(0.99)).c_str(), rate.c_str()));
+    const std::uint64_t lost = o[stats::txn_outcome::lost];
+    lines.push_back(format("  %-13s %9s %7s %6s %5s %7s %7s %7s %7s",
+                           std::string(txn::name(k)).c_str(), count_text(o.completed()).c_str(),
+                           count_text(t.retries).c_str(), count_text(o.failures() - lost).c_str(),
+                           count_text(lost).c_str(), percentile_ms(t.response, 0.5).c_str(),
+                           percentile_ms(t.response, 0.9).c_str(),
+                           percentile_ms(t.response, 0.99).c_str(), rate.c_str()));
   }
 }
 
@@ -179,8 +203,9 @@ std::string run_line(const run_screen& s) {
   line += " | tpmC " + fixed(f.tpmc, 1);
   if (f.efficiency) line += " | efficiency " + fixed(*f.efficiency * 100, 1) + "%";
   const auto& no = v.window.kinds[txn::index(txn::kind::new_order)];
-  line += " | New-Order p90 " + millis(no.response.percentile(0.9)) + " ms";
+  line += " | New-Order p90 " + percentile_ms(no.response, 0.9) + " ms";
   if (f.pool_wait_p90_us) line += " | pool wait p90 " + millis(*f.pool_wait_p90_us) + " ms";
+  line += failures_text(v.window);
   if (f.client.bound) line += " | CLIENT-BOUND: " + f.client.reason;
   if (!s.note.empty()) line += " | " + s.note;
   return line;

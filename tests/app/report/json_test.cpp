@@ -28,7 +28,7 @@ stats::interval_sample interval(double start, std::uint64_t committed) {
   s.in = stats::phase::measuring;
   stats::histogram h;
   for (std::uint64_t i = 0; i < committed; ++i) h.record(1000 + 37 * i);
-  s.kinds[txn::index(txn::kind::payment)].committed = committed;
+  s.kinds[txn::index(txn::kind::payment)].outcomes[tpcc::stats::txn_outcome::committed] = committed;
   s.kinds[txn::index(txn::kind::payment)].response = stats::sparse_histogram::of(h);
   s.client.workers.push_back({0.25, 1000, 120, 40});
   s.client.cpu_seconds = 0.5;
@@ -45,8 +45,9 @@ tpcc::run::run_result sample() {
   r.config.wait_scale = 1.0;
   r.first_warehouse = 4;
   r.last_warehouse = 6;
-  r.results.kinds[0].rolled_back = 45;  // of the 4500 New-Orders
-  r.results.kinds[0].committed -= 45;
+  r.results.kinds[0].outcomes[tpcc::stats::txn_outcome::rolled_back] =
+      45;  // of the 4500 New-Orders
+  r.results.kinds[0].outcomes[tpcc::stats::txn_outcome::committed] -= 45;
   r.results.kinds[1].retries = 7;
   r.results.outside_window = 12;
   r.results.skipped_districts = 3;
@@ -93,8 +94,10 @@ TEST(json, AResultWrittenToAFileReadsBackEqual) {
   for (std::size_t k = 0; k < txn::kind_count; ++k) {
     const auto& x = r.results.kinds[k];
     const auto& y = b.results.kinds[k];
-    EXPECT_EQ(x.committed, y.committed);
-    EXPECT_EQ(x.rolled_back, y.rolled_back);
+    EXPECT_EQ(x.outcomes[tpcc::stats::txn_outcome::committed],
+              y.outcomes[tpcc::stats::txn_outcome::committed]);
+    EXPECT_EQ(x.outcomes[tpcc::stats::txn_outcome::rolled_back],
+              y.outcomes[tpcc::stats::txn_outcome::rolled_back]);
     EXPECT_EQ(x.retries, y.retries);
     EXPECT_EQ(x.round_trips, y.round_trips);
     expect_same_histogram(x.response, y.response);
@@ -110,7 +113,7 @@ TEST(json, AResultWrittenToAFileReadsBackEqual) {
   EXPECT_EQ(b.client.peak_rss_bytes, r.client.peak_rss_bytes);
   expect_same_histogram(b.client.timer_lateness, r.client.timer_lateness);
   ASSERT_EQ(b.series.size(), 2U);
-  EXPECT_EQ(b.series[1].kinds[1].committed, 5U);
+  EXPECT_EQ(b.series[1].kinds[1].outcomes[tpcc::stats::txn_outcome::committed], 5U);
   EXPECT_EQ(b.series[1].kinds[1].response.buckets, r.series[1].kinds[1].response.buckets);
   EXPECT_EQ(b.series[0].in, stats::phase::measuring);
   ASSERT_EQ(b.series[0].client.workers.size(), 1U);
@@ -140,8 +143,9 @@ std::string error_after(void (*edit)(nlohmann::json&)) {
 }
 
 TEST(json, MalformedFilesAreRefusedNamingTheFileAndTheField) {
-  EXPECT_EQ(error_after([](nlohmann::json& d) { d["transactions"][1].erase("committed"); }),
-            "shard-1.json: field transactions[1].committed: missing");
+  EXPECT_EQ(
+      error_after([](nlohmann::json& d) { d["transactions"][1].erase("committed"); }),
+      "shard-1.json: field transactions[1].committed: missing");
   EXPECT_EQ(error_after([](nlohmann::json& d) { d["config"]["seed"] = "x"; }),
             "shard-1.json: field config.seed: expected a non-negative integer");
   EXPECT_EQ(error_after([](nlohmann::json& d) {

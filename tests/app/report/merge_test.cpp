@@ -22,7 +22,8 @@ stats::interval_sample second(double start, std::uint64_t committed, std::uint64
   s.end_seconds = start + 1;
   stats::histogram h;
   h.record(micros, committed);
-  s.kinds[txn::index(txn::kind::new_order)].committed = committed;
+  s.kinds[txn::index(txn::kind::new_order)].outcomes[tpcc::stats::txn_outcome::committed] =
+      committed;
   s.kinds[txn::index(txn::kind::new_order)].response = stats::sparse_histogram::of(h);
   s.client.cpu_seconds = 0.5;
   s.client.rss_bytes = committed << 20;
@@ -54,7 +55,8 @@ TEST(merge, CountsAndBucketsAddAndPercentilesComeFromTheSum) {
   const merged_result m = merged(in);
   const auto& a = in[0].loaded.result.results.kinds[0];
   const auto& all = m.result.results.kinds[0];
-  EXPECT_EQ(all.committed, 2 * a.committed);
+  EXPECT_EQ(all.outcomes[tpcc::stats::txn_outcome::committed],
+            2 * a.outcomes[tpcc::stats::txn_outcome::committed]);
   EXPECT_EQ(all.response.count(), 2 * a.response.count());
   EXPECT_EQ(all.response.percentile(0.9), a.response.percentile(0.9));
   EXPECT_EQ(m.result.results.inputs.payments, 2 * in[0].loaded.result.results.inputs.payments);
@@ -84,10 +86,10 @@ TEST(merge, SeriesAlignByWallClockTime) {
   // Shard 1 started a second later: its first interval is shard 0's second.
   const merged_result m = merged({shard(0, 0), shard(1, 1.0)});
   ASSERT_EQ(m.result.series.size(), 3U);
-  EXPECT_EQ(m.result.series[0].kinds[0].committed, 10U);
-  EXPECT_EQ(m.result.series[1].kinds[0].committed, 20U + 11U);
+  EXPECT_EQ(m.result.series[0].kinds[0].outcomes[tpcc::stats::txn_outcome::committed], 10U);
+  EXPECT_EQ(m.result.series[1].kinds[0].outcomes[tpcc::stats::txn_outcome::committed], 20U + 11U);
   EXPECT_EQ(m.result.series[1].kinds[0].response.count(), 31U);
-  EXPECT_EQ(m.result.series[2].kinds[0].committed, 21U);
+  EXPECT_EQ(m.result.series[2].kinds[0].outcomes[tpcc::stats::txn_outcome::committed], 21U);
   EXPECT_DOUBLE_EQ(m.result.series[2].start_seconds, 2.0);
   EXPECT_DOUBLE_EQ(m.result.series[1].client.cpu_seconds, 1.0);
   // The measurement interval spans both shards' intervals.

@@ -16,7 +16,7 @@ namespace tpcc::testing {
 // `n` transactions of type k, committed, with response times spread up to `max_ms`.
 inline void add_kind(run::run_result& r, txn::kind k, std::uint64_t n, std::uint64_t max_ms) {
   stats::kind_totals& t = r.results.kinds[txn::index(k)];
-  t.committed = n;
+  t.outcomes[tpcc::stats::txn_outcome::committed] = n;
   t.round_trips = 3 * n;
   for (std::uint64_t i = 0; i < n; ++i) {
     t.response.record(1000 + (i % 100) * max_ms * 10);

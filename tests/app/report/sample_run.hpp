@@ -51,11 +51,11 @@ inline run::run_result sample_run(std::size_t intervals, double seconds) {
     for (std::size_t k = 0; k < 5; ++k) {
       const auto n = static_cast<std::uint64_t>(std::llround(per_second[k] * seconds * wave * 20));
       const stats::histogram h = sample_histogram(n, median_us[k], spike);
-      s.kinds[k].committed = n;
+      s.kinds[k].outcomes[tpcc::stats::txn_outcome::committed] = n;
       s.kinds[k].response = stats::sparse_histogram::of(h);
       s.kinds[k].service = stats::sparse_histogram::of(sample_histogram(n, median_us[k] / 2, 1));
       if (s.in == stats::phase::measuring) {
-        r.results.kinds[k].committed += n;
+        r.results.kinds[k].outcomes[tpcc::stats::txn_outcome::committed] += n;
         r.results.kinds[k].response.merge(s.kinds[k].response.expand());
       }
     }

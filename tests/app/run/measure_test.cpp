@@ -111,7 +111,7 @@ class measured_run : public ::testing::Test {
 
 std::uint64_t committed(const tpcc::stats::interval_sample& s) {
   std::uint64_t n = 0;
-  for (const auto& k : s.kinds) n += k.committed;
+  for (const auto& k : s.kinds) n += k.outcomes[tpcc::stats::txn_outcome::committed];
   return n;
 }
 
@@ -134,7 +134,8 @@ TEST_F(measured_run, TheSeriesHasOneSamplePerIntervalAndTheClientMeasuresItself)
     EXPECT_EQ(s.client.pool_size, 1U);
   }
   std::uint64_t in_window = 0;
-  for (const auto& k : r.results.kinds) in_window += k.committed;
+  for (const auto& k : r.results.kinds)
+    in_window += k.outcomes[tpcc::stats::txn_outcome::committed];
   EXPECT_GT(in_window, 0U);
   EXPECT_GE(in_series, in_window);  // the series counts every phase, the window only its own
   EXPECT_EQ(r.series[1].in, tpcc::stats::phase::measuring);
@@ -178,7 +179,7 @@ TEST_F(measured_run, AShardRunsOnlyTheTerminalsOfItsWarehouseRange) {
   EXPECT_EQ(r.shard_warehouses(), 1);
   EXPECT_EQ(r.terminals, 10);
   std::uint64_t n = 0;
-  for (const auto& k : r.results.kinds) n += k.committed;
+  for (const auto& k : r.results.kinds) n += k.outcomes[tpcc::stats::txn_outcome::committed];
   EXPECT_GT(n, 0U);
 }
 

@@ -88,8 +88,8 @@ TEST(recorder, OnlyTransactionsEndingInsideTheWindowCount) {
   rec.record(r);
   const auto s = rec.take();
   const auto& no = s.kinds[tpcc::txn::index(tpcc::txn::kind::new_order)];
-  EXPECT_EQ(no.committed, 1U);
-  EXPECT_EQ(no.rolled_back, 1U);
+  EXPECT_EQ(no.outcomes[tpcc::stats::txn_outcome::committed], 1U);
+  EXPECT_EQ(no.outcomes[tpcc::stats::txn_outcome::rolled_back], 1U);
   EXPECT_EQ(s.outside_window, 2U);
   EXPECT_EQ(no.response.count(), 2U);
 }
@@ -104,7 +104,7 @@ TEST(recorder, ClosingTheWindowEarlyExcludesLaterTransactions) {
   r.end = t0 + 20s;
   rec.record(r);
   const auto s = rec.take();
-  EXPECT_EQ(s.kinds[0].committed, 0U);
+  EXPECT_EQ(s.kinds[0].outcomes[tpcc::stats::txn_outcome::committed], 0U);
   EXPECT_EQ(s.window_end, t0 + 10s);
 }
 

@@ -41,8 +41,8 @@ txn_record make_record(std::uint64_t n, clock::time_point end) {
 
 // Per kind: the sum of the intervals' counts and bucket counts.
 struct totals {
-  std::array<std::uint64_t, txn::kind_count> committed{}, rolled_back{}, failed{}, lost{},
-      retries{};
+  std::array<tpcc::stats::outcome_counts, txn::kind_count> outcomes{};
+  std::array<std::uint64_t, txn::kind_count> retries{};
   std::array<std::vector<std::uint64_t>, txn::kind_count> response, queued, service;
   totals() {
     for (std::size_t i = 0; i < txn::kind_count; ++i) {
@@ -54,10 +54,7 @@ struct totals {
   void add(const interval_sample& s) {
     for (std::size_t i = 0; i < txn::kind_count; ++i) {
       const auto& k = s.kinds[i];
-      committed[i] += k.committed;
-      rolled_back[i] += k.rolled_back;
-      failed[i] += k.failed;
-      lost[i] += k.lost;
+      outcomes[i] += k.outcomes;
       retries[i] += k.retries;
       for (const auto& [b, n] : k.response.buckets) response[i][b] += n;
       for (const auto& [b, n] : k.queued.buckets) queued[i][b] += n;
@@ -69,10 +66,7 @@ struct totals {
 void expect_equal(const totals& sum, const cumulative& all) {
   for (std::size_t i = 0; i < txn::kind_count; ++i) {
     const auto& k = all.kinds[i];
-    EXPECT_EQ(sum.committed[i], k.committed) << i;
-    EXPECT_EQ(sum.rolled_back[i], k.rolled_back) << i;
-    EXPECT_EQ(sum.failed[i], k.failed) << i;
-    EXPECT_EQ(sum.lost[i], k.lost) << i;
+    EXPECT_EQ(sum.outcomes[i], k.outcomes) << i;
     EXPECT_EQ(sum.retries[i], k.retries) << i;
     for (std::size_t b = 0; b < tpcc::stats::bucket::count; ++b) {
       ASSERT_EQ(sum.response[i][b], k.response.bucket_count(b)) << i << " bucket " << b;
@@ -110,7 +104,7 @@ TEST(sampler, IntervalsOfConcurrentRecordingAddUpExactlyToTheCumulativeTotals) {
   const cumulative all = rec.take_all();
   expect_equal(sum, all);
   std::uint64_t recorded = 0;
-  for (const auto& k : all.kinds) recorded += k.committed + k.rolled_back + k.failed + k.lost;
+  for (const auto& k : all.kinds) recorded += k.outcomes.total();
   EXPECT_EQ(recorded, 4 * per_thread);
   EXPECT_GE(intervals, 1U);
   // The window counted none of them: all ended outside it.
@@ -131,19 +125,20 @@ TEST(sampler, EachIntervalHoldsOnlyWhatEndedSinceThePreviousOne) {
 
   const auto no = txn::index(txn::kind::new_order);
   const auto pay = txn::index(txn::kind::payment);
-  EXPECT_EQ(first.kinds[no].committed, 10U);
+  EXPECT_EQ(first.kinds[no].outcomes.committed(), 10U);
   EXPECT_EQ(first.kinds[no].response.count(), 10U);
-  EXPECT_EQ(first.kinds[pay].committed, 0U);
-  EXPECT_EQ(second.kinds[no].committed, 0U);
+  EXPECT_EQ(first.kinds[pay].outcomes.committed(), 0U);
+  EXPECT_EQ(second.kinds[no].outcomes.committed(), 0U);
   EXPECT_TRUE(second.kinds[no].response.buckets.empty());
-  EXPECT_EQ(second.kinds[pay].committed, 1U);
-  EXPECT_EQ(third.kinds[pay].committed, 0U);
+  EXPECT_EQ(second.kinds[pay].outcomes.committed(), 1U);
+  EXPECT_EQ(third.kinds[pay].outcomes.committed(), 0U);
   EXPECT_DOUBLE_EQ(first.start_seconds, 0.0);
   EXPECT_DOUBLE_EQ(second.start_seconds, 1.0);
   EXPECT_DOUBLE_EQ(second.end_seconds, 2.5);
   EXPECT_EQ(second.in, tpcc::stats::phase::measuring);
   // The window and the all-phase counts agree when everything ended inside the window.
-  EXPECT_EQ(rec.take().kinds[no].committed, rec.take_all().kinds[no].committed);
+  EXPECT_EQ(rec.take().kinds[no].outcomes.committed(),
+            rec.take_all().kinds[no].outcomes.committed());
 }
 
 }  // namespace

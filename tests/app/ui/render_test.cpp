@@ -42,11 +42,15 @@ run_screen measuring() {
   s.view.window.window_start = stats::clock::time_point(100s);
   s.view.window.window_end = stats::clock::time_point(110s);
   auto& no = s.view.window.kinds[txn::index(txn::kind::new_order)];
-  no.committed = 100;  // in 5 s: tpmC 1200
-  no.rolled_back = 1;
+  // 100 completed in 5 s: tpmC 1200 (the spec's rollback counts as completed, clause 5.4.2)
+  no.outcomes[tpcc::stats::txn_outcome::committed] = 99;
+  no.outcomes[tpcc::stats::txn_outcome::rolled_back] = 1;
+  no.outcomes[tpcc::stats::txn_outcome::lost] = 3;
+  no.outcomes[tpcc::stats::txn_outcome::failed] = 2;
   no.response.record(2000, 50);   // 2 ms
   no.response.record(30000, 50);  // 30 ms
-  s.view.window.kinds[txn::index(txn::kind::stock_level)].committed = 7;
+  s.view.window.kinds[txn::index(txn::kind::stock_level)]
+      .outcomes[tpcc::stats::txn_outcome::committed] = 7;
   return s;
 }
 
@@ -55,7 +59,7 @@ stats::interval_sample interval(std::size_t workers, double busy) {
   i.start_seconds = 6;
   i.end_seconds = 7;
   i.in = run::phase::measuring;
-  i.kinds[txn::index(txn::kind::payment)].committed = 42;
+  i.kinds[txn::index(txn::kind::payment)].outcomes[tpcc::stats::txn_outcome::committed] = 42;
   stats::histogram queued;
   queued.record(500, 100);  // 0.5 ms
   i.kinds[txn::index(txn::kind::payment)].queued = stats::sparse_histogram::of(queued);
@@ -93,6 +97,16 @@ TEST(run_screen, TableHasEveryTypeWithCountsAndPercentiles) {
   EXPECT_NE(no.find("30."), std::string::npos) << no;    // p90 and p99 in the 30 ms bucket
   EXPECT_NE(line_with(lines, "Stock-Level").find(" 7 "), std::string::npos);
   EXPECT_EQ(no.back(), '-');  // no interval yet: no rate
+}
+
+TEST(run_screen, TableCountsErrorsAndLostApartFromCompleted) {
+  const auto lines = render_run(measuring(), {120, 40}, {});
+  EXPECT_TRUE(has(lines, "completed retries errors  lost"));
+  const std::string no = line_with(lines, "New-Order");
+  EXPECT_NE(no.find("       100       0      2     3 "), std::string::npos) << no;
+  // A type with nothing completed shows no percentile, never 0.0 ms.
+  const std::string pay = line_with(lines, "Payment");
+  EXPECT_NE(pay.find("       -       -       -"), std::string::npos) << pay;
 }
 
 TEST(run_screen, ShowsWorkersPoolAndLagOfTheLatestInterval) {
@@ -146,7 +160,7 @@ TEST(run_screen, WarmUpCountsDownAndDrainingHasNothingLeft) {
   EXPECT_TRUE(has(lines, "DRAINING"));
   EXPECT_TRUE(has(lines, "remaining 0:00"));
   EXPECT_TRUE(has(lines, "100%"));
-  EXPECT_TRUE(has(lines, "tpmC 600.0"));  // 100 in the whole 10 s window
+  EXPECT_TRUE(has(lines, "tpmC 600.0"));  // 100 completed in the whole 10 s window
 }
 
 TEST(run_screen, NoWaitsHasNoEfficiency) {
@@ -184,7 +198,7 @@ TEST(run_screen, FitsEightyAndTwoHundredColumns) {
     EXPECT_TRUE(has(lines, "more workers"));
   }
   // The table is whole at 80 columns; the progress bar uses a wider terminal.
-  EXPECT_TRUE(has(render_run(s, {80, 24}, {}), "p99 ms     txn/s"));
+  EXPECT_TRUE(has(render_run(s, {80, 24}, {}), "p99 ms   txn/s"));
   const auto bar80 = line_with(render_run(s, {80, 24}, {}), "[#");
   const auto bar200 = line_with(render_run(s, {200, 60}, {}), "[#");
   EXPECT_EQ(bar80.size(), 80u);
@@ -219,6 +233,7 @@ TEST(run_line, IsOnePlainLineWithPhaseTpmcAndP90) {
   EXPECT_EQ(line.rfind("[measuring] 7/12 s | tpmC 1200.0 | efficiency 93.3%", 0), 0u) << line;
   EXPECT_NE(line.find("New-Order p90 30."), std::string::npos) << line;
   EXPECT_NE(line.find("pool wait p90 0.5 ms"), std::string::npos) << line;
+  EXPECT_NE(line.find("| FAILED 5 (lost 3, retries 0)"), std::string::npos) << line;
   EXPECT_EQ(line.find('\x1b'), std::string::npos);
   EXPECT_EQ(line.find('\n'), std::string::npos);
 }

@@ -119,10 +119,10 @@ TEST(dashboard_in_tmux, CtrlCGivesTheTerminalBackAndKeepsWhatStderrSaid) {
   ASSERT_EQ(pane.wait_exit(120s), 130) << pane.history();
   const std::string after = pane.history();
   // Written to stderr while the dashboard was up, replayed once it was gone.
-  EXPECT_TRUE(shows(after, "interrupted: finishing transactions in flight")) << after;
+  EXPECT_TRUE(shows(after, "interrupted (Ctrl-C): finishing transactions in flight")) << after;
   EXPECT_TRUE(shows(after, "shoal-tpcc result")) << after;
   EXPECT_TRUE(shows(after, "interrupted: the interval was cut short")) << after;
-  EXPECT_LT(after.find("interrupted: finishing"), after.find("shoal-tpcc result")) << after;
+  EXPECT_LT(after.find("interrupted (Ctrl-C): finishing"), after.find("shoal-tpcc result")) << after;
   expect_terminal_given_back(pane.raw());
 }
 

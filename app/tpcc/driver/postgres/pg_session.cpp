@@ -106,6 +106,10 @@ void pg_session::settle(const step& s, const PGresult* r, std::span<const call> 
                       : outcome::make(outcome_kind::failed, "", "skipped after an earlier error");
   } else if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
     said = error_outcome(*r);
+    const bool named = s.kind == step_kind::query || s.kind == step_kind::prepare;
+    said.statement = named ? calls[s.call].stmt->name
+                     : s.kind == step_kind::commit ? std::string_view("COMMIT")
+                                                   : std::string_view("BEGIN");
     if (said.kind == outcome_kind::connection_lost) return lose(out, calls, std::move(said));
     if (!out.failed) {
       out.failed = true;

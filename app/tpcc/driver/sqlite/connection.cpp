@@ -123,6 +123,7 @@ outcome connection::begin() {
 statement_result connection::run(const statement& stmt, const std::vector<value>& params) {
   statement_result out;
   out.status = run_into(stmt, params, out);
+  if (!out.ok()) out.status.statement = stmt.name;
   return out;
 }
 
@@ -134,6 +135,7 @@ std::vector<statement_result> connection::run_batch(std::span<const call> calls,
     statement_result r;
     if (first_failure.ok()) {
       r.status = run_into(*c.stmt, c.params, r);
+      if (!r.ok()) r.status.statement = c.stmt->name;
       if (!r.ok()) first_failure = r.status;
     } else {
       r.status = first_failure;
@@ -143,6 +145,7 @@ std::vector<statement_result> connection::run_batch(std::span<const call> calls,
   if (after == then::commit) {
     statement_result r;
     r.status = first_failure.ok() ? commit() : first_failure;
+    if (first_failure.ok() && !r.ok()) r.status.statement = "COMMIT";
     out.push_back(std::move(r));
   }
   return out;

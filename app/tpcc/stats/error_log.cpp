@@ -1,0 +1,65 @@
+// app/tpcc/stats/error_log.cpp: first occurrences and rate-limited counts (see error_log.hpp).
+#include "stats/error_log.hpp"
+
+#include <utility>
+
+namespace tpcc::stats {
+
+std::string describe_error(txn::kind k, const driver::outcome& o) {
+  std::string line(txn::name(k));
+  line.append(": ").append(driver::to_string(o.kind));
+  if (!o.sqlstate.empty()) line.append(", SQLSTATE ").append(o.sqlstate);
+  if (!o.statement.empty()) line.append(", in ").append(o.statement);
+  line.append(": ").append(o.message.empty() ? std::string("(no message)") : o.message);
+  return line;
+}
+
+error_log::error_log(sink out, std::chrono::nanoseconds period, std::size_t max_distinct)
+    : out_(std::move(out)),
+      period_(period),
+      max_distinct_(max_distinct),
+      last_summary_(clock::now()) {}
+
+void error_log::record(txn::kind k, const driver::outcome& o) {
+  const clock::time_point now = clock::now();
+  const std::scoped_lock lock(mutex_);
+  key id{k, o.sqlstate, std::string(o.statement), o.message};
+  auto found = seen_.find(id);
+  if (found == seen_.end() && seen_.size() < max_distinct_) {
+    seen_.emplace(std::move(id), 1);
+    if (out_) out_("error (first of its kind): " + describe_error(k, o));
+  } else {
+    if (found != seen_.end()) ++found->second;
+    ++new_[{k, o.sqlstate.empty() ? std::string("none") : o.sqlstate}];
+    ++unsummarised_;
+  }
+  if (now - last_summary_ >= period_) summarise(now);
+}
+
+void error_log::flush() {
+  const std::scoped_lock lock(mutex_);
+  summarise(clock::now());
+}
+
+std::size_t error_log::distinct() const {
+  const std::scoped_lock lock(mutex_);
+  return seen_.size();
+}
+
+void error_log::summarise(clock::time_point now) {
+  last_summary_ = now;
+  if (unsummarised_ == 0) return;
+  std::string line = "errors: " + std::to_string(unsummarised_) + " more since the last report (";
+  bool first = true;
+  for (const auto& [what, n] : new_) {
+    line.append(first ? "" : ", ").append(txn::name(what.first));
+    line.append(" SQLSTATE ").append(what.second).append(" x ").append(std::to_string(n));
+    first = false;
+  }
+  line += ")";
+  new_.clear();
+  unsummarised_ = 0;
+  if (out_) out_(line);
+}
+
+}  // namespace tpcc::stats

@@ -1,0 +1,63 @@
+// app/tpcc/stats/error_log.hpp: every distinct failure shown once, the rest counted.
+//
+// What: terminals and deliverers call record() for each transaction that failed (not for the
+// completed ones, nor for those the run's own shutdown abandoned). The first occurrence of each
+// distinct error, keyed by (transaction type, SQLSTATE, statement, message), is written to the
+// sink at once as one line naming all four. Later occurrences are only counted: at most once per
+// `period`, one line says how many errors came since the previous such line, by type and
+// SQLSTATE; flush() writes the last of those lines (call it when the run ends). After
+// `max_distinct` distinct errors, new ones are counted without their first line (a message
+// carrying values, such as a key, would otherwise flood the output).
+//
+// The sink is where lines go (the run writes them to stderr, which the dashboard shows in its
+// log pane); it is called under the log's lock, so it must be quick and must not call back.
+// Thread-safety: record() and flush() from any thread at once.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+#include "driver/outcome.hpp"
+#include "txn/kind.hpp"
+
+namespace tpcc::stats {
+
+class error_log {
+ public:
+  using sink = std::function<void(const std::string& line)>;
+  using clock = std::chrono::steady_clock;
+
+  explicit error_log(sink out, std::chrono::nanoseconds period = std::chrono::seconds(10),
+                     std::size_t max_distinct = 100);
+
+  void record(txn::kind k, const driver::outcome& o);
+  // Writes the count of errors not yet summarised, if any.
+  void flush();
+  // Distinct errors seen so far.
+  [[nodiscard]] std::size_t distinct() const;
+
+ private:
+  // (type, SQLSTATE, statement, message)
+  using key = std::tuple<txn::kind, std::string, std::string, std::string>;
+
+  void summarise(clock::time_point now);
+
+  sink out_;
+  const std::chrono::nanoseconds period_;
+  const std::size_t max_distinct_;
+  mutable std::mutex mutex_;
+  std::map<key, std::uint64_t> seen_;                               // guarded by mutex_
+  std::map<std::pair<txn::kind, std::string>, std::uint64_t> new_;  // since the last summary
+  std::uint64_t unsummarised_ = 0;                                  // repeats since then
+  clock::time_point last_summary_;
+};
+
+// "New-Order: SQLSTATE 23514 in stock_update: new row violates ..." (no leading program name).
+[[nodiscard]] std::string describe_error(txn::kind k, const driver::outcome& o);
+
+}  // namespace tpcc::stats
