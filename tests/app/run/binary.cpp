@@ -49,7 +49,7 @@ std::string temp_path(const char* what) {
 }  // namespace
 
 binary_result run_binary(const std::vector<std::string>& args, std::chrono::seconds limit,
-                         std::optional<std::chrono::milliseconds> interrupt_after) {
+                         std::optional<std::chrono::milliseconds> interrupt_after, int signal) {
   const std::string out = temp_path("out");
   const std::string err = temp_path("err");
   const pid_t pid = fork();
@@ -62,7 +62,7 @@ binary_result run_binary(const std::vector<std::string>& args, std::chrono::seco
   while (waitpid(pid, &status, WNOHANG) == 0) {
     const auto waited = std::chrono::steady_clock::now() - start;
     if (interrupt_after && !interrupted && waited >= *interrupt_after) {
-      kill(pid, SIGINT);
+      kill(pid, signal);
       interrupted = true;
     }
     if (waited >= limit) {

@@ -2,8 +2,8 @@
 //
 // What: run_binary(args) starts SHOAL_TPCC_BINARY with the arguments, its stdout and stderr
 // going to files, and waits for it (at most `limit`; then it is killed and the result says
-// so). With `interrupt_after`, SIGINT is sent after that long (Ctrl-C). Thread-safety: any
-// thread; each call is independent.
+// so). With `interrupt_after`, `signal` (SIGINT: Ctrl-C, unless given) is sent after that long.
+// Thread-safety: any thread; each call is independent.
 #pragma once
 
 #include <chrono>
@@ -22,7 +22,8 @@ struct binary_result {
 
 binary_result run_binary(const std::vector<std::string>& args,
                          std::chrono::seconds limit = std::chrono::seconds(120),
-                         std::optional<std::chrono::milliseconds> interrupt_after = std::nullopt);
+                         std::optional<std::chrono::milliseconds> interrupt_after = std::nullopt,
+                         int signal = 2 /* SIGINT */);
 
 // The result as a failure message shows it: exit status, stdout, stderr.
 [[nodiscard]] std::string describe(const binary_result& r);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -152,7 +153,29 @@ TEST(shoal_tpcc, CtrlCEndsARunWithTheResultsSoFar) {
   EXPECT_EQ(r.exit_code, 130) << describe(r);
   EXPECT_TRUE(contains(r.out, "interrupted")) << r.out;
   EXPECT_TRUE(contains(r.out, "tpmC")) << r.out;
-  EXPECT_TRUE(contains(r.err, "finishing transactions in flight")) << r.err;
+  EXPECT_TRUE(contains(r.err, "interrupted (Ctrl-C): finishing transactions in flight")) << r.err;
+}
+
+TEST(shoal_tpcc, SigtermEndsARunSayingTerminated) {
+  const sqlite_file db;
+  ASSERT_NO_FATAL_FAILURE(init_and_load(db.target(), "1"));
+  auto args = short_run(db.target());
+  args[6] = "10m";  // --duration: far beyond the signal
+  const binary_result r = run_binary(args, 120s, 8000ms, SIGTERM);
+  EXPECT_EQ(r.exit_code, 143) << describe(r);
+  EXPECT_TRUE(contains(r.out, "interrupted")) << r.out;  // the interval was cut short
+  EXPECT_TRUE(contains(r.out, "tpmC")) << r.out;
+  EXPECT_TRUE(contains(r.err, "terminated (SIGTERM): finishing transactions in flight")) << r.err;
+  EXPECT_FALSE(contains(r.err, "Ctrl-C")) << r.err;
+}
+
+TEST(shoal_tpcc, HelpDocumentsEveryExitStatus) {
+  const binary_result r = run_binary({"--help"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  for (const char* line :
+       {"Exit status:", "  0 ", "  1 ", "  2 ", "  3 ", "  130 ", "  143 ", "--tolerate-errors"}) {
+    EXPECT_TRUE(contains(r.out, line)) << line;
+  }
 }
 
 TEST(shoal_tpcc, DefaultJobInitsLoadsRunsChecksAndCleans) {
