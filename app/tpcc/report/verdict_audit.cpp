@@ -175,6 +175,7 @@ void append_mix(const run::run_result& r, std::vector<verdict_item>& items) {
       const double value = 100.0 * static_cast<double>(n) / static_cast<double>(total);
       const bool met = std::round(value * 10.0) / 10.0 >= minimum;
       const interval ci = wilson(n, total);
+      i.measured = format("%.2f %%", value);  // share() added its own judgement's interval
       judged(i,
              met ? judgement::pass
                  : (ci.high * 100 < minimum ? judgement::fail : judgement::inconclusive),

@@ -122,6 +122,7 @@ TEST(verdict, APaymentShareUnderTheMinimumFailsOnlyWhenSurelyUnder) {
   payments[txn_outcome::committed] = 4280;  // 42.9 %: under, but within chance of 43 %
   verdict v = evaluate(r, postgres);
   EXPECT_TRUE(undecided(v, "Payment share of the mix")) << tpcc::report::format_verdict(v);
+  EXPECT_EQ(item(v, "Payment share of the mix").measured, "42.89 % (CI 41.40-44.39 %)");
   payments[txn_outcome::committed] = 3000;  // 34.5 %: surely under
   v = evaluate(r, postgres);
   EXPECT_TRUE(fails(v, "Payment share of the mix"));
