@@ -20,8 +20,7 @@ error_log::error_log(sink out, std::chrono::nanoseconds period, std::size_t max_
       max_distinct_(max_distinct),
       last_summary_(clock::now()) {}
 
-void error_log::record(txn::kind k, const driver::outcome& o) {
-  const clock::time_point now = clock::now();
+void error_log::record(txn::kind k, const driver::outcome& o, clock::time_point now) {
   const std::scoped_lock lock(mutex_);
   key id{k, o.sqlstate, std::string(o.statement), o.message};
   auto found = seen_.find(id);

@@ -35,7 +35,8 @@ class error_log {
   explicit error_log(sink out, std::chrono::nanoseconds period = std::chrono::seconds(10),
                      std::size_t max_distinct = 100);
 
-  void record(txn::kind k, const driver::outcome& o);
+  // `now`: when it happened (tests pass their own times).
+  void record(txn::kind k, const driver::outcome& o, clock::time_point now = clock::now());
   // Writes the count of errors not yet summarised, if any.
   void flush();
   // Distinct errors seen so far.

@@ -1,6 +1,8 @@
 // app/tpcc/stats/recorder.cpp: counting within the measurement window (see recorder.hpp).
 #include "stats/recorder.hpp"
 
+#include <string_view>
+
 namespace tpcc::stats {
 namespace {
 
@@ -25,8 +27,28 @@ void recorder::close_window(clock::time_point t) noexcept {
   }
 }
 
+namespace {
+
+constexpr std::string_view class_digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+constexpr std::size_t no_class = error_class_slots - 1;
+
+}  // namespace
+
+std::size_t error_class_slot(const std::string& sqlstate) noexcept {
+  if (sqlstate.size() != 5) return no_class;
+  const std::size_t high = class_digits.find(sqlstate[0]);
+  const std::size_t low = class_digits.find(sqlstate[1]);
+  if (high == std::string_view::npos || low == std::string_view::npos) return no_class;
+  return high * class_digits.size() + low;
+}
+
+std::string error_class_of_slot(std::size_t slot) {
+  if (slot >= no_class) return "--";
+  return {class_digits[slot / class_digits.size()], class_digits[slot % class_digits.size()]};
+}
+
 std::string error_class(const std::string& sqlstate) {
-  return sqlstate.size() >= 2 ? sqlstate.substr(0, 2) : std::string("--");
+  return error_class_of_slot(error_class_slot(sqlstate));
 }
 
 void recorder::count(per_kind& k, const txn_record& r) noexcept {
@@ -41,11 +63,7 @@ void recorder::count(per_kind& k, const txn_record& r) noexcept {
     return;
   }
   k.failed_response.record(r.response);
-  try {
-    const std::scoped_lock lock(errors_mutex_);
-    ++k.error_classes[error_class(r.sqlstate)];
-  } catch (...) {  // out of memory for a new class: the outcome itself is counted above
-  }
+  add(k.error_classes[error_class_slot(r.sqlstate)], 1);
 }
 
 void recorder::record(const txn_record& r) noexcept {
@@ -85,7 +103,7 @@ void recorder::record_inputs(const input_counts& keyed, clock::time_point at) no
   add(inputs_.think_micros, static_cast<std::uint64_t>(keyed.think_seconds * 1e6));
 }
 
-kind_totals recorder::copy(const per_kind& k) const {
+kind_totals recorder::copy(const per_kind& k) {
   kind_totals t;
   for (std::size_t i = 0; i < outcome_count; ++i) t.outcomes.n[i] = k.outcomes[i].load(relaxed);
   t.retries = k.retries.load(relaxed);
@@ -94,8 +112,10 @@ kind_totals recorder::copy(const per_kind& k) const {
   t.queued = k.queued.snapshot();
   t.service = k.service.snapshot();
   t.failed_response = k.failed_response.snapshot();
-  const std::scoped_lock lock(errors_mutex_);
-  t.error_classes = k.error_classes;
+  for (std::size_t slot = 0; slot < error_class_slots; ++slot) {
+    const std::uint64_t n = k.error_classes[slot].load(relaxed);
+    if (n != 0) t.error_classes[error_class_of_slot(slot)] = n;
+  }
   return t;
 }
 

@@ -18,8 +18,8 @@
 // the interval series is cut (stats/sampler.hpp).
 // snapshot() copies everything into plain values: the summary and any display render
 // snapshots, never the live counters.
-// Thread-safety: record* from any thread at once (relaxed atomics; the counts are exact; the
-// per-class failure counts take a mutex, failures being rare);
+// Thread-safety: record* from any thread at once (relaxed atomics; the counts are exact;
+// nothing is allocated, failures per SQLSTATE class included: one counter per possible class);
 // take() and take_all() from any thread, may miss records in flight (each counter is exact
 // and monotonic, so consecutive snapshots never go back); close_window() from one thread.
 #pragma once
@@ -27,9 +27,9 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <string>
 
 #include "driver/outcome.hpp"
@@ -69,6 +69,12 @@ using error_class_counts = std::map<std::string, std::uint64_t>;
 
 // The class `sqlstate` is counted under.
 [[nodiscard]] std::string error_class(const std::string& sqlstate);
+
+// A SQLSTATE class as a counter slot: two characters of [0-9A-Z] (36 x 36 slots), and one
+// more slot for "--" (no SQLSTATE, or one that is not five such characters).
+inline constexpr std::size_t error_class_slots = 36 * 36 + 1;
+[[nodiscard]] std::size_t error_class_slot(const std::string& sqlstate) noexcept;
+[[nodiscard]] std::string error_class_of_slot(std::size_t slot);
 
 struct kind_totals {
   outcome_counts outcomes;
@@ -116,7 +122,7 @@ class recorder {
     std::atomic<std::uint64_t> retries{0};
     std::atomic<std::uint64_t> round_trips{0};
     concurrent_histogram response, queued, service, failed_response;
-    error_class_counts error_classes;  // guarded by recorder::errors_mutex_
+    std::array<std::atomic<std::uint64_t>, error_class_slots> error_classes{};
   };
   struct inputs {
     std::atomic<std::uint64_t> new_orders{0}, order_lines{0}, remote_lines{0}, rollbacks{0};
@@ -125,8 +131,8 @@ class recorder {
     std::atomic<std::uint64_t> think_times{0}, think_micros{0};
   };
 
-  void count(per_kind& k, const txn_record& r) noexcept;
-  [[nodiscard]] kind_totals copy(const per_kind& k) const;
+  static void count(per_kind& k, const txn_record& r) noexcept;
+  [[nodiscard]] static kind_totals copy(const per_kind& k);
 
   const clock::time_point start_;
   std::atomic<clock::rep> end_;  // a time_point's count

@@ -94,6 +94,62 @@ TEST(recorder, OnlyTransactionsEndingInsideTheWindowCount) {
   EXPECT_EQ(no.response.count(), 2U);
 }
 
+TEST(recorder, EachTransactionEndsInOneOutcomeAndFailuresStayOutOfThePercentiles) {
+  using namespace std::chrono_literals;
+  using tpcc::driver::outcome_kind;
+  using tpcc::stats::txn_outcome;
+  const auto t0 = tpcc::stats::clock::now();
+  tpcc::stats::recorder rec(t0, t0 + 100s);
+  const auto add = [&rec, t0](outcome_kind status, int retries, bool abandoned, const char* state,
+                              std::chrono::milliseconds response) {
+    tpcc::stats::txn_record r;
+    r.status = status;
+    r.retries = retries;
+    r.abandoned = abandoned;
+    r.sqlstate = state;
+    r.response = response;
+    r.end = t0 + 1s;
+    rec.record(r);
+  };
+  add(outcome_kind::ok, 0, false, "", 2ms);
+  add(outcome_kind::ok, 2, false, "", 3ms);                 // retried, then committed
+  add(outcome_kind::rolled_back, 0, false, "", 4ms);        // the spec's rollback
+  add(outcome_kind::retryable, 9, false, "40001", 900ms);   // retries exhausted
+  add(outcome_kind::failed, 0, false, "23505", 700ms);      // a constraint
+  add(outcome_kind::failed, 0, false, "23514", 700ms);      // another of class 23
+  add(outcome_kind::node_lost, 0, false, "08006", 800ms);   // a worker of a coordinator
+  add(outcome_kind::connection_lost, 0, false, "", 800ms);  // the socket closed
+  add(outcome_kind::failed, 0, true, "", 5000ms);           // cut short by the run's end
+  const auto no = rec.take().kinds[tpcc::txn::index(tpcc::txn::kind::new_order)];
+  EXPECT_EQ(no.outcomes[txn_outcome::committed], 1U);
+  EXPECT_EQ(no.outcomes[txn_outcome::retried], 1U);
+  EXPECT_EQ(no.outcomes[txn_outcome::rolled_back], 1U);
+  EXPECT_EQ(no.outcomes[txn_outcome::failed_retries], 1U);
+  EXPECT_EQ(no.outcomes[txn_outcome::failed], 2U);
+  EXPECT_EQ(no.outcomes[txn_outcome::lost], 2U);
+  EXPECT_EQ(no.outcomes[txn_outcome::abandoned], 1U);
+  EXPECT_EQ(no.outcomes.total(), 9U);
+  EXPECT_EQ(no.outcomes.completed(), 3U);
+  EXPECT_EQ(no.retries, 11U);
+  // Percentiles: the three completed only; failures have their own histogram.
+  EXPECT_EQ(no.response.count(), 3U);
+  EXPECT_LT(no.response.max(), 5000U);
+  EXPECT_EQ(no.failed_response.count(), 6U);
+  const tpcc::stats::error_class_counts expected{{"--", 2}, {"08", 1}, {"23", 2}, {"40", 1}};
+  EXPECT_EQ(no.error_classes, expected);
+}
+
+TEST(recorder, SqlstateClassesMapToSlotsAndBack) {
+  using tpcc::stats::error_class;
+  EXPECT_EQ(error_class("40001"), "40");
+  EXPECT_EQ(error_class("XX000"), "XX");
+  EXPECT_EQ(error_class("P0001"), "P0");
+  EXPECT_EQ(error_class(""), "--");
+  EXPECT_EQ(error_class("4000"), "--");   // not five characters
+  EXPECT_EQ(error_class("a0001"), "--");  // not [0-9A-Z]
+  EXPECT_NE(tpcc::stats::error_class_slot("ZZ999"), tpcc::stats::error_class_slot(""));
+}
+
 TEST(recorder, ClosingTheWindowEarlyExcludesLaterTransactions) {
   using namespace std::chrono_literals;
   const auto t0 = tpcc::stats::clock::now();
