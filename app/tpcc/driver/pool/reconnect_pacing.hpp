@@ -6,8 +6,9 @@
 // the pool is "failing": one attempt at a time (the probe), each probe starting no sooner than
 // the previous failure plus a delay drawn in [backoff/2, backoff] (jitter: pools of several
 // client processes do not fall into step), where backoff starts at `min` and doubles after each
-// failed probe up to `max`. A success ends the failing state: the waiting replacements go at
-// once.
+// failed probe up to `max`. While a probe is in flight the others are told to ask again after
+// a jittered back-off. A success ends the failing state: each waiting replacement then goes the
+// next time it asks (within one back-off).
 // Time is passed in, never read: the caller gives shoal::now(), a test a fake clock.
 //
 // Thread-safety: none; the session pool calls it under its mutex.
