@@ -70,7 +70,7 @@ shoal::task<int> init_command(app& a, driver::database& db) {
   if (!done.ok()) co_return fail("init", done.message);
   const char* engine = a.cfg.is_sqlite() ? "SQLite" : schema::to_string(report.detected);
   std::printf("init: %zu tables ready on %s%s\n", report.tables, engine,
-              report.distributed ? " (distributed by warehouse; ITEM a reference table)" : "");
+              schema::distribution_summary(report).c_str());
   std::fflush(stdout);
   co_return exit_ok;
 }

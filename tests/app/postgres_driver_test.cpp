@@ -62,6 +62,9 @@ constexpr statement read_row{"read_row", "SELECT v FROM t WHERE id = $1"};
 constexpr statement bump_row{"bump_row", "UPDATE t SET v = v + 1 WHERE id = $1"};
 constexpr statement count_rows{"count_rows", "SELECT count(*) FROM t"};
 constexpr statement sleep_long{"sleep_long", "SELECT pg_sleep(30)"};
+constexpr statement raise_as{"raise_as", "SELECT raise_as($1, $2)"};
+constexpr statement end_own_session{"end_own_session",
+                                    "SELECT pg_terminate_backend(pg_backend_pid())"};
 
 template <class T>
 task<T> on_pool(shoal::thread_pool& pool, task<T> body) {
@@ -163,6 +166,69 @@ TEST_F(postgres_driver, ConnectsAndReturnsTypedRows) {
       EXPECT_DOUBLE_EQ(e.rows.at(0).number_at(2), 0.1);
       EXPECT_EQ(e.rows.at(0).text_at(3), std::string("t"));
       EXPECT_TRUE((co_await l->commit()).ok());
+    }
+    co_await db->close();
+  }());
+}
+
+// An ERROR as a coordinator relays it (Citus: 08006 for a worker it cannot reach), raised here
+// by a function: what each SQLSTATE and message is classified as; the session stays usable.
+struct relayed {
+  const char* sqlstate;
+  const char* message;
+  outcome_kind expected;
+};
+
+task<void> expect_relayed(lease& l, const relayed& r) {
+  EXPECT_TRUE((co_await l->begin()).ok());
+  const statement_result got =
+      co_await l->execute(raise_as, values(std::string(r.sqlstate), std::string(r.message)));
+  EXPECT_EQ(got.status.kind, r.expected) << r.sqlstate << " " << got.status.message;
+  EXPECT_EQ(got.status.sqlstate, r.sqlstate);
+  if (r.expected == outcome_kind::node_lost) {
+    EXPECT_TRUE(got.status.message.starts_with("the database reported a lost node: "))
+        << got.status.message;
+  }
+  co_await l->rollback();
+  EXPECT_TRUE(l->healthy()) << r.sqlstate;
+  EXPECT_TRUE((co_await l->begin()).ok());
+  EXPECT_TRUE((co_await l->execute(select_one, values())).ok()) << "usable after " << r.sqlstate;
+  EXPECT_TRUE((co_await l->commit()).ok());
+}
+
+TEST_F(postgres_driver, ARelayedLostNodeIsNodeLostAndTheClientConnectionStays) {
+  server_->sql(
+      "CREATE FUNCTION raise_as(state text, msg text) RETURNS int LANGUAGE plpgsql AS "
+      "$$ BEGIN RAISE EXCEPTION USING ERRCODE = state, MESSAGE = msg; END $$");
+  const std::vector<relayed> cases{
+      {"08006", "connection to the remote node h:5432 failed", outcome_kind::node_lost},
+      {"57P01", "terminating connection due to administrator command", outcome_kind::node_lost},
+      {"XX000", "server closed the connection unexpectedly", outcome_kind::node_lost},
+      {"XX000", "could not establish any connections to the node h:5432", outcome_kind::node_lost},
+      {"XX000", "cache lookup failed for relation 42", outcome_kind::failed},
+      {"22012", "division by zero", outcome_kind::failed},
+  };
+  run([&]() -> task<void> {
+    auto db = take(co_await open_pool(1));
+    {
+      lease l = co_await db->acquire();
+      for (const relayed& r : cases) co_await expect_relayed(l, r);
+    }
+    co_await db->close();
+  }());
+}
+
+TEST_F(postgres_driver, TheServerEndingTheSessionIsConnectionLost) {
+  run([&]() -> task<void> {
+    auto db = take(co_await open_pool(1));
+    {
+      lease l = co_await db->acquire();
+      EXPECT_TRUE((co_await l->begin()).ok());
+      const statement_result got = co_await l->execute(end_own_session, values());
+      EXPECT_EQ(got.status.kind, outcome_kind::connection_lost) << got.status.message;
+      EXPECT_TRUE(got.status.message.starts_with("connection to the server lost: "))
+          << got.status.message;
+      EXPECT_FALSE(l->healthy());
     }
     co_await db->close();
   }());

@@ -63,7 +63,7 @@ void postgres_server::run(const std::string& command, bool as_server_user) const
   }
 }
 
-postgres_server::postgres_server() {
+postgres_server::postgres_server(const postgres_server_options& options) {
   if (!available()) throw std::runtime_error("postgres_server: PostgreSQL binaries not found");
   std::string pattern = (fs::temp_directory_path() / "shoal-pg-XXXXXX").string();
   if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("postgres_server: mkdtemp");
@@ -85,12 +85,12 @@ postgres_server::postgres_server() {
            << "port = " << socket_port << "\n"
            << "fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n"
            << "max_connections = 200\n";
+      for (const std::string& line : options.settings) conf << line << "\n";
       std::ofstream hba(data_ + "/pg_hba.conf", std::ios::trunc);
       hba << "local all " << password_user() << " scram-sha-256\n"
           << "local all all trust\n";
     }
-    run(bin + "/pg_ctl -D " + data_ + " -l " + dir_ + "/server.log -w -t 60 start", true);
-    started_ = true;
+    start();
     sql("CREATE ROLE " + password_user() + " LOGIN SUPERUSER PASSWORD '" + password() + "'");
   } catch (...) {
     stop();
@@ -139,5 +139,17 @@ void postgres_server::restart() const {
   run(bin_dir() + "/pg_ctl -D " + data_ + " -l " + dir_ + "/server.log -m fast -w -t 60 restart",
       true);
 }
+
+void postgres_server::stop_now() {
+  run(bin_dir() + "/pg_ctl -D " + data_ + " -m immediate -w -t 60 stop", true);
+  started_ = false;
+}
+
+void postgres_server::start() {
+  run(bin_dir() + "/pg_ctl -D " + data_ + " -l " + dir_ + "/server.log -w -t 60 start", true);
+  started_ = true;
+}
+
+std::string postgres_server::log() const { return read_file(dir_ + "/server.log"); }
 
 }  // namespace tpcc::testing

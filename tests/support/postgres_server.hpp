@@ -6,6 +6,9 @@
 // it and every server command goes through runuser. The destructor stops the server by its data
 // directory (pg_ctl stop -m immediate) and removes the directory; a constructor that fails half
 // way does the same before throwing.
+// `postgres_server_options::settings` adds lines to postgresql.conf (a Citus node:
+// shared_preload_libraries = 'citus'); stop_now() and start() stop a running server the hard way
+// (pg_ctl stop -m immediate, as a crashed node) and bring it back, for tests of node loss.
 // Authentication: trust for every role but `password_user` (password `password()`), which
 // needs scram-sha-256, for the wrong-password tests.
 //
@@ -15,15 +18,22 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace tpcc::testing {
+
+struct postgres_server_options {
+  std::vector<std::string> settings;  // extra postgresql.conf lines
+};
 
 class postgres_server {
  public:
   [[nodiscard]] static bool available();
   [[nodiscard]] static std::string bin_dir();
 
-  postgres_server();  // throws std::runtime_error with the command and its log on failure
+  postgres_server() : postgres_server(postgres_server_options{}) {}
+  // Throws std::runtime_error with the command and its log on failure.
+  explicit postgres_server(const postgres_server_options& options);
   postgres_server(const postgres_server&) = delete;
   postgres_server& operator=(const postgres_server&) = delete;
   ~postgres_server();
@@ -40,6 +50,11 @@ class postgres_server {
   std::string sql(const std::string& statements) const;
   // pg_ctl restart -m fast: every connection is terminated; the server is back when it returns.
   void restart() const;
+  // pg_ctl stop -m immediate (no shutdown checkpoint, clients cut off); start() brings it back.
+  void stop_now();
+  void start();
+  // The server's log so far.
+  [[nodiscard]] std::string log() const;
 
  private:
   void run(const std::string& command, bool as_server_user) const;

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -135,10 +136,14 @@ shoal::task<outcome> apply_citus(driver::session& s, init_report& report) {
   for (const placement& p : placements) {
     const counted found = co_await count_query(s, is_distributed, text_params(p.table));
     if (!found.status.ok()) co_return found.status;
-    if (found.count > 0) continue;
+    if (found.count > 0) {
+      report.already_placed.emplace_back(p.table);
+      continue;
+    }
     const outcome placed = co_await run_transaction(s, placement_calls(p));
     if (!placed.ok()) co_return placed;
     ++report.distributed_now;
+    (p.column.empty() ? report.reference_tables : report.distributed_tables).emplace_back(p.table);
   }
   report.distributed = true;
   co_return outcome::success();
@@ -169,6 +174,25 @@ shoal::task<outcome> create_schema(driver::database& db, init_report& report) {
   if (!created.ok()) co_return created;
   report.tables = create_statements().size();
   co_return co_await probe_and_distribute(*l, report);
+}
+
+std::string distribution_summary(const init_report& report) {
+  if (!report.distributed) return {};
+  const auto joined = [](const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+  };
+  std::string out = " (Citus";
+  if (!report.distributed_tables.empty()) {
+    out += ": distributed by warehouse id, co-located with warehouse: " +
+           joined(report.distributed_tables);
+  }
+  if (!report.reference_tables.empty()) {
+    out += "; reference tables made: " + joined(report.reference_tables);
+  }
+  if (!report.already_placed.empty()) out += "; already placed: " + joined(report.already_placed);
+  return out + ")";
 }
 
 shoal::task<outcome> create_indexes(driver::database& db) {

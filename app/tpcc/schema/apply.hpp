@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "driver/database.hpp"
 #include "driver/outcome.hpp"
@@ -53,7 +54,16 @@ struct init_report {
   bool distributed = false;         // Citus distribution applied (or found already applied)
   std::size_t distributed_now = 0;  // tables distributed by this call (0 when all were already)
   std::string probe_message;        // why the probe failed, when it did
+  // On Citus: the tables this call distributed by warehouse, and those it made reference tables
+  // (both empty when everything was already in place: see `already_placed`).
+  std::vector<std::string> distributed_tables;
+  std::vector<std::string> reference_tables;
+  std::vector<std::string> already_placed;
 };
+
+// What init did on Citus, for its message: " (Citus: N tables distributed by warehouse,
+// co-located with warehouse: ...; reference tables made: item, ...)"; empty when not Citus.
+[[nodiscard]] std::string distribution_summary(const init_report& report);
 
 shoal::task<driver::outcome> create_schema(driver::database& db, init_report& report);
 shoal::task<driver::outcome> create_indexes(driver::database& db);

@@ -2,11 +2,14 @@
 #include "txn/new_order.hpp"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "txn/common.hpp"
+#include "txn/delivery.hpp"
 
 namespace tpcc::txn {
 namespace {
@@ -26,16 +29,41 @@ const statement customer{"tpcc_no_customer",
                          "WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3"};
 const statement item{"tpcc_no_item", "SELECT i_price, i_name, i_data FROM item WHERE i_id = $1"};
 // Clause 2.4.2.2: S_QUANTITY drops by OL_QUANTITY when that leaves at least 10, else is
-// replenished by 91; S_DIST_xx is the order's district's.
-const statement stock{
-    "tpcc_no_stock",
-    "UPDATE stock SET s_quantity = CASE WHEN s_quantity >= $3 + 10 THEN s_quantity - $3 "
-    "ELSE s_quantity - $3 + 91 END, s_ytd = s_ytd + $3, s_order_cnt = s_order_cnt + 1, "
-    "s_remote_cnt = s_remote_cnt + $4 WHERE s_w_id = $1 AND s_i_id = $2 "
-    "RETURNING s_quantity, CASE CAST($5 AS INTEGER) WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 "
-    "WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04 WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 "
-    "WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08 WHEN 9 THEN s_dist_09 ELSE s_dist_10 END, "
-    "s_data"};
+// replenished by 91; S_DIST_xx is the order's district's. One statement per district names its
+// S_DIST_xx column: a CASE on a parameter is what Citus's planner cannot deparse
+// (docs/tpcc/sql-portability.md).
+class stock_updates {
+ public:
+  stock_updates() {
+    for (std::size_t i = 0; i < districts_per_warehouse; ++i) {
+      const std::string dd = (i + 1 < 10 ? "0" : "") + std::to_string(i + 1);
+      names_[i] = "tpcc_no_stock_" + dd;
+      texts_[i] =
+          "UPDATE stock SET s_quantity = CASE WHEN s_quantity >= $3 + 10 THEN s_quantity - $3 "
+          "ELSE s_quantity - $3 + 91 END, s_ytd = s_ytd + $3, s_order_cnt = s_order_cnt + 1, "
+          "s_remote_cnt = s_remote_cnt + $4 WHERE s_w_id = $1 AND s_i_id = $2 "
+          "RETURNING s_quantity, s_dist_" +
+          dd + ", s_data";
+      statements_[i] = statement{names_[i], texts_[i]};
+    }
+  }
+  stock_updates(const stock_updates&) = delete;
+  stock_updates& operator=(const stock_updates&) = delete;
+  ~stock_updates() = default;
+
+  // The update returning district `d_id`'s S_DIST_xx (1..10).
+  [[nodiscard]] const statement& of(std::int64_t d_id) const {
+    return statements_.at(static_cast<std::size_t>(d_id - 1));
+  }
+
+ private:
+  std::array<std::string, districts_per_warehouse> names_;
+  std::array<std::string, districts_per_warehouse> texts_;
+  std::array<statement, districts_per_warehouse> statements_;
+};
+
+const stock_updates stock;
+
 const statement insert_order{
     "tpcc_no_insert_order",
     "INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, "
@@ -66,7 +94,7 @@ std::vector<std::size_t> stock_order(const new_order_input& in) {
 
 call stock_call(const new_order_input& in, const order_line_input& line) {
   const std::int64_t remote = line.supply_w_id != in.w_id ? 1 : 0;
-  return make_call(stock, params(line.supply_w_id, line.i_id, line.quantity, remote, in.d_id));
+  return make_call(stock.of(in.d_id), params(line.supply_w_id, line.i_id, line.quantity, remote));
 }
 
 std::vector<call> reads(const new_order_input& in) {

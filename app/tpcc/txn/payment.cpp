@@ -32,14 +32,23 @@ const statement customer{
     "WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3 "
     "RETURNING c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, "
     "c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, substr(c_data, 1, 200)"};
-// H_W_ID is NULL (refused) unless the customer exists; H_DATA is W_NAME, 4 spaces, D_NAME.
+// H_DATA is W_NAME, 4 spaces, D_NAME. INSERT ... SELECT from the paying warehouse's own rows
+// (one shard: w_id = d_w_id = $5), never a subquery inside VALUES, which Citus refuses; the
+// customer's existence is checked by customer_exists below, before it
+// (docs/tpcc/sql-portability.md).
 const statement history{
     "tpcc_pay_history",
     "INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) "
-    "VALUES ($1, $2, $3, $4, (SELECT d_w_id FROM district, customer WHERE d_w_id = $5 AND "
-    "d_id = $4 AND c_w_id = $3 AND c_d_id = $2 AND c_id = $1), $6, $7, "
-    "(SELECT w_name || '    ' || d_name FROM warehouse, district WHERE w_id = $5 AND "
-    "d_w_id = $5 AND d_id = $4))"};
+    "SELECT $1, $2, $3, d_id, d_w_id, $6, $7, w_name || '    ' || d_name "
+    "FROM warehouse, district WHERE w_id = $5 AND d_w_id = $5 AND d_id = $4"};
+
+// Fails unless the customer exists (abs of the smallest 64-bit integer is out of range on
+// PostgreSQL, its distributed forms and SQLite alike), so that a payment to a missing customer
+// aborts on the server before the COMMIT sent in the same round trip. A plain read on the
+// customer's own warehouse: routable where the customer lives, even for a remote payment.
+const statement customer_exists{"tpcc_pay_customer_exists",
+                                "SELECT abs(count(*) - 9223372036854775807 - 1) FROM customer "
+                                "WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3"};
 
 // "C_ID C_D_ID C_W_ID D_ID W_ID H_AMOUNT |", the text a BC customer's C_DATA gains.
 std::string bc_prefix(const payment_input& in, std::int64_t c_id) {
@@ -51,12 +60,13 @@ std::string bc_prefix(const payment_input& in, std::int64_t c_id) {
   return {text.data(), static_cast<std::size_t>(n)};
 }
 
-// The customer update and the history insert for customer `c_id`.
+// The customer update, its existence guard and the history insert for customer `c_id`.
 void append_customer_writes(const payment_input& in, std::int64_t c_id, const std::string& now,
                             std::vector<call>& out) {
   const double amount = round_cents(in.h_amount);
   out.push_back(
       make_call(customer, params(in.c_w_id, in.c_d_id, c_id, amount, bc_prefix(in, c_id))));
+  out.push_back(make_call(customer_exists, params(in.c_w_id, in.c_d_id, c_id)));
   out.push_back(
       make_call(history, params(c_id, in.c_d_id, in.c_w_id, in.d_id, in.w_id, now, amount)));
 }
@@ -64,7 +74,7 @@ void append_customer_writes(const payment_input& in, std::int64_t c_id, const st
 // Warehouse and district updates, then the customer by number or the customers by name.
 std::vector<call> first_calls(const payment_input& in, const std::string& now) {
   std::vector<call> out;
-  out.reserve(4);
+  out.reserve(5);
   out.push_back(make_call(warehouse, params(in.w_id, round_cents(in.h_amount))));
   out.push_back(make_call(district, params(in.w_id, in.d_id, round_cents(in.h_amount))));
   if (in.customer.by_last_name) {
@@ -77,7 +87,7 @@ std::vector<call> first_calls(const payment_input& in, const std::string& now) {
 
 std::vector<call> second_calls(const payment_input& in, std::int64_t c_id, const std::string& now) {
   std::vector<call> out;
-  out.reserve(2);
+  out.reserve(3);
   append_customer_writes(in, c_id, now, out);
   return out;
 }

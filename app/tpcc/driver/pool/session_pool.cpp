@@ -11,11 +11,13 @@
 #include <algorithm>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <stdexcept>
 #include <stop_token>
 #include <utility>
 #include <vector>
 
+#include "driver/pool/reconnect_pacing.hpp"
 #include "shoal/clock.hpp"
 #include "shoal/foreign_completion.hpp"
 #include "shoal/sleep.hpp"
@@ -51,7 +53,9 @@ struct delivery {
 
 struct session_pool::state : std::enable_shared_from_this<state> {
   explicit state(session_pool_options opts, shoal::thread_pool& bg)
-      : options(std::move(opts)), background(&bg) {}
+      : options(std::move(opts)),
+        background(&bg),
+        pacing(options.min_backoff, options.max_backoff, std::random_device{}()) {}
 
   session_pool_options options;
   shoal::thread_pool* background;
@@ -67,6 +71,7 @@ struct session_pool::state : std::enable_shared_from_this<state> {
   std::size_t in_background = 0;  // replacement / fill tasks alive
   std::uint64_t replaced = 0;
   std::string last_failure;  // set while no session is open and the last attempt failed
+  reconnect_pacing pacing;   // when background work may call the factory
   bool closing = false;
   std::optional<shoal::completer<void>> close_waiter;
 
@@ -141,7 +146,13 @@ struct session_pool::state : std::enable_shared_from_this<state> {
   void give_back(session& s, bool usable) noexcept;
   static shoal::task<void> reconnect(std::shared_ptr<state> self, std::unique_ptr<session> broken,
                                      bool replacement);
-  void reconnected(factory_result result, bool replacement, std::string& failure);
+  void reconnected(factory_result result, bool replacement);
+  shoal::task<factory_result> attempt() const;
+  // Zero: call the factory now; else how long to sleep before asking again.
+  reconnect_pacing::duration admit() {
+    std::scoped_lock lock(mutex);
+    return pacing.admit(shoal::now());
+  }
 };
 
 namespace {
@@ -209,13 +220,13 @@ void session_pool::state::give_back(session& s, bool usable) noexcept {
   if (closed) closed->set_value();
 }
 
-void session_pool::state::reconnected(factory_result result, bool replacement,
-                                      std::string& failure) {
+void session_pool::state::reconnected(factory_result result, bool replacement) {
   std::vector<delivery> out;
   std::unique_ptr<session> unwanted;
   {
     std::scoped_lock lock(mutex);
     if (auto* opened = std::get_if<std::unique_ptr<session>>(&result)) {
+      pacing.succeeded();
       if (closing) {
         unwanted = std::move(*opened);
       } else {
@@ -225,37 +236,43 @@ void session_pool::state::reconnected(factory_result result, bool replacement,
         offer(*sessions.back(), out);
       }
     } else {
-      failure = std::get<outcome>(result).message;
+      pacing.failed(shoal::now());
       if (sessions.empty()) {
-        last_failure = failure;
-        fail_waiters(outcome::make(outcome_kind::connection_lost, "", failure), out);
+        last_failure = std::get<outcome>(result).message;
+        fail_waiters(outcome::make(outcome_kind::connection_lost, "", last_failure), out);
       }
     }
   }
   deliver(out);
 }
 
+shoal::task<factory_result> session_pool::state::attempt() const {
+  factory_result result = outcome::make(outcome_kind::failed, "", "no factory");
+  try {
+    result = co_await options.factory();
+  } catch (const std::exception& e) {
+    result = outcome::make(outcome_kind::failed, "", e.what());
+  }
+  co_return result;
+}
+
 shoal::task<void> session_pool::state::reconnect(std::shared_ptr<state> self,
                                                  std::unique_ptr<session> broken,
                                                  bool replacement) {
   broken.reset();  // closes the dead connection first
-  auto backoff = self->options.min_backoff;
   for (;;) {
     if (shoal::stop_requested()) break;
-    factory_result result = outcome::make(outcome_kind::failed, "", "no factory");
-    try {
-      result = co_await self->options.factory();
-    } catch (const std::exception& e) {
-      result = outcome::make(outcome_kind::failed, "", e.what());
+    const reconnect_pacing::duration wait = self->admit();
+    if (wait != reconnect_pacing::duration::zero()) {
+      // Not `if (!co_await ...)`: g++ 12 miscompiles a co_await in a condition (SIGILL).
+      const bool slept = co_await shoal::sleep_for(wait);
+      if (!slept) break;
+      continue;
     }
-    std::string failure;
+    factory_result result = co_await self->attempt();
     const bool opened = std::holds_alternative<std::unique_ptr<session>>(result);
-    self->reconnected(std::move(result), replacement, failure);
+    self->reconnected(std::move(result), replacement);
     if (opened) break;
-    // Not `if (!co_await ...)`: g++ 12 miscompiles a co_await in a condition (SIGILL).
-    const bool slept = co_await shoal::sleep_for(backoff);
-    if (!slept) break;
-    backoff = std::min(backoff * 2, self->options.max_backoff);
   }
   std::optional<shoal::completer<void>> closed;
   {

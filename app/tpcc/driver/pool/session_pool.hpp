@@ -8,10 +8,13 @@
 //   - waiting is cancellable: the chain's stop token takes the waiter out of the queue at once;
 //   - the time spent queued is measured and returned in the lease (lease::waited()).
 // A session given back (or found idle) with healthy() == false is closed and replaced in the
-// background: the factory is retried with exponential back-off (min_backoff doubling up to
-// max_backoff) until it succeeds or the pool closes. The thread giving the session back never
-// blocks and never waits for the replacement. While no session at all is open and the last
-// attempt failed, acquire() fails fast with connection_lost and the factory's reason.
+// background until the factory succeeds or the pool closes. Replacements are paced pool-wide
+// (reconnect_pacing.hpp): once an attempt fails, one attempt at a time, spaced by an exponential
+// back-off with jitter (min_backoff doubling up to max_backoff), so a database going away does
+// not cause a storm of connects. The thread giving the session back never blocks and never waits
+// for the replacement. While no session at all is open and the last attempt failed, acquire()
+// fails fast with connection_lost and the factory's reason. A session whose transaction failed
+// because the database lost a node (outcome node_lost) is healthy and stays.
 //
 // Lifecycle: `co_await session_pool::open(options)` runs the factory once, on the caller's
 // executor, and reports its failure (so a wrong host or password is reported at open); the
@@ -61,7 +64,7 @@ struct session_pool_options {
   std::size_t size = 16;    // sessions held (at least 1)
   std::string description;  // what describe() says: the target, password already redacted
   session_factory factory;  // opens one session; called again for every replacement
-  std::chrono::milliseconds min_backoff{100};
+  std::chrono::milliseconds min_backoff{50};
   std::chrono::milliseconds max_backoff{5000};
   shoal::thread_pool* background = nullptr;  // null: the thread_pool running open()
 };

@@ -18,7 +18,8 @@ namespace {
 constexpr std::size_t chunk_bytes = std::size_t{64} * 1024;
 
 outcome lost(std::string why) {
-  return outcome::make(outcome_kind::connection_lost, "", std::move(why));
+  return outcome::make(outcome_kind::connection_lost, "",
+                       std::string(lost_connection_prefix) + std::move(why));
 }
 
 std::string copy_sql(const bulk_rows& rows) { return "COPY " + bulk_target(rows) + " FROM STDIN"; }

@@ -25,7 +25,8 @@ const char* begin_statement(isolation level) {
 }
 
 outcome lost(std::string why) {
-  return outcome::make(outcome_kind::connection_lost, "", std::move(why));
+  return outcome::make(outcome_kind::connection_lost, "",
+                       std::string(lost_connection_prefix) + std::move(why));
 }
 
 bool send_simple(PGconn* c, const char* sql) {
@@ -106,6 +107,9 @@ void pg_session::settle(const step& s, const PGresult* r, std::span<const call> 
                       : outcome::make(outcome_kind::failed, "", "skipped after an earlier error");
   } else if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
     said = error_outcome(*r);
+    if (PQstatus(conn_->handle()) == CONNECTION_BAD && said.kind != outcome_kind::connection_lost) {
+      said = lost(std::move(said.message));  // libpq's own error: the socket closed
+    }
     const bool named = s.kind == step_kind::query || s.kind == step_kind::prepare;
     said.statement = named ? calls[s.call].stmt->name
                      : s.kind == step_kind::commit ? std::string_view("COMMIT")

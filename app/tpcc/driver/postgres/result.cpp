@@ -1,7 +1,9 @@
 // Conversions between libpq results and driver values (result.hpp).
 #include "driver/postgres/result.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -61,6 +63,38 @@ bool is_connection_state(std::string_view state) {
   return state.starts_with("08") || state.starts_with("57P0");
 }
 
+std::string lowered(const char* text) {
+  std::string out = text != nullptr ? text : "";
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// An internal error (XX000) a coordinator raises when its connection to a worker failed: Citus
+// relays libpq's own text ("server closed the connection unexpectedly", "connection not open")
+// or says so itself ("connection to the remote node h:p failed").
+bool names_lost_remote(const PGresult& r) {
+  static constexpr std::array<std::string_view, 9> phrases{"connection to the remote node",
+                                                           "could not establish any connections",
+                                                           "connection establishment for node",
+                                                           "server closed the connection",
+                                                           "connection not open",
+                                                           "could not receive data from server",
+                                                           "could not send data to server",
+                                                           "lost connection",
+                                                           "terminating connection"};
+  const std::string primary = lowered(PQresultErrorField(&r, PG_DIAG_MESSAGE_PRIMARY));
+  return std::any_of(phrases.begin(), phrases.end(),
+                     [&](std::string_view p) { return primary.find(p) != std::string::npos; });
+}
+
+outcome_kind error_kind(const PGresult& r, const std::string& sqlstate, std::string_view level) {
+  if (is_retryable_sqlstate(sqlstate)) return outcome_kind::retryable;
+  if (level == "FATAL" || level == "PANIC") return outcome_kind::connection_lost;
+  if (is_connection_state(sqlstate)) return outcome_kind::node_lost;  // relayed as an ERROR
+  if (sqlstate == "XX000" && names_lost_remote(r)) return outcome_kind::node_lost;
+  return outcome_kind::failed;
+}
+
 }  // namespace
 
 statement_result to_statement_result(const PGresult& r) {
@@ -88,14 +122,10 @@ outcome error_outcome(const PGresult& r) {
   const char* state = PQresultErrorField(&r, PG_DIAG_SQLSTATE);
   const char* severity = PQresultErrorField(&r, PG_DIAG_SEVERITY_NONLOCALIZED);
   std::string sqlstate = state != nullptr ? state : "";
-  const std::string_view level = severity != nullptr ? severity : "";
+  const outcome_kind kind = error_kind(r, sqlstate, severity != nullptr ? severity : "");
   std::string message = one_line(PQresultErrorMessage(&r));
-  outcome_kind kind = outcome_kind::failed;
-  if (is_retryable_sqlstate(sqlstate)) {
-    kind = outcome_kind::retryable;
-  } else if (level == "FATAL" || level == "PANIC" || is_connection_state(sqlstate)) {
-    kind = outcome_kind::connection_lost;
-  }
+  if (kind == outcome_kind::node_lost) message.insert(0, lost_node_prefix);
+  if (kind == outcome_kind::connection_lost) message.insert(0, lost_connection_prefix);
   return outcome::make(kind, std::move(sqlstate), std::move(message));
 }
 

@@ -2,9 +2,18 @@
 //
 // What: text-format results converted by column type: int2/int4/int8/oid to integers,
 // float4/float8/numeric to doubles, anything else to text, NULL to monostate. Parameters go the
-// other way as text. Errors become outcomes with their SQLSTATE: 40001/40P01 retryable; FATAL or
-// PANIC severity, class 08 (connection exception) and 57P0x (the server shutting down) mean the
-// connection is lost; anything else failed.
+// other way as text. Errors become outcomes with their SQLSTATE:
+//   retryable        40001, 40P01;
+//   connection_lost  FATAL or PANIC severity (the server ends this session); the message
+//                    starts with "connection to the server lost: " (pg_session adds the case of
+//                    the socket closing: libpq's own error with the connection gone bad);
+//   node_lost        an ERROR (the session goes on) of class 08 or 57P0x, which only a server
+//                    relaying a remote node's failure raises at that severity (Citus: 08006 for
+//                    a worker it cannot reach), or an XX000 whose primary message says a remote
+//                    connection failed (Citus relays libpq's "server closed the connection
+//                    unexpectedly" so); the message starts with "the database reported a lost
+//                    node: ";
+//   failed           anything else.
 //
 // Thread-safety: plain functions over values the caller owns.
 #pragma once
@@ -13,6 +22,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "driver/outcome.hpp"
@@ -28,6 +38,9 @@ using result_ptr = std::unique_ptr<PGresult, result_deleter>;
 
 // Rows and affected count of a successful result (PGRES_COMMAND_OK or PGRES_TUPLES_OK).
 [[nodiscard]] statement_result to_statement_result(const PGresult& r);
+
+inline constexpr std::string_view lost_connection_prefix = "connection to the server lost: ";
+inline constexpr std::string_view lost_node_prefix = "the database reported a lost node: ";
 
 // The outcome of an error result (PGRES_FATAL_ERROR and friends).
 [[nodiscard]] outcome error_outcome(const PGresult& r);

@@ -1,0 +1,288 @@
+// tests/app/citus/citus_test.cpp: shoal-tpcc against a three-node Citus cluster, as a user runs
+// it: init (distribution, co-location, reference tables), load, a short run where every
+// transaction type commits, check; and a worker stopped mid-run, counted as lost and survived.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <variant>
+#include <vector>
+
+#include "binary.hpp"
+#include "citus_cluster.hpp"
+#include "driver/database.hpp"
+#include "driver/postgres/postgres.hpp"
+#include "support/running_pool.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+using tpcc::driver::outcome;
+using tpcc::driver::outcome_kind;
+using tpcc::driver::statement;
+using tpcc::driver::statement_result;
+using tpcc::testing::binary_result;
+using tpcc::testing::citus_cluster;
+using tpcc::testing::contains;
+using tpcc::testing::describe;
+using tpcc::testing::run_binary;
+
+constexpr std::size_t transaction_types = 5;
+
+// A result file in a temporary directory, removed at the end.
+struct result_file {
+  std::filesystem::path path =
+      std::filesystem::temp_directory_path() /
+      ("shoal-tpcc-citus-" + std::to_string(::getpid()) + "-" +
+       std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) + ".json");
+  result_file() = default;
+  result_file(const result_file&) = delete;
+  result_file& operator=(const result_file&) = delete;
+  ~result_file() { std::filesystem::remove(path); }
+  [[nodiscard]] json read() const {
+    std::ifstream in(path);
+    return json::parse(in);
+  }
+};
+
+// A run with scaled waits (labelled NOT TPC-C), its result written to `file`.
+std::vector<std::string> short_run(const std::string& db, const std::string& measure,
+                                   const std::string& file) {
+  return {"run",   "--db",          db,         "--warmup",     "2s",   "--duration",
+          measure, "--drain",       "10s",      "--wait-scale", "0.01", "--seed",
+          "42",    "--no-progress", "--no-tui", "--json",       file};
+}
+
+class CitusTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string why = citus_cluster::unavailable_reason();
+    if (!why.empty()) GTEST_SKIP() << why;
+    try {
+      cluster_ = std::make_unique<citus_cluster>();
+    } catch (const std::exception& e) {
+      GTEST_SKIP() << "cannot start a Citus cluster (CREATE EXTENSION citus or a node failed): "
+                   << e.what();
+    }
+  }
+
+  // init (asserting what it distributed) and load of two warehouses.
+  void init_and_load() {
+    binary_result r = run_binary({"init", "--db", db()});
+    ASSERT_EQ(r.exit_code, 0) << describe(r);
+    EXPECT_TRUE(contains(r.out, "on Citus")) << r.out;
+    EXPECT_TRUE(contains(r.out, "reference tables made: item, tpcc_meta, tpcc_loaded")) << r.out;
+    EXPECT_TRUE(contains(r.out,
+                         "warehouse, district, customer, history, orders, new_order, "
+                         "order_line, stock"))
+        << r.out;
+    // Eight tables hash-distributed in one co-location group, three reference tables.
+    EXPECT_EQ(cluster_->coordinator().sql(
+                  "SELECT count(*) || ' ' || count(DISTINCT colocationid) FROM pg_dist_partition "
+                  "WHERE partmethod = 'h'"),
+              "8 1\n");
+    EXPECT_EQ(cluster_->coordinator().sql(
+                  "SELECT count(*) FROM pg_dist_partition WHERE partmethod = 'n'"),
+              "3\n");
+    r = run_binary({"load", "--db", db(), "--warehouses", "2", "--no-progress"}, 600s);
+    ASSERT_EQ(r.exit_code, 0) << describe(r);
+  }
+
+  [[nodiscard]] std::string db() const { return cluster_->target(); }
+
+  std::unique_ptr<citus_cluster> cluster_;
+};
+
+std::uint64_t count_of(const json& doc, std::size_t kind, const char* field) {
+  return doc["transactions"][kind][field].get<std::uint64_t>();
+}
+
+// Prints the figures of a run (for the closing note of the work that added this test).
+void print_figures(const char* what, const json& doc) {
+  std::cout << "[citus] " << what << ": tpmC " << doc["tpmc"] << "\n";
+  for (std::size_t k = 0; k < transaction_types; ++k) {
+    const json& t = doc["transactions"][k];
+    std::cout << "[citus]   " << t["type"].get<std::string>() << ": committed " << t["committed"]
+              << ", rolled back " << t["rolled_back"] << ", failed " << t["failed"] << ", lost "
+              << t["lost"] << ", retries " << t["retries"] << "\n";
+  }
+}
+
+// The distinct ERROR lines of a server log, each once with its SQLSTATE; digits in the message
+// (ports, shard ids, socket names) masked so that one kind of error prints once.
+void print_errors(const std::string& log) {
+  std::set<std::string> seen;
+  std::istringstream lines(log);
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t at = line.find("] ");
+    if (line.find(" ERROR: ") == std::string::npos || at == std::string::npos) continue;
+    std::string text = line.substr(at + 2);  // "SQLSTATE ERROR:  message"
+    for (std::size_t i = 6; i < text.size(); ++i) {
+      if (text[i] >= '0' && text[i] <= '9') text[i] = '#';
+    }
+    if (seen.insert(text).second) std::cout << "[citus] coordinator log: " << text << "\n";
+  }
+}
+
+// Connections shoal-tpcc opened to a server so far (log_connections).
+std::size_t client_connections(const std::string& log) {
+  std::size_t n = 0;
+  std::istringstream lines(log);
+  for (std::string line; std::getline(lines, line);) {
+    if (contains(line, "connection authorized") && contains(line, "application_name=shoal-tpcc")) {
+      ++n;
+    }
+  }
+  return n;
+}
+
+TEST_F(CitusTest, InitLoadRunAndCheckCommitEveryTransactionType) {
+  init_and_load();
+  result_file out;
+  binary_result r = run_binary(short_run(db(), "10s", out.path.string()), 300s);
+  ASSERT_FALSE(r.timed_out) << describe(r);
+  ASSERT_TRUE(std::filesystem::exists(out.path)) << describe(r);
+  const json doc = out.read();
+  print_figures("short run", doc);
+  for (std::size_t k = 0; k < transaction_types; ++k) {
+    SCOPED_TRACE(doc["transactions"][k]["type"].get<std::string>());
+    EXPECT_GT(count_of(doc, k, "committed"), 0U);
+    EXPECT_EQ(count_of(doc, k, "failed"), 0U) << describe(r);
+    EXPECT_EQ(count_of(doc, k, "lost"), 0U) << describe(r);
+  }
+  r = run_binary({"check", "--db", db()}, 600s);
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+}
+
+TEST_F(CitusTest, AWorkerStoppedMidRunIsCountedAsLostAndTheRunSurvives) {
+  init_and_load();
+  result_file out;
+  // 2 s warm-up, 24 s measured; worker 0 is down from about 8 s to about 14 s.
+  const std::size_t connected_before = client_connections(cluster_->coordinator().log());
+  auto running = std::async(std::launch::async, [&] {
+    std::vector<std::string> args = short_run(db(), "24s", out.path.string());
+    args.insert(args.end(), {"--connections", "8"});
+    return run_binary(args, 300s);
+  });
+  std::this_thread::sleep_for(8s);
+  cluster_->worker(0).stop_now();
+  std::this_thread::sleep_for(6s);
+  cluster_->worker(0).start();
+  const binary_result r = running.get();
+  ASSERT_FALSE(r.timed_out) << describe(r);
+  ASSERT_GE(r.exit_code, 0) << "killed by a signal\n" << describe(r);
+  ASSERT_TRUE(std::filesystem::exists(out.path)) << describe(r);
+  const json doc = out.read();
+  print_figures("worker 0 stopped for 6 s", doc);
+  std::uint64_t lost = 0;
+  std::uint64_t committed = 0;
+  for (std::size_t k = 0; k < transaction_types; ++k) {
+    lost += count_of(doc, k, "lost");
+    committed += count_of(doc, k, "committed");
+  }
+  EXPECT_GT(lost, 0U) << "the transactions that needed the stopped worker";
+  EXPECT_GT(committed, 0U);
+  std::cout << "[citus] stderr of the run:\n" << r.err << "\n";
+  print_errors(cluster_->coordinator().log());
+  // node_lost keeps the client's connections: the run opened its 8 and no replacement.
+  const std::size_t opened = client_connections(cluster_->coordinator().log()) - connected_before;
+  std::cout << "[citus] connections the run opened: " << opened << "\n";
+  EXPECT_EQ(opened, 8U) << "the pool churned connections after a worker was lost";
+  // The cluster is whole again: the client and the data survived.
+  const binary_result checked = run_binary({"check", "--db", db()}, 600s);
+  EXPECT_EQ(checked.exit_code, 0) << describe(checked);
+}
+
+// ---- the driver's view of a stopped worker ----
+
+constexpr statement bump{"citus_bump", "UPDATE kv SET v = v + 1 WHERE k = $1"};
+constexpr std::int64_t keys = 16;
+
+std::vector<tpcc::driver::call> bump_every_key() {
+  std::vector<tpcc::driver::call> calls(keys);
+  for (std::int64_t k = 0; k < keys; ++k) {
+    calls[static_cast<std::size_t>(k)].stmt = &bump;
+    calls[static_cast<std::size_t>(k)].params.emplace_back(k + 1);
+  }
+  return calls;
+}
+
+// One transaction updating every key (so both workers); the first failure, or ok.
+shoal::task<outcome> bump_all(tpcc::driver::session& s) {
+  const outcome began = co_await s.begin();
+  if (!began.ok()) co_return began;
+  const std::vector<tpcc::driver::call> calls = bump_every_key();
+  const std::vector<statement_result> got =
+      co_await s.execute_batch(calls, tpcc::driver::then::commit);
+  for (const statement_result& r : got) {
+    if (!r.ok()) {
+      const outcome why = r.status;
+      if (why.kind != outcome_kind::connection_lost) co_await s.rollback();
+      co_return why;
+    }
+  }
+  co_return outcome::success();
+}
+
+struct loss_seen {
+  outcome while_down;
+  bool healthy_after = false;
+  outcome after_restart;
+};
+
+shoal::task<loss_seen> lose_a_worker(shoal::thread_pool& threads, citus_cluster& cluster) {
+  co_await threads.schedule();
+  loss_seen seen;
+  tpcc::driver::open_result opened =
+      co_await tpcc::driver::postgres::open({.target = cluster.target(), .connections = 1});
+  auto* db = std::get_if<std::unique_ptr<tpcc::driver::database>>(&opened);
+  if (db == nullptr) {
+    seen.while_down = std::get<outcome>(opened);
+    co_return seen;
+  }
+  {
+    tpcc::driver::lease l = co_await (*db)->acquire();
+    const outcome before = co_await bump_all(*l);
+    EXPECT_TRUE(before.ok()) << before.message;
+    cluster.worker(0).stop_now();
+    seen.while_down = co_await bump_all(*l);
+    seen.healthy_after = l->healthy();
+    cluster.worker(0).start();
+    seen.after_restart = co_await bump_all(*l);
+  }
+  co_await (*db)->close();
+  co_return seen;
+}
+
+TEST_F(CitusTest, AStoppedWorkerIsANodeLostErrorAndTheClientConnectionStaysUsable) {
+  cluster_->coordinator().sql(
+      "CREATE TABLE kv (k int PRIMARY KEY, v int NOT NULL); "
+      "SELECT create_distributed_table('kv', 'k'); "
+      "INSERT INTO kv SELECT g, 0 FROM generate_series(1, " +
+      std::to_string(keys) + ") g");
+  shoal::testing::running_pool threads(2);
+  const loss_seen seen = shoal::sync_wait(lose_a_worker(threads.pool, *cluster_));
+  std::cout << "[citus] a stopped worker, as the coordinator reports it: SQLSTATE "
+            << seen.while_down.sqlstate << ", " << seen.while_down.message << "\n";
+  EXPECT_EQ(seen.while_down.kind, outcome_kind::node_lost)
+      << to_string(seen.while_down.kind) << ": " << seen.while_down.message;
+  EXPECT_TRUE(seen.while_down.message.starts_with("the database reported a lost node: "))
+      << seen.while_down.message;
+  EXPECT_TRUE(seen.healthy_after) << "the client's own connection survives a lost worker";
+  EXPECT_TRUE(seen.after_restart.ok()) << seen.after_restart.message;
+  EXPECT_EQ(cluster_->coordinator().sql("SELECT sum(v) FROM kv"), std::to_string(2 * keys) + "\n")
+      << "the two committed transactions, not the one that failed";
+}
+
+}  // namespace
