@@ -152,6 +152,8 @@ TEST_F(CitusTest, InitLoadRunAndCheckCommitEveryTransactionType) {
   result_file out;
   binary_result r = run_binary(short_run(db(), "10s", out.path.string()), 300s);
   ASSERT_FALSE(r.timed_out) << describe(r);
+  EXPECT_EQ(r.exit_code, 0) << describe(r);  // nothing failed: PASS or INCONCLUSIVE
+  EXPECT_FALSE(contains(r.err, "error (first of its kind)")) << r.err;
   ASSERT_TRUE(std::filesystem::exists(out.path)) << describe(r);
   const json doc = out.read();
   print_figures("short run", doc);
@@ -181,7 +183,11 @@ TEST_F(CitusTest, AWorkerStoppedMidRunIsCountedAsLostAndTheRunSurvives) {
   cluster_->worker(0).start();
   const binary_result r = running.get();
   ASSERT_FALSE(r.timed_out) << describe(r);
-  ASSERT_GE(r.exit_code, 0) << "killed by a signal\n" << describe(r);
+  // Lost transactions beyond 1 % of a type fail the verdict: exit status 3, said on stderr.
+  EXPECT_EQ(r.exit_code, 3) << describe(r);
+  EXPECT_TRUE(contains(r.err, "node lost, SQLSTATE 08006")) << r.err;
+  EXPECT_TRUE(contains(r.err, "the database reported a lost node")) << r.err;
+  EXPECT_TRUE(contains(r.out, "FAIL          lost transactions")) << r.out;
   ASSERT_TRUE(std::filesystem::exists(out.path)) << describe(r);
   const json doc = out.read();
   print_figures("worker 0 stopped for 6 s", doc);
