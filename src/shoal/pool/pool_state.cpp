@@ -137,7 +137,8 @@ void pool_state::start() {
   if (started_.load(std::memory_order_acquire) || stopping_.load(std::memory_order_acquire)) {
     throw std::logic_error("shoal::thread_pool::start called twice, or after stop");
   }
-  started_.store(true, std::memory_order_release);  // pairs with begin_stop's and running()'s acquire
+  started_.store(true,
+                 std::memory_order_release);  // pairs with begin_stop's and running()'s acquire
   for (auto& w : workers_) w->start_thread();
 }
 

@@ -108,7 +108,7 @@ class worker final : public executor {
 
   std::coroutine_handle<> lifo_;
   unsigned lifo_streak_ = 0;
-  bool inbox_active_ = false;  // drained cross-thread work since it last went idle
+  bool inbox_active_ = false;    // drained cross-thread work since it last went idle
   bool parked_in_pool_ = false;  // inside park(), counted idle by the pool
   std::uint64_t tick_ = 0;
   fifo<std::coroutine_handle<>> pinned_;
