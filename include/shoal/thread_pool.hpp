@@ -3,22 +3,26 @@
 // What: N worker threads. Each worker has a bounded local run queue that other workers may steal
 // half of, a one-slot LIFO for continuations (defer), a queue of pinned work only it may run, an
 // inbox other threads post into, and its own timer heap. A global injection queue takes work from
-// outside the pool. Idle workers spin briefly, then park on a futex until work or their next
-// timer is due: an idle pool burns no CPU.
+// outside the pool. Idle workers spin briefly, then sleep until work, their next timer or (for a
+// worker watching descriptors, which sleeps in its epoll reactor rather than on a futex) an I/O
+// event: an idle pool burns no CPU.
 //
 // Affinity: `co_await pool.schedule_on(k)` moves the calling chain to worker k and binds it there:
 // every later wake-up of the chain (timers, yields, wake-ups from other threads) resumes it on k,
 // and no other worker steals it. `co_await pool.schedule()` moves it into the pool unbound, where
 // it runs wherever there is capacity. `spawn_on(k, t)` starts a detached chain bound to k.
 //
-// Lifecycle: construct, start(), use, `co_await pool.stop()` from a coroutine that does not run on
-// the pool (typically `sync_wait(pool.stop())` in main). stop() lets the workers run until no
-// ready work is left anywhere, then they exit and the awaiter resumes; coroutines still sleeping
-// then are never resumed (stop the work you started before stopping the pool). The destructor
-// terminates the program if the pool was started and not stopped.
+// Lifecycle: construct, start() once, use, `co_await pool.stop()` from a coroutine that does not
+// run on the pool (typically `sync_wait(pool.stop())` in main). stop() lets the workers run until
+// no ready work is left anywhere (every worker idle, every queue empty, owner-only ones included),
+// then they exit and the awaiter resumes once their threads are joined; coroutines still
+// suspended then (sleeping, waiting for I/O or an event) are never resumed (stop the work you
+// started before stopping the pool). stop may be awaited any number of times, from several
+// threads at once: each awaiter resumes after the threads are joined. The destructor terminates
+// the program if the pool was started and not stopped.
 //
-// Thread-safety: schedule, schedule_on, spawn and spawn_on may be called from any thread;
-// start and stop once each, from one thread. A post happens-before the posted coroutine resumes.
+// Thread-safety: schedule, schedule_on, spawn, spawn_on and stop may be called from any thread;
+// start once. A post happens-before the posted coroutine resumes.
 #pragma once
 
 #include <cstddef>
@@ -53,11 +57,14 @@ class thread_pool {
   thread_pool& operator=(const thread_pool&) = delete;
   ~thread_pool();
 
+  // Starts the workers. Errors: std::logic_error when called twice, or after stop.
   void start();
 
-  // Awaitable. Result: void. Errors: std::logic_error when awaited on one of this pool's workers.
-  // Cancellation: none. Resumes on: the executor it was awaited on, after every worker has exited.
-  // Thread-safety: await once. Example: `shoal::sync_wait(pool.stop());`
+  // Awaitable. Result: void. Errors: std::logic_error when awaited on one of this pool's workers,
+  // or outside any executor. Cancellation: none. Resumes on: the executor it was awaited on, after
+  // every worker has exited and been joined (at once when the pool was never started or is
+  // already stopped). Thread-safety: any thread, any number of times, concurrently too.
+  // Example: `shoal::sync_wait(pool.stop());`
   [[nodiscard]] detail::pool_stop_awaiter stop() noexcept {
     return detail::pool_stop_awaiter(*this);
   }

@@ -76,12 +76,15 @@ namespace detail {
 
 void pool_post(thread_pool& pool, std::coroutine_handle<> h) noexcept { pool.post(h); }
 
-bool pool_stop_awaiter::await_ready() { return !pool_->begin_stop(); }
-
-void pool_stop_awaiter::await_suspend(std::coroutine_handle<> h) {
+bool pool_stop_awaiter::await_ready() {
+  // Checked before anything else: a worker awaiting its own pool's stop would join itself.
   if (thread_pool::current() == pool_) {
     throw std::logic_error("shoal::thread_pool::stop awaited on one of the pool's own workers");
   }
+  return !pool_->begin_stop();
+}
+
+void pool_stop_awaiter::await_suspend(std::coroutine_handle<> h) {
   executor* here = executor::current();
   if (here == nullptr)
     throw std::logic_error("shoal::thread_pool::stop awaited outside an executor");

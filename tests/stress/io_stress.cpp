@@ -2,17 +2,22 @@
 // coroutines migrate between workers, sockets created on one worker and closed on another,
 // and reads cancelled while data races in.
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <array>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <mutex>
 #include <random>
 #include <span>
 #include <stop_token>
 #include <system_error>
+#include <thread>
 #include <vector>
 
+#include "shoal/fd_watch.hpp"
 #include "shoal/sleep.hpp"
 #include "shoal/socket.hpp"
 #include "shoal/stop.hpp"
@@ -147,6 +152,83 @@ TEST(IoStress, ReadsCancelledWhileDataArrivesEndExactlyOnce) {
   };
   shoal::sync_wait(run());
   EXPECT_EQ(completed.load() + cancelled.load(), attempts);
+}
+
+// One unbound coroutine's I/O wait and the stop source a stopper thread aims at it.
+struct stop_target {
+  std::mutex mutex;
+  std::stop_source source;  // guarded by mutex
+  std::atomic<unsigned> generation{0};
+};
+
+// Waits `rounds` times on a descriptor that never becomes readable, each time under a fresh
+// stop source published to `target`; only a stop ends each wait. Hops between workers.
+task<int> wait_until_stopped(shoal::thread_pool& pool, stop_target& target, int rounds) {
+  co_await pool.schedule();
+  std::array<int, 2> fds{};
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, fds.data()) != 0) {
+    throw std::system_error(errno, std::generic_category(), "socketpair");
+  }
+  int cancelled = 0;
+  {
+    shoal::fd_watch watch(fds[0]);
+    for (int r = 0; r < rounds; ++r) {
+      std::stop_source source;
+      {
+        const std::lock_guard lock(target.mutex);
+        target.source = source;
+      }
+      target.generation.fetch_add(1, std::memory_order_release);
+      const bool ready = co_await shoal::with_stop_token(source.get_token(), watch.readable());
+      if (!ready) ++cancelled;
+      co_await pool.schedule();  // unbound: the next wait may start on the other worker
+    }
+  }
+  ::close(fds[0]);
+  ::close(fds[1]);
+  co_return cancelled;
+}
+
+// Finding 1 of issue 20: a stop landing between the moment an unbound I/O waiter is parked in
+// its slot and the moment its stop callback is registered used to post the coroutine from
+// inside await_suspend; another worker could then resume it and reset the stop callback while
+// it was still being constructed (TSan: data race on the callback's optional; ASan: use after
+// free of the frame). The stopper thread fires at random short delays after each wait starts,
+// so that many stops land in that window.
+TEST(IoStress, StopsRacingTheSuspensionOfUnboundIoWaitsResumeEachOnceOnItsOwnTerms) {
+  running_pool p(2);
+  constexpr int waiters = 4;
+  constexpr int rounds = 3000;
+  std::array<stop_target, waiters> targets;
+  std::atomic<bool> done{false};
+  std::jthread stopper([&] {
+    std::mt19937 rng(11);
+    std::array<unsigned, waiters> seen{};
+    while (!done.load(std::memory_order_acquire)) {
+      for (std::size_t k = 0; k < waiters; ++k) {
+        const unsigned g = targets[k].generation.load(std::memory_order_acquire);
+        if (g == seen[k]) continue;
+        seen[k] = g;
+        std::stop_source source;
+        {
+          const std::lock_guard lock(targets[k].mutex);
+          source = targets[k].source;
+        }
+        for (unsigned spin = rng() % 2000; spin > 0; --spin) {
+          std::atomic_signal_fence(std::memory_order_seq_cst);  // a delay the compiler keeps
+        }
+        source.request_stop();
+      }
+    }
+  });
+  auto all = [&]() -> task<std::vector<int>> {
+    std::vector<task<int>> chains;
+    for (auto& target : targets) chains.push_back(wait_until_stopped(p.pool, target, rounds));
+    co_return co_await shoal::when_all(std::move(chains));
+  };
+  const std::vector<int> cancelled = shoal::sync_wait(all());
+  done.store(true, std::memory_order_release);
+  for (const int c : cancelled) EXPECT_EQ(c, rounds);
 }
 
 }  // namespace

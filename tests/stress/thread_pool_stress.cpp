@@ -6,6 +6,8 @@
 #include <atomic>
 #include <chrono>
 #include <latch>
+#include <thread>
+#include <vector>
 
 #include "shoal/sleep.hpp"
 #include "shoal/sync_wait.hpp"
@@ -98,6 +100,47 @@ TEST(ThreadPoolStress, StartAndStopRepeatedlyWithWorkInFlight) {
     for (int i = 0; i < 100; ++i) pool.spawn(job());
     shoal::sync_wait(pool.stop());
     ASSERT_EQ(done.load(), 100) << "round " << round;
+  }
+}
+
+// Finding 5 of issue 20: a second `co_await pool.stop()` used to join the worker threads while
+// the first was joining them too (undefined: TSan reports the race on the std::thread, glibc's
+// pthread_join may fail with EINVAL). Both awaiters must resume once every worker is joined.
+TEST(ThreadPoolStress, StopAwaitedFromTwoThreadsAtOnceJoinsTheWorkersOnce) {
+  for (int i = 0; i < 200; ++i) {
+    shoal::thread_pool pool({.workers = 2});
+    pool.start();
+    std::latch go(2);
+    auto stopper = [&] {
+      go.arrive_and_wait();
+      shoal::sync_wait(pool.stop());
+    };
+    std::thread a(stopper);
+    std::thread b(stopper);
+    a.join();
+    b.join();
+  }
+}
+
+// Finding 6 of issue 20: a chain hopping between two workers is always either running or
+// queued in an inbox the hop drains into the receiver's pinned queue. try_finish used to look at
+// inboxes but not at pinned queues, so a stop racing the hops could declare the pool finished
+// while the hop was in flight, and the chain was dropped. Stop must let every hop complete.
+TEST(ThreadPoolStress, StopRacingChainsHoppingBetweenWorkersDropsNoHop) {
+  constexpr int pools = 300;
+  constexpr int chains = 4;
+  constexpr int hops = 200;
+  for (int i = 0; i < pools; ++i) {
+    shoal::thread_pool pool({.workers = 2, .spin_rounds = 0});
+    pool.start();
+    std::atomic<int> finished{0};
+    auto hopper = [&](std::size_t first) -> task<> {
+      for (int h = 0; h < hops; ++h) co_await pool.schedule_on((first + h) % 2);
+      finished.fetch_add(1, std::memory_order_relaxed);
+    };
+    for (int c = 0; c < chains; ++c) pool.spawn_on(c % 2, hopper(c % 2));
+    shoal::sync_wait(pool.stop());
+    ASSERT_EQ(finished.load(), chains) << "a ready hop was dropped by stop (pool " << i << ')';
   }
 }
 

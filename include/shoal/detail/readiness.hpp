@@ -4,8 +4,18 @@
 // nobody consumed it), or the address of the one waiter suspended on it. The reactor's thread
 // signals edges; a waiter, on any thread, either consumes `ready` without suspending or parks its
 // address in the slot. Whoever takes the waiter's address out of the slot (the edge, or the
-// waiter's stop callback) decides its outcome and posts it back to its own executor; the other
-// finds the slot changed and does nothing. So an edge is never lost and never given twice.
+// waiter's stop callback) decides its outcome; the other finds the slot changed and does
+// nothing. So an edge is never lost and never given twice.
+//
+// Resumption (the handshake of shoal/detail/wait_queue.hpp): the waiter is in its slot, so it
+// can be taken, before await_suspend has registered its stop callback; and a stop requested
+// meanwhile runs that callback inside the registration. The taker must then not resume the
+// coroutine: another worker could run it and destroy the callback (and the frame) while it is
+// still being constructed. `handshake_` has two bits: await_suspend sets `suspended` once it
+// has finished touching the waiter, the taker sets `woken` once the outcome is recorded. Both
+// use one fetch_or, so exactly one of them sees the other's bit: a taker that comes second posts
+// the coroutine to its wake target; an await_suspend that comes second returns false and the
+// coroutine continues at once on its own thread. Nobody resumes it inline.
 //
 // Thread-safety: signal() on the reactor's thread; the awaiter on its coroutine's thread; the
 // stop callback on any thread. At most one waiter per direction at a time.
@@ -72,9 +82,13 @@ class readiness_waiter {
     target_ = wake_target::of(h);
     if (target_.where == nullptr) throw std::logic_error("shoal: I/O awaited outside an executor");
     if (!slot_->park(*this)) return false;  // an edge arrived meanwhile: consumed
+    // From here an edge or a stop may take the waiter; one already requested runs on_stop
+    // inline, here, which then finds `suspended` unset and leaves the resumption to us.
     if (env != nullptr && env->stop.stop_possible())
       stop_callback_.emplace(env->stop.token(), on_stop{this});
-    return true;
+    // acq_rel: pairs with the fetch_or in wake(). Release: a taker that sees `suspended` may
+    // post us (we touch nothing after this). Acquire: if it took us first, we see cancelled_.
+    return (handshake_.fetch_or(suspended, std::memory_order_acq_rel) & woken) == 0;
   }
   bool await_resume() noexcept {
     stop_callback_.reset();  // waits for a callback running concurrently
@@ -84,7 +98,13 @@ class readiness_waiter {
   // Called by whoever took this waiter out of its slot.
   void wake(bool cancelled) noexcept {
     cancelled_ = cancelled;
-    target_.post(handle_);  // publishes cancelled_ to await_resume
+    // Read before the fetch_or: if await_suspend has not finished, the coroutine continues on
+    // its own thread as soon as `woken` is set, and the waiter may be gone.
+    const std::coroutine_handle<> h = handle_;
+    const wake_target target = target_;
+    // acq_rel: pairs with the fetch_or in await_suspend. Release: publishes cancelled_.
+    // Acquire: if `suspended` is set, await_suspend is done with the waiter; we post it.
+    if ((handshake_.fetch_or(woken, std::memory_order_acq_rel) & suspended) != 0) target.post(h);
   }
 
  private:
@@ -95,7 +115,11 @@ class readiness_waiter {
     }
   };
 
+  static constexpr unsigned char suspended = 1;
+  static constexpr unsigned char woken = 2;
+
   readiness* slot_;
+  std::atomic<unsigned char> handshake_{0};
   std::coroutine_handle<> handle_;
   wake_target target_;
   bool cancelled_ = false;

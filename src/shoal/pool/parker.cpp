@@ -38,10 +38,14 @@ void parker::park(std::optional<time_point> until) noexcept {
 
 void parker::park_in_reactor(std::optional<time_point> until) noexcept {
   std::int32_t expected = empty;
-  // acquire on failure: pairs with unpark's release exchange (the token's work is visible).
+  // acq_rel: pairs with unpark's release exchange (on failure, the token's work is visible).
   if (!state_.compare_exchange_strong(expected, parked_in_reactor, std::memory_order_acq_rel,
                                       std::memory_order_acquire)) {
-    state_.store(empty, std::memory_order_relaxed);  // it was notified: consume the token
+    // It was notified: consume the token. An exchange, not a store: a second unpark may have
+    // left its token since the compare-exchange read the first, and consuming it must acquire
+    // that unpark's release too (pairs with unpark's exchange), or the work it announced could
+    // be invisible to the queue checks that follow while its token is gone.
+    state_.exchange(empty, std::memory_order_acquire);
     return;
   }
   io_->wait(until);  // returns on an event, the eventfd written by unpark, or the timeout

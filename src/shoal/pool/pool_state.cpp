@@ -2,6 +2,7 @@
 #include "pool/pool_state.hpp"
 
 #include <random>
+#include <stdexcept>
 
 namespace shoal::detail {
 namespace {
@@ -88,6 +89,14 @@ std::size_t pool_state::enter_idle() noexcept {
   return idle_.fetch_add(1, std::memory_order_seq_cst) + 1;
 }
 
+void pool_state::leave_idle(worker& w) noexcept {
+  // Once per park, never on the hot path. The lock orders this exit with any finish decision:
+  // a decision made before it saw this worker idle, with nothing to run.
+  const std::lock_guard lock(finish_mutex_);
+  idle_.fetch_sub(1, std::memory_order_seq_cst);
+  w.clear_owner_work_while_idle();
+}
+
 bool pool_state::any_stealable_work() const noexcept {
   if (!global_empty()) return true;
   for (const auto& w : workers_) {
@@ -104,55 +113,73 @@ bool pool_state::any_queued_work() const noexcept {
   return false;
 }
 
-bool pool_state::try_finish(std::size_t idle_count) noexcept {
-  // Every worker idle and nothing queued anywhere: no running coroutine is left to post more.
-  if (idle_count < workers_.size() && idle_.load(std::memory_order_seq_cst) < workers_.size()) {
-    return false;
+bool pool_state::try_finish() noexcept {
+  {
+    const std::lock_guard lock(finish_mutex_);
+    if (finished_.load(std::memory_order_relaxed)) return true;  // written under this lock
+    // Every worker idle (and, under the lock, staying so) and nothing queued anywhere, owner-only
+    // queues included: no running coroutine is left to post more.
+    if (idle_.load(std::memory_order_seq_cst) < workers_.size()) return false;
+    if (any_queued_work()) return false;
+    for (const auto& w : workers_) {
+      if (w->owner_work_while_idle()) return false;
+    }
+    // release: pairs with the acquire loads in finished(): a worker that sees it exits.
+    finished_.store(true, std::memory_order_release);
   }
-  if (any_queued_work()) return false;
-  bool expected = false;
-  if (!finished_.compare_exchange_strong(expected, true, std::memory_order_acq_rel)) return true;
   for (auto& w : workers_) w->unpark();
   return true;
 }
 
 void pool_state::start() {
-  started_.store(true, std::memory_order_release);
+  // Once: a pool is not restarted after stop (its finished state is final).
+  // acquire: pairs with the release in start() or stop's join, whichever came last.
+  if (started_.load(std::memory_order_acquire) || stopping_.load(std::memory_order_acquire)) {
+    throw std::logic_error("shoal::thread_pool::start called twice, or after stop");
+  }
+  started_.store(true,
+                 std::memory_order_release);  // pairs with begin_stop's and running()'s acquire
   for (auto& w : workers_) w->start_thread();
 }
 
 bool pool_state::begin_stop() noexcept {
+  // acquire: pairs with start()'s release (its threads exist) and join()'s (they are gone).
   if (!started_.load(std::memory_order_acquire)) return false;
-  if (stopping_.exchange(true, std::memory_order_acq_rel)) return false;
-  for (auto& w : workers_) w->unpark();  // sleepers re-evaluate: maybe the pool is done
+  // acq_rel: pairs with the exchange of a concurrent stop; only the first wakes the workers.
+  if (!stopping_.exchange(true, std::memory_order_acq_rel)) {
+    for (auto& w : workers_) w->unpark();  // sleepers re-evaluate: maybe the pool is done
+  }
   return true;
 }
 
-void pool_state::on_finished(executor* resume_on, std::coroutine_handle<> h) noexcept {
+void pool_state::on_finished(executor* resume_on, std::coroutine_handle<> h) {
   std::unique_lock lock(stop_mutex_);
   if (all_exited_) {
     lock.unlock();
     resume_on->post(h, true);
     return;
   }
-  stop_resume_on_ = resume_on;
-  stop_waiter_ = h;
+  stop_waiters_.push_back({resume_on, h});
 }
 
 void pool_state::worker_exited() noexcept {
+  // acq_rel: pairs with the other workers' increments; the last one sees everything they did.
   if (exited_.fetch_add(1, std::memory_order_acq_rel) + 1 != workers_.size()) return;
-  std::unique_lock lock(stop_mutex_);
-  all_exited_ = true;
-  if (!stop_waiter_) return;
-  executor* resume_on = std::exchange(stop_resume_on_, nullptr);
-  std::coroutine_handle<> h = std::exchange(stop_waiter_, nullptr);
-  lock.unlock();
-  resume_on->post(h, true);
+  std::vector<stop_waiter> waiters;
+  {
+    const std::lock_guard lock(stop_mutex_);
+    all_exited_ = true;
+    waiters.swap(stop_waiters_);
+  }
+  // The workers are leaving their loops: posting to another executor is all that may happen
+  // here. Each awaiter joins the threads (pool_stop_awaiter::await_resume).
+  for (const stop_waiter& w : waiters) w.resume_on->post(w.h, true);
 }
 
 void pool_state::join() {
+  const std::lock_guard lock(join_mutex_);
   for (auto& w : workers_) w->join_thread();
-  started_.store(false, std::memory_order_release);
+  started_.store(false, std::memory_order_release);  // pairs with begin_stop's acquire
 }
 
 }  // namespace shoal::detail

@@ -11,9 +11,17 @@
 // running and will run the item itself, so a wake-up missed there costs parallelism for a
 // moment, never progress. That keeps a full fence off the hot path of every local post.
 //
-// Stopping: once stop is requested, the worker that makes every worker idle while no queue
+// Stopping: once stop is requested, an idle worker that finds every worker idle while no queue
 // holds work declares the pool finished and wakes the rest; each exits its loop, and the last
-// one to exit resumes the stop awaiter on the executor it was awaited from.
+// one to exit resumes every stop awaiter on the executor it was awaited from; the first of them
+// to resume joins the threads (under join_mutex_, so that two awaiters never join at once).
+// Why no ready work is dropped: the decision (try_finish) and every worker's way out of the idle
+// state (leave_idle) are serialised by finish_mutex_, so a worker counted idle by the decision
+// stays idle until it is made. An idle worker runs nothing, but the reactor it sleeps in
+// dispatches I/O events, which may make work ready in its owner-only queues (pinned, LIFO):
+// it publishes that in `owner_work_while_idle` (see worker.hpp), which the decision reads under
+// the same mutex. Work made ready after the decision belongs to a coroutine still suspended
+// when the pool finished (shoal/thread_pool.hpp says what happens to those).
 #pragma once
 
 #include <atomic>
@@ -65,7 +73,8 @@ class pool_state {
   bool end_spinning() noexcept { return spinning_.fetch_sub(1, std::memory_order_seq_cst) == 1; }
   // Returns the number of idle workers including the caller.
   std::size_t enter_idle() noexcept;
-  void leave_idle() noexcept { idle_.fetch_sub(1, std::memory_order_seq_cst); }
+  // Serialised with try_finish (see the header comment); clears `w`'s owner_work_while_idle.
+  void leave_idle(worker& w) noexcept;
 
   // Work any idle worker could take: the global queue or another worker's ring.
   bool any_stealable_work() const noexcept;
@@ -73,14 +82,18 @@ class pool_state {
   bool any_queued_work() const noexcept;
   bool stopping() const noexcept { return stopping_.load(std::memory_order_acquire); }
   bool finished() const noexcept { return finished_.load(std::memory_order_acquire); }
-  // Called by an idle worker while stopping; true when it declared the pool finished.
-  bool try_finish(std::size_t idle_count) noexcept;
+  // Called by an idle worker while stopping; true when the pool is finished.
+  bool try_finish() noexcept;
 
   // Stop protocol, driven by thread_pool.
   void start();
+  // False when there is nothing to wait for: never started, or already joined.
   bool begin_stop() noexcept;
-  void on_finished(executor* resume_on, std::coroutine_handle<> h) noexcept;
+  // Resumes `h` on `resume_on` once every worker has exited (at once if they have). Any number
+  // of awaiters, from any threads. Throws std::bad_alloc.
+  void on_finished(executor* resume_on, std::coroutine_handle<> h);
   void worker_exited() noexcept;
+  // Joins every worker thread; safe to call concurrently and repeatedly.
   void join();
 
   std::uint64_t shuffle_seed() const noexcept { return shuffle_seed_; }
@@ -98,15 +111,21 @@ class pool_state {
 
   std::atomic<std::size_t> spinning_{0};
   std::atomic<std::size_t> idle_{0};
+  std::mutex finish_mutex_;  // serialises try_finish with leave_idle
+
+  struct stop_waiter {
+    executor* resume_on;
+    std::coroutine_handle<> h;
+  };
 
   std::atomic<bool> started_{false};
   std::atomic<bool> stopping_{false};
   std::atomic<bool> finished_{false};
   std::atomic<std::size_t> exited_{0};
   std::mutex stop_mutex_;
-  executor* stop_resume_on_ = nullptr;   // guarded by stop_mutex_
-  std::coroutine_handle<> stop_waiter_;  // guarded by stop_mutex_
-  bool all_exited_ = false;              // guarded by stop_mutex_
+  std::vector<stop_waiter> stop_waiters_;  // guarded by stop_mutex_
+  bool all_exited_ = false;                // guarded by stop_mutex_
+  std::mutex join_mutex_;                  // held while joining the worker threads
 };
 
 }  // namespace shoal::detail

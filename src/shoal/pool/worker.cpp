@@ -77,6 +77,9 @@ void worker::post(std::coroutine_handle<> h, bool pinned) noexcept {
   if (this_worker == this) {
     if (pinned) {
       pinned_.push_back(h);
+      // seq_cst: pairs with try_finish's load under the finish mutex (pool_state.hpp): a
+      // decision that does not see this comes before it, and its work is not dropped unseen.
+      if (parked_in_pool_) owner_work_while_idle_.store(true, std::memory_order_seq_cst);
     } else {
       push_unpinned(h);
     }
@@ -91,7 +94,7 @@ void worker::post(std::coroutine_handle<> h, bool pinned) noexcept {
 }
 
 void worker::defer(std::coroutine_handle<> h) noexcept {
-  if (this_worker != this || shuffle_) {
+  if (this_worker != this || shuffle_ || parked_in_pool_) {
     post(h, true);
     return;
   }
@@ -236,24 +239,22 @@ bool worker::spin_for_work() noexcept {
 }
 
 void worker::park() {
-  const std::size_t idle = pool_->enter_idle();
+  pool_->enter_idle();
+  parked_in_pool_ = true;
   sleeping_.store(true, std::memory_order_seq_cst);
   std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with pool_state::notify_work
   // Only what this worker may run: its own queues, the global queue, other rings. (Pinned work
   // in another worker's inbox is not ours; counting it would keep us awake, spinning, until
   // its owner drains it.)
   const bool work = has_local_work() || pool_->any_stealable_work();
-  if (!work && pool_->stopping() && pool_->try_finish(idle)) {
-    sleeping_.store(false, std::memory_order_relaxed);
-    pool_->leave_idle();
-    return;
-  }
-  if (!work && !pool_->finished()) {
+  const bool finished = !work && pool_->stopping() && pool_->try_finish();
+  if (!work && !finished) {
     count(parked_);
-    parker_.park(timers_.next_deadline());
+    parker_.park(timers_.next_deadline());  // may dispatch I/O events: see post()
   }
   sleeping_.store(false, std::memory_order_relaxed);
-  pool_->leave_idle();
+  parked_in_pool_ = false;
+  pool_->leave_idle(*this);
 }
 
 bool worker::wait_for_work() {

@@ -65,6 +65,15 @@ class worker final : public executor {
     return inbox_nonempty_.load(std::memory_order_acquire);  // pairs with post
   }
   spmc_ring& ring() noexcept { return ring_; }
+  // True when, while counted idle, this worker made work ready in its owner-only queues (the
+  // reactor it sleeps in dispatched an event to a chain bound here). Read by try_finish and
+  // cleared by leave_idle, both under the pool's finish mutex.
+  [[nodiscard]] bool owner_work_while_idle() const noexcept {
+    return owner_work_while_idle_.load(std::memory_order_seq_cst);  // pairs with post's store
+  }
+  void clear_owner_work_while_idle() noexcept {
+    owner_work_while_idle_.store(false, std::memory_order_relaxed);  // under the finish mutex
+  }
 
   static worker* current() noexcept;
 
@@ -99,7 +108,8 @@ class worker final : public executor {
 
   std::coroutine_handle<> lifo_;
   unsigned lifo_streak_ = 0;
-  bool inbox_active_ = false;  // drained cross-thread work since it last went idle
+  bool inbox_active_ = false;    // drained cross-thread work since it last went idle
+  bool parked_in_pool_ = false;  // inside park(), counted idle by the pool
   std::uint64_t tick_ = 0;
   fifo<std::coroutine_handle<>> pinned_;
   spmc_ring ring_;
@@ -119,6 +129,7 @@ class worker final : public executor {
   reactor reactor_;
   parker parker_{reactor_};
   std::atomic<bool> sleeping_{false};
+  std::atomic<bool> owner_work_while_idle_{false};
 
   std::atomic<std::uint64_t> resumed_{0};
   std::atomic<std::uint64_t> stolen_{0};
