@@ -5,7 +5,8 @@ namespace tpcc::stats {
 namespace {
 
 constexpr auto relaxed = std::memory_order_relaxed;  // counters: exact, no ordering needed
-constexpr std::chrono::seconds delivery_limit{80};   // clause 2.7.2.2 / 5.2.5.3
+// Clause 2.7.2.2 / 5.2.5.3.
+constexpr std::chrono::duration<double> delivery_limit{txn::deferred_delivery_limit_seconds};
 
 void add(std::atomic<std::uint64_t>& to, std::uint64_t n) noexcept { to.fetch_add(n, relaxed); }
 
