@@ -19,6 +19,10 @@ bool recorder::in_window(clock::time_point t) const noexcept {
   return t >= start_ && t.time_since_epoch().count() < end_.load(relaxed);
 }
 
+std::pair<clock::time_point, clock::time_point> recorder::window() const noexcept {
+  return {start_, clock::time_point(clock::duration(end_.load(relaxed)))};
+}
+
 void recorder::close_window(clock::time_point t) noexcept {
   clock::rep seen = end_.load(relaxed);
   const clock::rep wanted = t.time_since_epoch().count();
@@ -54,6 +58,7 @@ void recorder::record(const txn_record& r) noexcept {
   count(all_[txn::index(r.kind)], r);
   if (!in_window(r.end)) {
     add(outside_, 1);
+    count(outside_kinds_[txn::index(r.kind)], r);
     return;
   }
   count(kinds_[txn::index(r.kind)], r);
@@ -103,7 +108,11 @@ kind_totals recorder::copy(const per_kind& k) {
 
 cumulative recorder::take_all() const {
   cumulative c;
-  for (std::size_t i = 0; i < txn::kind_count; ++i) c.kinds[i] = copy(all_[i]);
+  for (std::size_t i = 0; i < txn::kind_count; ++i) {
+    c.kinds[i] = copy(all_[i]);
+    c.window[i] = copy(kinds_[i]);
+    c.outside[i] = copy(outside_kinds_[i]);
+  }
   return c;
 }
 

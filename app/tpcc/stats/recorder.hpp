@@ -24,6 +24,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <utility>
 
 #include "driver/outcome.hpp"
 #include "stats/histogram.hpp"
@@ -69,9 +70,13 @@ struct snapshot {
   clock::time_point window_start, window_end;  // window_end: as closed, or as planned
 };
 
-// Every transaction ended so far, in every phase: cumulative, for the interval series.
+// Every transaction ended so far, in every phase (`kinds`), split into those that ended inside
+// the measurement window (`window`) and outside it (`outside`): cumulative, for the interval
+// series. Each part is monotonic on its own.
 struct cumulative {
   std::array<kind_totals, txn::kind_count> kinds;
+  std::array<kind_totals, txn::kind_count> window;
+  std::array<kind_totals, txn::kind_count> outside;
 };
 
 class recorder {
@@ -87,6 +92,8 @@ class recorder {
   // Ends the window early (Ctrl-C, or the run stopped by an error) at `t` if t is earlier.
   void close_window(clock::time_point t) noexcept;
   [[nodiscard]] bool in_window(clock::time_point t) const noexcept;
+  // The window [start, end): end as closed, or as planned.
+  [[nodiscard]] std::pair<clock::time_point, clock::time_point> window() const noexcept;
   [[nodiscard]] snapshot take() const;
   [[nodiscard]] cumulative take_all() const;
 
@@ -109,7 +116,8 @@ class recorder {
   const clock::time_point start_;
   std::atomic<clock::rep> end_;  // a time_point's count
   std::array<per_kind, txn::kind_count> kinds_;
-  std::array<per_kind, txn::kind_count> all_;  // every phase
+  std::array<per_kind, txn::kind_count> all_;      // every phase
+  std::array<per_kind, txn::kind_count> outside_kinds_;  // every phase but the window
   std::atomic<std::uint64_t> outside_{0};
   std::atomic<std::uint64_t> deliveries_{0}, on_time_{0}, skipped_{0}, delivery_failed_{0};
   concurrent_histogram delivery_completion_;
