@@ -65,8 +65,15 @@ void recorder::record(const txn_record& r) noexcept {
 }
 
 void recorder::record_delivery(std::chrono::nanoseconds completion, int skipped, bool ok,
-                               clock::time_point end) noexcept {
-  if (!in_window(end)) return;
+                               clock::time_point end, std::uint64_t round_trips) noexcept {
+  // Clause 2.7.2.2 judges the deliveries queued in the window, however they end.
+  const clock::time_point queued = end - completion;
+  add(all_[txn::index(txn::kind::delivery)].round_trips, round_trips);
+  if (!in_window(queued)) {
+    add(outside_kinds_[txn::index(txn::kind::delivery)].round_trips, round_trips);
+    return;
+  }
+  add(kinds_[txn::index(txn::kind::delivery)].round_trips, round_trips);
   if (!ok) {
     add(delivery_failed_, 1);
     return;

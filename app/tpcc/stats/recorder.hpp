@@ -7,8 +7,9 @@
 // retries exhausted), retries, and three latency histograms: time queued for a connection,
 // time inside the transaction, and the response time the terminal saw (clause 5.5.1: from
 // submission to the answer; for the deferred Delivery, until it was queued). Deferred
-// deliveries add their completion time from queueing (clause 2.7.2.2), the districts skipped
-// and how many completed within 80 s. The input-variability counters record what terminals
+// deliveries queued inside the window add their completion time from queueing (clause 2.7.2.2),
+// the districts skipped and how many completed within 80 s, or count as failed (a failed or
+// abandoned one is never on time). The input-variability counters record what terminals
 // keyed in (clause 5.2.5 / 2.4.1.5 / 2.5.1.2 / 2.6.1.2).
 // Apart from the window, every transaction of every phase is also counted in a second set of
 // per-type counters and histograms: take_all() gives them as a cumulative snapshot, from which
@@ -84,9 +85,12 @@ class recorder {
   recorder(clock::time_point window_start, clock::time_point window_end);
 
   void record(const txn_record& r) noexcept;
-  // A deferred delivery that ended at `end`: completed (ok) or failed.
+  // A deferred delivery queued at `end - completion` that ended at `end`: completed (ok), or
+  // failed or abandoned (not ok: counted, never on time). It counts for the window it was
+  // queued in (clause 2.7.2.2), wherever it ends. `round_trips`: the deliverer's, added to
+  // Delivery's (its terminal part, queueing, makes none).
   void record_delivery(std::chrono::nanoseconds completion, int skipped, bool ok,
-                       clock::time_point end) noexcept;
+                       clock::time_point end, std::uint64_t round_trips = 0) noexcept;
   // Adds what one terminal keyed in at `at`.
   void record_inputs(const input_counts& keyed, clock::time_point at) noexcept;
   // Ends the window early (Ctrl-C, or the run stopped by an error) at `t` if t is earlier.

@@ -13,10 +13,14 @@
 // thread-safe) and fail() (any thread).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <memory>
 #include <mutex>
 #include <stop_token>
 #include <string>
+#include <vector>
 
 #include "driver/database.hpp"
 #include "shoal/channel.hpp"
@@ -34,12 +38,25 @@ struct delivery_request {
 };
 
 struct run_context {
-  run_context(driver::database& database, stats::recorder& rec, std::size_t queue_capacity)
-      : db(database), recorder(rec), deliveries(queue_capacity) {}
+  // `deliverers` queues of `queue_capacity` each.
+  run_context(driver::database& database, stats::recorder& rec, std::size_t queue_capacity,
+              std::size_t deliverers = 1)
+      : db(database), recorder(rec) {
+    for (std::size_t i = 0; i < std::max<std::size_t>(1, deliverers); ++i) {
+      deliveries.push_back(std::make_unique<shoal::channel<delivery_request>>(queue_capacity));
+    }
+  }
+
+  // A warehouse's deferred Deliveries always go to the same deliverer's queue, so one
+  // warehouse is never delivered by two deliverers at once: the second would find the first's
+  // orders gone and report districts as skipped that had undelivered orders (clause 2.7.4.2).
+  [[nodiscard]] shoal::channel<delivery_request>& queue_for(std::int64_t w_id) {
+    return *deliveries[static_cast<std::size_t>(w_id - 1) % deliveries.size()];
+  }
 
   driver::database& db;
   stats::recorder& recorder;
-  shoal::channel<delivery_request> deliveries;
+  std::vector<std::unique_ptr<shoal::channel<delivery_request>>> deliveries;  // per deliverer
   txn::workload_scope scope{};
   txn::retry_policy retry{};
   double wait_scale = 1.0;  // keying and think times are multiplied by it; 0: no waits

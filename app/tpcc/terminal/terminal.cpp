@@ -106,7 +106,7 @@ txn::attempt_report queued(bool sent) {
 // Clause 2.7.2: the terminal's part of a Delivery is queueing it.
 shoal::task<txn::attempt_report> delivery(run_context& ctx, random::rng& rng, std::int64_t w) {
   const bool sent = co_await shoal::with_stop_token(ctx.hard_stop.get_token(),
-                                                    ctx.deliveries.send(make_request(rng, w)));
+                                                    ctx.queue_for(w).send(make_request(rng, w)));
   const txn::attempt_report report = queued(sent);
   co_return report;
 }

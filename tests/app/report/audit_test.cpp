@@ -90,4 +90,48 @@ TEST(audit, TheThroughputChartRatesTheLastPartialIntervalByItsRealLengthWithoutA
   EXPECT_NEAR(per_minute.back(), 63.0 / (1.02 / 60.0), 1e-6);
 }
 
+TEST(audit, DeferredDeliveriesAreCountedByTheTimeTheyWereQueuedFailuresIncluded) {
+  using namespace std::chrono_literals;
+  const auto t0 = tpcc::stats::clock::now();
+  tpcc::stats::recorder rec(t0, t0 + 100s);
+  rec.record_delivery(15s, 0, true, t0 + 5s);     // queued in the warm-up: not this window's
+  rec.record_delivery(15s, 1, true, t0 + 110s);   // queued at 95 s, completed in the drain
+  rec.record_delivery(1s, 0, false, t0 + 51s);    // failed: counted, and not on time
+  rec.record_delivery(85s, 0, true, t0 + 99s);    // queued at 14 s, late
+  const auto s = rec.take();
+  EXPECT_EQ(s.deliveries_done, 2U);
+  EXPECT_EQ(s.deliveries_on_time, 1U);
+  EXPECT_EQ(s.deliveries_failed, 1U);
+  EXPECT_EQ(s.skipped_districts, 1U);
+}
+
+TEST(audit, TheDeliverersRoundTripsAreInDeliverysAverage) {
+  using namespace std::chrono_literals;
+  const auto t0 = tpcc::stats::clock::now();
+  tpcc::stats::recorder rec(t0, t0 + 100s);
+  tpcc::stats::txn_record queued;  // the terminal's part: queueing, no round trip
+  queued.kind = txn::kind::delivery;
+  queued.end = t0 + 10s;
+  rec.record(queued);
+  rec.record_delivery(2s, 0, true, t0 + 12s, 2);  // the deliverer's: two round trips
+  const auto s = rec.take();
+  const auto& delivery = s.kinds[txn::index(txn::kind::delivery)];
+  EXPECT_EQ(delivery.round_trips, 2U);
+  EXPECT_DOUBLE_EQ(report::round_trips_per_transaction(delivery), 2.0);
+}
+
+TEST(audit, TheSummaryAndTheVerdictJudgeDeferredDeliveriesOverTheSameDenominator) {
+  tpcc::run::run_result r = compliant();
+  r.results.deliveries_done = 90;  // completed in time or late
+  r.results.deliveries_on_time = 85;
+  r.results.deliveries_failed = 10;  // failed or abandoned: not on time
+  const report::verdict v = report::evaluate(r, postgres);
+  const auto& within = item(v, "deferred Delivery within 80 s");
+  EXPECT_EQ(within.measured, "85.00 %");  // 85 of the 100 queued in the window
+  EXPECT_FALSE(within.pass);
+  const std::string summary = report::format_summary(r, postgres);
+  EXPECT_TRUE(contains(summary, "100 queued in the window")) << summary;
+  EXPECT_TRUE(contains(summary, "85.0 % completed within 80 s")) << summary;
+}
+
 }  // namespace
