@@ -181,6 +181,7 @@ shoal::task<int> run_command(app& a, driver::database& db) {
   rc.measure = a.cfg.duration;
   rc.drain = a.cfg.drain;
   rc.wait_scale = a.cfg.wait_scale;
+  rc.isolation = a.cfg.isolation;
   rc.deliverers = a.cfg.deliverers;
   rc.seed = a.cfg.seed != 0 ? a.cfg.seed : random::seed_from_time();
   measurement_settings(a.cfg, rc);

@@ -30,12 +30,17 @@ std::string shard_line(const run::run_result& r) {
                 static_cast<long long>(r.warehouses));
 }
 
+std::string isolation_line(const run::run_result& r, const std::string& target) {
+  return "  isolation   " + isolation_text(r, target) + "\n";
+}
+
 std::string header(const run::run_result& r, const std::string& target) {
   std::string out;
   if (is_simulated(target)) out += capacity_mode_line;
   out += "shoal-tpcc result\n";
   out.append("  database    ").append(target).append("\n");
   out += mode_line(r);
+  out += isolation_line(r, target);
   out += format("  warehouses  %lld, terminals %lld\n", static_cast<long long>(r.warehouses),
                 static_cast<long long>(r.terminals));
   out += shard_line(r);
@@ -135,6 +140,24 @@ std::string constants(const run::run_result& r) {
 }
 
 }  // namespace
+
+const char* isolation_name(driver::isolation level) noexcept {
+  switch (level) {
+    case driver::isolation::repeatable_read:
+      return "repeatable-read";
+    case driver::isolation::serializable:
+      return "serializable";
+    case driver::isolation::read_committed:
+      break;
+  }
+  return "read-committed";
+}
+
+std::string isolation_text(const run::run_result& r, std::string_view target) {
+  std::string out = isolation_name(r.config.isolation);
+  if (target.starts_with("sqlite:")) out += " asked; SQLite runs every transaction serializable";
+  return out;
+}
 
 double round_trips_per_transaction(const stats::kind_totals& t) {
   const std::uint64_t n = t.committed + t.rolled_back + t.failed + t.lost;

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "run/run.hpp"
 
@@ -24,6 +25,11 @@ inline constexpr const char* capacity_mode_line =
 
 // Round trips to the database per transaction that ended (retries included).
 [[nodiscard]] double round_trips_per_transaction(const stats::kind_totals& t);
+// "read-committed", "repeatable-read" or "serializable", as --isolation spells it.
+[[nodiscard]] const char* isolation_name(driver::isolation level) noexcept;
+// The run's isolation level as every output states it: the level, and for SQLite that it runs
+// every transaction serializable whatever was asked.
+[[nodiscard]] std::string isolation_text(const run::run_result& r, std::string_view target);
 
 // New-Orders completed in the measurement interval: committed + rolled back by the spec's 1%
 // (clauses 2.4.2.3, 5.4.2); failed and lost ones are not.

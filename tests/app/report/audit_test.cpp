@@ -134,4 +134,15 @@ TEST(audit, TheSummaryAndTheVerdictJudgeDeferredDeliveriesOverTheSameDenominator
   EXPECT_TRUE(contains(summary, "85.0 % completed within 80 s")) << summary;
 }
 
+TEST(audit, TheIsolationLevelIsInTheSummaryTheJsonAndTheHtml) {
+  tpcc::run::run_result r = compliant();
+  r.config.isolation = tpcc::driver::isolation::repeatable_read;
+  EXPECT_TRUE(contains(report::format_summary(r, postgres), "isolation   repeatable-read"));
+  EXPECT_TRUE(contains(report::to_json_text(r, {postgres, "test"}),
+                       "\"isolation\": \"repeatable-read\""));
+  EXPECT_TRUE(contains(report::format_html(r, postgres), "repeatable-read"));
+  // SQLite runs every transaction serializable whatever was asked: the outputs say so.
+  EXPECT_TRUE(contains(report::format_summary(r, "sqlite:/tmp/x.db"), "SQLite"));
+}
+
 }  // namespace
