@@ -1,6 +1,7 @@
 // app/tpcc/report/summary.cpp: the final text summary (see summary.hpp).
 #include "report/summary.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <string_view>
 
@@ -51,6 +52,20 @@ std::string header(const run::run_result& r, const std::string& target) {
   return out;
 }
 
+// A window with few New-Orders cannot pin tpmC down: its 95 % interval (as if the count were
+// Poisson, which over-states it a little: the deck and the waits make arrivals more regular),
+// said when wider than +-5 %. See docs/tpcc/results.md, "Short runs".
+std::string precision_line(const run::run_result& r) {
+  const std::uint64_t n = completed_new_orders(r.results);
+  if (n == 0) return {};
+  const double half_width = 1.96 / std::sqrt(static_cast<double>(n));
+  if (half_width <= 0.05) return {};
+  return format(
+      "  precision   +-%.0f %% (95 %%, from %llu New-Orders): too short a window to judge tpmC "
+      "or efficiency; its mix shares also carry the terminals' start (docs/tpcc/results.md)\n",
+      half_width * 100.0, static_cast<unsigned long long>(n));
+}
+
 std::string headline(const run::run_result& r) {
   if (r.measured_seconds <= 0) {
     return "\n  nothing measured: the run ended before its measurement interval began\n";
@@ -71,7 +86,7 @@ std::string headline(const run::run_result& r) {
     out += format("  efficiency  %.1f %%  (tpmC / (12.86 x %lld warehouses))\n",
                   efficiency(r) * 100.0, static_cast<long long>(warehouses_run(r)));
   }
-  return out;
+  return out + precision_line(r);
 }
 
 std::string table_row(txn::kind k, const stats::kind_totals& t) {
