@@ -1,6 +1,8 @@
 // app/tpcc/stats/recorder.cpp: counting within the measurement window (see recorder.hpp).
 #include "stats/recorder.hpp"
 
+#include <algorithm>
+
 namespace tpcc::stats {
 namespace {
 
@@ -97,6 +99,13 @@ void recorder::record_inputs(const input_counts& keyed, clock::time_point at) no
   add(inputs_.order_statuses_by_name, keyed.order_statuses_by_name);
   add(inputs_.think_times, keyed.think_times);
   add(inputs_.think_micros, static_cast<std::uint64_t>(keyed.think_seconds * 1e6));
+}
+
+void recorder::record_think(std::chrono::nanoseconds slept, clock::time_point at) noexcept {
+  if (!in_window(at)) return;
+  add(inputs_.think_times, 1);
+  const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(slept).count();
+  add(inputs_.think_micros, static_cast<std::uint64_t>(std::max<std::int64_t>(0, micros)));
 }
 
 kind_totals recorder::copy(const per_kind& k) {

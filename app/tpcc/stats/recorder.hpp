@@ -52,7 +52,7 @@ struct input_counts {
   std::uint64_t payments = 0, remote_payments = 0, payments_by_name = 0;
   std::uint64_t order_statuses = 0, order_statuses_by_name = 0;
   std::uint64_t think_times = 0;
-  double think_seconds = 0;  // sum of think times applied
+  double think_seconds = 0;  // sum of think times as slept (record_think), unscaled
 };
 
 struct kind_totals {
@@ -93,6 +93,9 @@ class recorder {
                        clock::time_point end, std::uint64_t round_trips = 0) noexcept;
   // Adds what one terminal keyed in at `at`.
   void record_inputs(const input_counts& keyed, clock::time_point at) noexcept;
+  // One think time as the terminal actually slept it (scaled back by the wait scale), after the
+  // transaction it follows, which started at `at`.
+  void record_think(std::chrono::nanoseconds slept, clock::time_point at) noexcept;
   // Ends the window early (Ctrl-C, or the run stopped by an error) at `t` if t is earlier.
   void close_window(clock::time_point t) noexcept;
   [[nodiscard]] bool in_window(clock::time_point t) const noexcept;
