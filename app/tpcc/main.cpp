@@ -32,6 +32,7 @@
 #include "shoal/stop.hpp"
 #include "shoal/sync_wait.hpp"
 #include "shoal/thread_pool.hpp"
+#include "stats/process.hpp"
 #include "ui/live_display.hpp"
 
 namespace {
@@ -174,6 +175,15 @@ void measurement_settings(const cli::config& cfg, run::run_config& rc) {
   }
 }
 
+// The summary's peak RSS is the run's, before any report was built; this one, printed last,
+// includes the memory of writing them (the JSON document above all).
+void print_final_rss() {
+  const stats::process_usage usage = stats::read_process_usage();
+  std::printf("  client      peak RSS with every report written %.1f MiB\n",
+              static_cast<double>(usage.peak_rss_bytes) / 1048576.0);
+  std::fflush(stdout);
+}
+
 shoal::task<int> run_command(app& a, driver::database& db) {
   run::run_config rc;
   rc.warehouses = a.cfg.warehouses;
@@ -208,6 +218,7 @@ shoal::task<int> run_command(app& a, driver::database& db) {
   std::fflush(stdout);
   if (!write_report_files(a.cfg, result, db.describe())) co_return exit_failed;
   if (!write_result_json(a.cfg, result, db.describe())) co_return exit_failed;
+  print_final_rss();
   if (!result.fatal.empty()) co_return exit_failed;
   co_return result.interrupted || a.console.interrupted() ? exit_interrupted : exit_ok;
 }

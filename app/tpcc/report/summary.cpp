@@ -111,7 +111,8 @@ std::string table(const run::run_result& r) {
 std::string client_cost(const run::run_result& r) {
   const stats::client_totals& c = r.client;
   std::string out = format(
-      "  client      CPU %.1f s (%.1f s in the measurement interval), peak RSS %.1f MiB, "
+      "  client      CPU %.1f s (%.1f s in the measurement interval), peak RSS before the "
+      "reports %.1f MiB, "
       "%.0f bytes per terminal\n",
       c.cpu_seconds, c.measure_cpu_seconds, static_cast<double>(c.peak_rss_bytes) / 1048576.0,
       c.bytes_per_terminal);

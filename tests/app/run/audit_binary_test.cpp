@@ -98,4 +98,24 @@ TEST_F(audited_run, TheMeasurementIntervalsOfTheJsonSeriesAddUpToTheWindowsTotal
   }
 }
 
+// The MiB figure after `label` in `text`; -1 when absent.
+double mib_after(const std::string& text, const std::string& label) {
+  const auto at = text.find(label);
+  if (at == std::string::npos) return -1;
+  return std::stod(text.substr(at + label.size()));
+}
+
+TEST_F(audited_run, ThePeakRssIsMeasuredAgainOnceEveryReportIsWritten) {
+  const std::string out = file("rss.json");
+  const binary_result r = run({"--json", out, "--html", file("rss.html")});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const double before = mib_after(r.out, "peak RSS before the reports ");
+  const double after = mib_after(r.out, "peak RSS with every report written ");
+  ASSERT_GT(before, 0) << r.out;
+  ASSERT_GT(after, 0) << r.out;
+  EXPECT_GE(after, before);
+  const json doc = read_json(out);
+  EXPECT_NEAR(doc["client"]["peak_rss_bytes"].get<double>() / 1048576.0, before, 0.1);
+}
+
 }  // namespace
