@@ -192,6 +192,7 @@ shoal::task<int> run_command(app& a, driver::database& db) {
   rc.drain = a.cfg.drain;
   rc.wait_scale = a.cfg.wait_scale;
   rc.isolation = a.cfg.isolation;
+  rc.delivery_log = a.cfg.delivery_log_path;
   rc.deliverers = a.cfg.deliverers;
   rc.seed = a.cfg.seed != 0 ? a.cfg.seed : random::seed_from_time();
   measurement_settings(a.cfg, rc);

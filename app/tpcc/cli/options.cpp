@@ -171,7 +171,7 @@ std::optional<std::string> set_start_at(config& c, string_view text) {
 
 constexpr std::int64_t max_warehouses = 1'000'000;
 
-const std::array<option, 26> options{{
+const std::array<option, 27> options{{
     {"db", "TARGET",
      "sqlite:PATH (an embedded file), or a PostgreSQL URI (postgresql://user@host/db) or "
      "key=value string. Default: sqlite:shoal-tpcc.db. Capacity mode: sim:latency=5ms "
@@ -233,6 +233,11 @@ const std::array<option, 26> options{{
      set_isolation},
     {"check-chunk", "N", "Warehouses per consistency-check query. Default: 10",
      [](config& c, string_view t) { return positive(c.check_chunk, t, max_warehouses); }},
+    {"delivery-log", "FILE",
+     "Write the deferred Delivery result file (clause 2.7.2.3): one line per deferred Delivery "
+     "with its queue and completion times, warehouse, carrier and per district the order "
+     "delivered or `skipped` (docs/tpcc/results.md)",
+     [](config& c, string_view t) { return set_path(c.delivery_log_path, t); }},
     {"html", "FILE",
      "Write the run as a self-contained HTML page: throughput and latency over time, the "
      "latency distribution, the per-type table",

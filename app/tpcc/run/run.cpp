@@ -248,6 +248,13 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   const clock::time_point end = measure_start + config.measure;
   stats::recorder recorder(measure_start, end);
   auto ctx = make_context(db, recorder, config, result, range.count() * terminals_per_warehouse);
+  std::unique_ptr<terminal::delivery_log> delivery_results;
+  if (!config.delivery_log.empty()) {
+    auto created = terminal::delivery_log::create(config.delivery_log);
+    if (auto* why = std::get_if<std::string>(&created)) co_return refuse(*why);
+    delivery_results = std::move(std::get<0>(created));
+    ctx->delivery_results = delivery_results.get();
+  }
   // Ctrl-C reaches the terminals through issue_stop.
   const std::stop_callback forward(control.interrupt.get_token(),
                                    [&ctx] { ctx->issue_stop.request_stop(); });
@@ -274,6 +281,10 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   result.results = recorder.take();
   result.measured_seconds = covered_seconds(result.results);
   result.fatal = ctx->fatal();
+  if (delivery_results) {
+    const auto failed = delivery_results->close();  // every deliverer has left
+    if (failed && result.fatal.empty()) result.fatal = *failed;
+  }
   result.ended = std::chrono::system_clock::now();
   co_return result;
 }

@@ -25,6 +25,7 @@
 #include "driver/database.hpp"
 #include "shoal/channel.hpp"
 #include "stats/recorder.hpp"
+#include "terminal/delivery_log.hpp"
 #include "txn/execute.hpp"
 #include "txn/generate.hpp"
 #include "txn/inputs.hpp"
@@ -59,6 +60,7 @@ struct run_context {
   std::vector<std::unique_ptr<shoal::channel<delivery_request>>> deliveries;  // per deliverer
   txn::workload_scope scope{};
   txn::retry_policy retry{};
+  delivery_log* delivery_results = nullptr;  // --delivery-log, when asked (clause 2.7.2.3)
   double wait_scale = 1.0;  // keying and think times are multiplied by it; 0: no waits
   std::stop_source issue_stop;
   std::stop_source hard_stop;

@@ -24,6 +24,15 @@ shoal::task<std::optional<delivery_request>> next_request(run_context& ctx,
   co_return request;
 }
 
+using ending = delivery_log::ending;
+
+// One line of the result file (clause 2.7.2.3), when --delivery-log asked for it.
+void log(run_context& ctx, const delivery_request& r, clock::time_point end, ending how,
+         const txn::delivery_output& out) {
+  if (ctx.delivery_results == nullptr) return;
+  ctx.delivery_results->write(r.queued_at, end, r.input.w_id, r.input.o_carrier_id, how, out);
+}
+
 shoal::task<void> loop(run_context& ctx, std::size_t index) {
   shoal::channel<delivery_request>& queue = *ctx.deliveries[index];
   for (;;) {
@@ -34,6 +43,7 @@ shoal::task<void> loop(run_context& ctx, std::size_t index) {
     const clock::time_point end = clock::now();
     ctx.recorder.record_delivery(end - request->queued_at, out.skipped, report.status.ok(), end,
                                  report.round_trips);
+    log(ctx, *request, end, report.status.ok() ? ending::completed : ending::failed, out);
   }
 }
 
@@ -44,6 +54,7 @@ void abandon_queued(run_context& ctx) {
   for (const auto& queue : ctx.deliveries) {
     while (const std::optional<delivery_request> left = queue->try_receive()) {
       ctx.recorder.record_delivery(now - left->queued_at, 0, false, now);
+      log(ctx, *left, now, ending::abandoned, {});
     }
   }
 }

@@ -118,4 +118,36 @@ TEST_F(audited_run, ThePeakRssIsMeasuredAgainOnceEveryReportIsWritten) {
   EXPECT_NEAR(doc["client"]["peak_rss_bytes"].get<double>() / 1048576.0, before, 0.1);
 }
 
+std::vector<std::string> lines_of(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line[0] != '#') lines.push_back(line);
+  }
+  return lines;
+}
+
+TEST_F(audited_run, TheDeliveryResultFileHasOneLinePerDeferredDelivery) {
+  const std::string log = file("deliveries.log");
+  const std::string out = file("deliveries.json");
+  const binary_result r = run({"--json", out, "--delivery-log", log, "--deliverers", "2"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::vector<std::string> lines = lines_of(log);
+  const json doc = read_json(out);
+  const json& d = doc["deferred_delivery"];
+  // Every deferred Delivery of the run is in the file, the window's and the others'.
+  EXPECT_GE(lines.size(), d["completed"].get<std::size_t>() + d["failed"].get<std::size_t>());
+  ASSERT_FALSE(lines.empty());
+  for (const std::string& line : lines) {
+    EXPECT_TRUE(contains(line, "queued=")) << line;
+    EXPECT_TRUE(contains(line, " completed=")) << line;
+    EXPECT_TRUE(contains(line, " w_id=")) << line;
+    EXPECT_TRUE(contains(line, " carrier=")) << line;
+    EXPECT_TRUE(contains(line, " d1=")) << line;
+    EXPECT_TRUE(contains(line, " d10=")) << line;
+  }
+  const binary_result help = run_binary({"--help"});
+  EXPECT_TRUE(contains(help.out, "--delivery-log")) << help.out;
+}
+
 }  // namespace
