@@ -129,9 +129,9 @@ std::string client_cost(const run::run_result& r) {
 std::string deliveries(const run::run_result& r) {
   const stats::snapshot& s = r.results;
   const std::uint64_t queued = s.deliveries_done + s.deliveries_failed;
-  const double on_time = queued == 0 ? 0.0
-                                     : 100.0 * static_cast<double>(s.deliveries_on_time) /
-                                           static_cast<double>(queued);
+  const double on_time =
+      queued == 0 ? 0.0
+                  : 100.0 * static_cast<double>(s.deliveries_on_time) / static_cast<double>(queued);
   return format(
       "\n  deferred Delivery: %llu queued in the window: %.1f %% completed within %g s (%llu "
       "completed, %llu failed or abandoned), %llu districts skipped, completion p90 %.1f ms\n",

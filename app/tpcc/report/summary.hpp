@@ -2,13 +2,14 @@
 //
 // What: renders a run's result (a snapshot, never live counters) as the table a user reads at
 // the end: tpmC (New-Orders completed per minute of the measurement interval: committed plus
-// the spec's intended 1% rolled back, which clauses 2.4.2.3 and 5.4.2 count as completed), efficiency (tpmC / (12.86 x warehouses): 12.86 is the most a
-// warehouse can give with the spec's keying and think times), per-type counts, retries,
-// failures, p50/p90/p99 response times, round trips per transaction, the deferred Deliveries,
-// the NURand constants, the client's own cost (CPU, peak RSS, bytes per terminal, client-bound)
-// and the compliance verdict (report/verdict.hpp). A run without the spec's waits, or
-// interrupted, says so on its first lines; a shard names its warehouses; a simulated database
-// ("sim:") is labelled on the very first line.
+// the spec's intended 1% rolled back, which clauses 2.4.2.3 and 5.4.2 count as completed),
+// efficiency (tpmC / (12.86 x warehouses): 12.86 is the most a warehouse can give with the
+// spec's keying and think times), per-type counts, retries, failures, p50/p90/p99 response
+// times, round trips per transaction, the deferred Deliveries, the NURand constants, the
+// client's own cost (CPU, peak RSS, bytes per terminal, client-bound) and the compliance
+// verdict (report/verdict.hpp). A run without the spec's waits, or interrupted, says so on its
+// first lines; a shard names its warehouses; a simulated database ("sim:") is labelled on the
+// very first line.
 // Definitions: docs/tpcc/results.md. Thread-safety: pure functions.
 #pragma once
 

@@ -141,7 +141,8 @@ void append_response_times(const run::run_result& r, std::vector<verdict_item>& 
   const double share = 100 * txn::deferred_delivery_on_time_share;
   items.push_back(ranged({"deferred Delivery within 80 s", "2.7.2.2", share, 100, 100, " %"},
                          s.deliveries_on_time, ended_deliveries));
-  items.back().required = format(">= %g %% within %g s", share, txn::deferred_delivery_limit_seconds);
+  items.back().required =
+      format(">= %g %% within %g s", share, txn::deferred_delivery_limit_seconds);
 }
 
 }  // namespace tpcc::report

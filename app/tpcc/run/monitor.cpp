@@ -127,7 +127,7 @@ stats::client_sample monitor::client_now(double seconds) {
 
 void monitor::finish(run_result& result, std::int64_t terminals,
                      std::chrono::nanoseconds lag_limit) {
-  sample();  // the last, partial interval
+  sample();                                        // the last, partial interval
   sampler_.settle(series_, recorder_.take_all());  // nothing records any more
   result.series = std::move(series_);
   stats::client_totals& t = result.client;

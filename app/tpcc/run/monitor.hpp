@@ -5,14 +5,15 @@
 // moment the terminals start) and at the measurement window's start and end, and cuts an
 // interval_sample from the recorder's counts (stats/sampler.hpp), labelled with the phase of
 // the time it covers (warm-up before the window, measuring inside, draining after), so the
-// measurement intervals add up to the window's totals; fills its client part (the per-worker probes of client_probe.hpp, the
-// workers' resume counts, the session pool, the process's CPU and RSS), keeps it and publishes
-// it to run_control for displays. finish() adds the last, partial interval and computes the
-// client totals and the client-bound verdict (stats/client_summary.hpp) into the result.
-// Lifetime: construct just before the terminals start (it reads the RSS they add to); start();
-// after the terminals and deliverers have drained, co_await stop() (the probes and the
-// sampling loop end promptly and have left before it returns: nothing of the monitor is left
-// on the pool); then finish(). Everything given to the constructor must outlive it.
+// measurement intervals add up to the window's totals; fills its client part (the per-worker
+// probes of client_probe.hpp, the workers' resume counts, the session pool, the process's CPU
+// and RSS), keeps it and publishes it to run_control for displays. finish() adds the last,
+// partial interval and computes the client totals and the client-bound verdict
+// (stats/client_summary.hpp) into the result. Lifetime: construct just before the terminals
+// start (it reads the RSS they add to); start(); after the terminals and deliverers have
+// drained, co_await stop() (the probes and the sampling loop end promptly and have left before
+// it returns: nothing of the monitor is left on the pool); then finish(). Everything given to
+// the constructor must outlive it.
 // Thread-safety: start, stop and finish from the run's coroutine, in that order; the sampling
 // loop's state is handed over by stop() (its gate orders it before stop() returns).
 //

@@ -123,7 +123,7 @@ class recorder {
   const clock::time_point start_;
   std::atomic<clock::rep> end_;  // a time_point's count
   std::array<per_kind, txn::kind_count> kinds_;
-  std::array<per_kind, txn::kind_count> all_;      // every phase
+  std::array<per_kind, txn::kind_count> all_;            // every phase
   std::array<per_kind, txn::kind_count> outside_kinds_;  // every phase but the window
   std::atomic<std::uint64_t> outside_{0};
   std::atomic<std::uint64_t> deliveries_{0}, on_time_{0}, skipped_{0}, delivery_failed_{0};

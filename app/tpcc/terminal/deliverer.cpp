@@ -19,7 +19,7 @@ auto delivery_body(const txn::delivery_input& in, txn::delivery_output& out) {
 }
 
 shoal::task<std::optional<delivery_request>> next_request(run_context& ctx,
-                                                         shoal::channel<delivery_request>& queue) {
+                                                          shoal::channel<delivery_request>& queue) {
   auto request = co_await shoal::with_stop_token(ctx.hard_stop.get_token(), queue.receive());
   co_return request;
 }

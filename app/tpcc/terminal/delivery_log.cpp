@@ -55,13 +55,13 @@ std::string delivery_log::wall(stats::clock::time_point t) const {
   const std::time_t seconds = system_clock::to_time_t(at);
   std::tm utc{};
   gmtime_r(&seconds, &utc);
-  const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          at.time_since_epoch() % std::chrono::seconds(1))
+  const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch() %
+                                                                            std::chrono::seconds(1))
                           .count();
   std::array<char, 40> text{};
-  std::snprintf(text.data(), text.size(), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-                utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min,
-                utc.tm_sec, static_cast<int>(millis));
+  std::snprintf(text.data(), text.size(), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
+                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
+                static_cast<int>(millis));
   return text.data();
 }
 
@@ -82,7 +82,8 @@ std::optional<std::string> delivery_log::close() {
   const bool failed = std::ferror(file_) != 0;
   const bool closed = std::fclose(file_) == 0;
   file_ = nullptr;
-  if (failed || !closed) return "writing the Delivery result file " + path_ + " failed (disk full?)";
+  if (failed || !closed)
+    return "writing the Delivery result file " + path_ + " failed (disk full?)";
   return std::nullopt;
 }
 

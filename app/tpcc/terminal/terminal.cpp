@@ -1,8 +1,8 @@
 // app/tpcc/terminal/terminal.cpp: the terminal loop of clause 5.2 (see terminal.hpp).
 #include "terminal/terminal.hpp"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <optional>
 #include <string>
@@ -154,8 +154,7 @@ void record_slept(run_context& ctx, nanoseconds slept, nanoseconds keying,
 // Not inlined, so its frame (the report, the inputs, the transaction's own frames) exists only
 // while the transaction runs, never inside the sleeping terminal's frame (coroutine frame
 // elision would otherwise embed it there).
-[[gnu::noinline]] shoal::task<after> transact_once(run_context& ctx, txn::kind k,
-                                                   random::rng& rng,
+[[gnu::noinline]] shoal::task<after> transact_once(run_context& ctx, txn::kind k, random::rng& rng,
                                                    const terminal_config& config) {
   stats::input_counts keyed;
   const clock::time_point start = clock::now();

@@ -2,7 +2,8 @@
 //
 // What: the mix percentages (clause 5.2.3, as the deck of clause 5.2.4.2 deals them), the
 // keying times (5.2.5.7), the mean think times (5.2.5.4) and the 90th-percentile response-time
-// limits (5.2.5.3), indexed by `kind`; the deferred Delivery's completion limit (2.7.2.2). Thread-safety: constants.
+// limits (5.2.5.3), indexed by `kind`; the deferred Delivery's completion limit (2.7.2.2).
+// Thread-safety: constants.
 #pragma once
 
 #include <array>

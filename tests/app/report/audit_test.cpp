@@ -94,10 +94,10 @@ TEST(audit, DeferredDeliveriesAreCountedByTheTimeTheyWereQueuedFailuresIncluded)
   using namespace std::chrono_literals;
   const auto t0 = tpcc::stats::clock::now();
   tpcc::stats::recorder rec(t0, t0 + 100s);
-  rec.record_delivery(15s, 0, true, t0 + 5s);     // queued in the warm-up: not this window's
-  rec.record_delivery(15s, 1, true, t0 + 110s);   // queued at 95 s, completed in the drain
-  rec.record_delivery(1s, 0, false, t0 + 51s);    // failed: counted, and not on time
-  rec.record_delivery(85s, 0, true, t0 + 99s);    // queued at 14 s, late
+  rec.record_delivery(15s, 0, true, t0 + 5s);    // queued in the warm-up: not this window's
+  rec.record_delivery(15s, 1, true, t0 + 110s);  // queued at 95 s, completed in the drain
+  rec.record_delivery(1s, 0, false, t0 + 51s);   // failed: counted, and not on time
+  rec.record_delivery(85s, 0, true, t0 + 99s);   // queued at 14 s, late
   const auto s = rec.take();
   EXPECT_EQ(s.deliveries_done, 2U);
   EXPECT_EQ(s.deliveries_on_time, 1U);
@@ -138,8 +138,8 @@ TEST(audit, TheIsolationLevelIsInTheSummaryTheJsonAndTheHtml) {
   tpcc::run::run_result r = compliant();
   r.config.isolation = tpcc::driver::isolation::repeatable_read;
   EXPECT_TRUE(contains(report::format_summary(r, postgres), "isolation   repeatable-read"));
-  EXPECT_TRUE(contains(report::to_json_text(r, {postgres, "test"}),
-                       "\"isolation\": \"repeatable-read\""));
+  EXPECT_TRUE(
+      contains(report::to_json_text(r, {postgres, "test"}), "\"isolation\": \"repeatable-read\""));
   EXPECT_TRUE(contains(report::format_html(r, postgres), "repeatable-read"));
   // SQLite runs every transaction serializable whatever was asked: the outputs say so.
   EXPECT_TRUE(contains(report::format_summary(r, "sqlite:/tmp/x.db"), "SQLite"));

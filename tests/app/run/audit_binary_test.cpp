@@ -31,8 +31,8 @@ fs::path* scratch = nullptr;  // the suite's loaded database lives here
 class audited_run : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    scratch = new fs::path(fs::temp_directory_path() /
-                           ("shoal-audit-" + std::to_string(::getpid())));
+    scratch =
+        new fs::path(fs::temp_directory_path() / ("shoal-audit-" + std::to_string(::getpid())));
     fs::create_directories(*scratch);
     binary_result r = run_binary({"init", "--db", db()});
     ASSERT_EQ(r.exit_code, 0) << describe(r);
@@ -48,10 +48,9 @@ class audited_run : public ::testing::Test {
 
   // A short run with scaled waits; `more` are extra flags.
   static binary_result run(const std::vector<std::string>& more) {
-    std::vector<std::string> args{"run",        "--db",        db(),       "--warmup",
-                                  "1500ms",     "--duration",  "3s",       "--wait-scale",
-                                  "0.01",       "--interval",  "1s",       "--no-progress",
-                                  "--seed",     "7"};
+    std::vector<std::string> args{
+        "run",          "--db", db(),         "--warmup", "1500ms",        "--duration", "3s",
+        "--wait-scale", "0.01", "--interval", "1s",       "--no-progress", "--seed",     "7"};
     args.insert(args.end(), more.begin(), more.end());
     return run_binary(args, 300s);
   }
@@ -83,8 +82,7 @@ TEST_F(audited_run, TheMeasurementIntervalsOfTheJsonSeriesAddUpToTheWindowsTotal
     const json& t = totals[k];
     EXPECT_EQ(committed[k], t["committed"].get<std::uint64_t>()) << t["type"];
     EXPECT_EQ(rolled_back[k], t["rolled_back"].get<std::uint64_t>()) << t["type"];
-    EXPECT_EQ(responses[k], t["histograms"]["response"]["count"].get<std::uint64_t>())
-        << t["type"];
+    EXPECT_EQ(responses[k], t["histograms"]["response"]["count"].get<std::uint64_t>()) << t["type"];
     all += committed[k];
   }
   EXPECT_GT(all, 50U);

@@ -25,8 +25,8 @@ using tpcc::testing::describe;
 using tpcc::testing::run_binary;
 
 struct temp_dir {
-  std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                              ("shoal-audit-pg-" + std::to_string(::getpid()));
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("shoal-audit-pg-" + std::to_string(::getpid()));
   temp_dir() { std::filesystem::create_directories(dir); }
   ~temp_dir() { std::filesystem::remove_all(dir); }
   [[nodiscard]] std::string file(const std::string& name) const { return (dir / name).string(); }
@@ -39,11 +39,28 @@ json read(const std::string& file) {
 
 // A stress run (no waits) of the one loaded warehouse, its result in `json_file`.
 json stress(const std::string& db, const std::string& json_file, const std::string& level) {
-  const binary_result r =
-      run_binary({"run", "--db", db, "--warmup", "1s", "--duration", "4s", "--drain", "20s",
-                  "--no-wait", "--connections", "8", "--deliverers", "4", "--isolation", level,
-                  "--seed", "11", "--no-progress", "--json", json_file},
-                 300s);
+  const binary_result r = run_binary({"run",
+                                      "--db",
+                                      db,
+                                      "--warmup",
+                                      "1s",
+                                      "--duration",
+                                      "4s",
+                                      "--drain",
+                                      "20s",
+                                      "--no-wait",
+                                      "--connections",
+                                      "8",
+                                      "--deliverers",
+                                      "4",
+                                      "--isolation",
+                                      level,
+                                      "--seed",
+                                      "11",
+                                      "--no-progress",
+                                      "--json",
+                                      json_file},
+                                     300s);
   EXPECT_EQ(r.exit_code, 0) << describe(r);
   return read(json_file);
 }
