@@ -34,6 +34,7 @@
 #include "shoal/stop.hpp"
 #include "shoal/sync_wait.hpp"
 #include "shoal/thread_pool.hpp"
+#include "stats/process.hpp"
 #include "ui/live_display.hpp"
 
 namespace {
@@ -203,6 +204,15 @@ int judged_status(const cli::config& cfg, const run::run_result& r, const std::s
   return cfg.tolerate_errors ? exit_ok : exit_judged;
 }
 
+// The summary's peak RSS is the run's, before any report was built; this one, printed last,
+// includes the memory of writing them (the JSON document above all).
+void print_final_rss() {
+  const stats::process_usage usage = stats::read_process_usage();
+  std::printf("  client      peak RSS with every report written %.1f MiB\n",
+              static_cast<double>(usage.peak_rss_bytes) / 1048576.0);
+  std::fflush(stdout);
+}
+
 shoal::task<int> run_command(app& a, driver::database& db) {
   run::run_config rc;
   rc.warehouses = a.cfg.warehouses;
@@ -210,6 +220,8 @@ shoal::task<int> run_command(app& a, driver::database& db) {
   rc.measure = a.cfg.duration;
   rc.drain = a.cfg.drain;
   rc.wait_scale = a.cfg.wait_scale;
+  rc.isolation = a.cfg.isolation;
+  rc.delivery_log = a.cfg.delivery_log_path;
   rc.deliverers = a.cfg.deliverers;
   rc.seed = a.cfg.seed != 0 ? a.cfg.seed : random::seed_from_time();
   measurement_settings(a.cfg, rc);
@@ -236,6 +248,7 @@ shoal::task<int> run_command(app& a, driver::database& db) {
   std::fflush(stdout);
   if (!write_report_files(a.cfg, result, db.describe())) co_return exit_failed;
   if (!write_result_json(a.cfg, result, db.describe())) co_return exit_failed;
+  print_final_rss();
   if (!result.fatal.empty()) co_return exit_failed;
   if (result.interrupted || a.console.interrupted()) co_return a.console.interrupt_status();
   co_return judged_status(a.cfg, result, db.describe());

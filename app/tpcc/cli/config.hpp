@@ -42,6 +42,7 @@ struct config {
   std::int64_t shard_index = 0, shard_count = 1;                  // --shard i/n
   std::optional<std::chrono::system_clock::time_point> start_at;  // --start-at
   std::string html_path;            // --html FILE: the HTML report (run)
+  std::string delivery_log_path;    // --delivery-log FILE: clause 2.7.2.3's result file (run)
   std::string hdr_log_path;         // --hdr-log FILE: the series as an HdrHistogram interval log
   std::string json_path;            // --json FILE: the result as JSON (run, merge)
   std::vector<std::string> inputs;  // merge: the result files to add up

@@ -115,6 +115,7 @@ std::string facts(const run::run_result& r, const std::string& target, const htm
   out += fact("database", target);
   out += fact("warehouses", warehouses_text(r));
   out += fact("measured", format("%.1f s", r.measured_seconds));
+  out += fact("isolation", isolation_text(r, target));
   out += fact("started", utc(r.started));
   out += fact("phases (m:ss since the terminals started)", phases_text(p));
   out += fact("client", format("%.1f CPU s, peak RSS %.1f MiB", r.client.cpu_seconds,

@@ -36,6 +36,17 @@ void add_point(timeline& t, const std::vector<stats::interval_sample>& series, s
   }
 }
 
+// Whether what follows the point [first, last) is a stretch shorter than half of it (the run's
+// final, partial interval): drawn alone, a few transactions over a sliver of time would be
+// rated as a spike that sets the chart's scale.
+bool short_tail(const std::vector<stats::interval_sample>& series, std::size_t first,
+                std::size_t last, std::size_t per) {
+  if (series.size() - last > per) return false;
+  const double point = series[last - 1].end_seconds - series[first].start_seconds;
+  const double tail = series.back().end_seconds - series[last].start_seconds;
+  return tail < point / 2;
+}
+
 }  // namespace
 
 phases phases_of(const run::run_result& r) {
@@ -53,7 +64,12 @@ timeline timeline_of(const std::vector<stats::interval_sample>& series, std::siz
   const std::size_t per = (series.size() + points - 1) / std::max<std::size_t>(points, 1);
   t.intervals_per_point = std::max<std::size_t>(per, 1);
   for (std::size_t first = 0; first < series.size(); first += t.intervals_per_point) {
-    add_point(t, series, first, std::min(series.size(), first + t.intervals_per_point));
+    std::size_t last = std::min(series.size(), first + t.intervals_per_point);
+    if (last < series.size() && short_tail(series, first, last, t.intervals_per_point)) {
+      last = series.size();  // the run's last, partial stretch joins this point
+    }
+    add_point(t, series, first, last);
+    if (last == series.size()) break;
   }
   return t;
 }

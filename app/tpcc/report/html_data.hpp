@@ -32,7 +32,9 @@ inline constexpr std::array<double, 3> latency_fractions{0.5, 0.9, 0.99};
 struct timeline {
   std::size_t intervals_per_point = 1;
   std::vector<double> seconds;  // the middle of each point's time range
-  // Per type: committed + rolled back per minute.
+  // Per type: committed + rolled back per minute, rated by the points' real length; the run's
+  // final, partial interval, when shorter than half a point, is drawn as part of the point before
+  // it (alone, a few transactions over a sliver of time would be a spike that sets the scale).
   std::array<std::vector<double>, txn::kind_count> per_minute;
   // Per type, per latency_fractions: response time in ms; NaN when nothing ended.
   std::array<std::array<std::vector<double>, latency_fractions.size()>, txn::kind_count> ms;

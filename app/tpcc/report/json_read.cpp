@@ -127,6 +127,9 @@ run::run_config config(const at& a) {
   c.measure = duration(a["measure_seconds"]);
   c.drain = duration(a["drain_seconds"]);
   c.wait_scale = a["wait_scale"].number();
+  const std::string level = a.value.value("isolation", "read-committed");  // older files: none
+  if (level == "repeatable-read") c.isolation = driver::isolation::repeatable_read;
+  if (level == "serializable") c.isolation = driver::isolation::serializable;
   c.deliverers = a["deliverers"].count();
   c.seed = a["seed"].count();
   c.shard.index = a["shard"]["index"].integer();

@@ -58,6 +58,7 @@ json config(const run::run_config& c) {
           {"measure_seconds", seconds(c.measure)},
           {"drain_seconds", seconds(c.drain)},
           {"wait_scale", c.wait_scale},
+          {"isolation", isolation_name(c.isolation)},
           {"deliverers", c.deliverers},
           {"seed", c.seed},
           {"shard", {{"index", c.shard.index}, {"count", c.shard.count}}},

@@ -2,6 +2,7 @@
 #include "report/summary.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <string_view>
 
@@ -36,12 +37,17 @@ std::string shard_line(const run::run_result& r) {
                 static_cast<long long>(r.warehouses));
 }
 
+std::string isolation_line(const run::run_result& r, const std::string& target) {
+  return "  isolation   " + isolation_text(r, target) + "\n";
+}
+
 std::string header(const run::run_result& r, const std::string& target) {
   std::string out;
   if (is_simulated(target)) out += capacity_mode_line;
   out += "shoal-tpcc result\n";
   out.append("  database    ").append(target).append("\n");
   out += mode_line(r);
+  out += isolation_line(r, target);
   out += format("  warehouses  %lld, terminals %lld\n", static_cast<long long>(r.warehouses),
                 static_cast<long long>(r.terminals));
   out += shard_line(r);
@@ -69,6 +75,20 @@ std::string failures(const stats::snapshot& s) {
   return out;
 }
 
+// A window with few New-Orders cannot pin tpmC down: its 95 % interval (as if the count were
+// Poisson, which over-states it a little: the deck and the waits make arrivals more regular),
+// said when wider than +-5 %. See docs/tpcc/results.md, "Short runs".
+std::string precision_line(const run::run_result& r) {
+  const std::uint64_t n = completed_new_orders(r.results);
+  if (n == 0) return {};
+  const double half_width = 1.96 / std::sqrt(static_cast<double>(n));
+  if (half_width <= 0.05) return {};
+  return format(
+      "  precision   +-%.0f %% (95 %%, from %llu New-Orders): too short a window to judge tpmC "
+      "or efficiency; its mix shares also carry the terminals' start (docs/tpcc/results.md)\n",
+      half_width * 100.0, static_cast<unsigned long long>(n));
+}
+
 std::string headline(const run::run_result& r) {
   if (r.measured_seconds <= 0) {
     return "\n  nothing measured: the run ended before its measurement interval began\n";
@@ -76,10 +96,9 @@ std::string headline(const run::run_result& r) {
   const auto& no = r.results.kinds[txn::index(txn::kind::new_order)];
   std::string out = format(
       "\n  tpmC        %.2f  (%llu New-Orders completed in %.1f s: %llu committed, %llu rolled "
-      "back "
-      "by the spec; clause 5.4.2)\n",
-      tpmc(r), static_cast<unsigned long long>(no.outcomes.completed()), r.measured_seconds,
-      static_cast<unsigned long long>(no.outcomes.committed()),
+      "back by the spec; clause 5.4.2)\n",
+      tpmc(r), static_cast<unsigned long long>(completed_new_orders(r.results)),
+      r.measured_seconds, static_cast<unsigned long long>(no.outcomes.committed()),
       static_cast<unsigned long long>(no.outcomes[stats::txn_outcome::rolled_back]));
   if (r.wait_scale == 0.0) {
     out += "  efficiency  n/a: without waits there is no maximum to compare with\n";
@@ -92,7 +111,7 @@ std::string headline(const run::run_result& r) {
     out += format("  efficiency  %.1f %%  (tpmC / (12.86 x %lld warehouses))\n",
                   efficiency(r) * 100.0, static_cast<long long>(warehouses_run(r)));
   }
-  return out;
+  return out + precision_line(r);
 }
 
 // An outcome's column: as wide as its label, at least 6.
@@ -128,7 +147,8 @@ std::string table(const run::run_result& r) {
 std::string client_cost(const run::run_result& r) {
   const stats::client_totals& c = r.client;
   std::string out = format(
-      "  client      CPU %.1f s (%.1f s in the measurement interval), peak RSS %.1f MiB, "
+      "  client      CPU %.1f s (%.1f s in the measurement interval), peak RSS before the "
+      "reports %.1f MiB, "
       "%.0f bytes per terminal\n",
       c.cpu_seconds, c.measure_cpu_seconds, static_cast<double>(c.peak_rss_bytes) / 1048576.0,
       c.bytes_per_terminal);
@@ -140,16 +160,19 @@ std::string client_cost(const run::run_result& r) {
   return out;
 }
 
+// Over the deliveries queued in the window, as the verdict judges them (a failed or abandoned
+// one is not on time).
 std::string deliveries(const run::run_result& r) {
   const stats::snapshot& s = r.results;
-  const double on_time = s.deliveries_done == 0
-                             ? 0.0
-                             : 100.0 * static_cast<double>(s.deliveries_on_time) /
-                                   static_cast<double>(s.deliveries_done);
+  const std::uint64_t queued = s.deliveries_done + s.deliveries_failed;
+  const double on_time =
+      queued == 0 ? 0.0
+                  : 100.0 * static_cast<double>(s.deliveries_on_time) / static_cast<double>(queued);
   return format(
-      "\n  deferred Delivery: %llu completed (%.1f %% within 80 s), %llu failed, %llu districts "
-      "skipped, completion p90 %s ms\n",
-      static_cast<unsigned long long>(s.deliveries_done), on_time,
+      "\n  deferred Delivery: %llu queued in the window: %.1f %% completed within %g s (%llu "
+      "completed, %llu failed or abandoned), %llu districts skipped, completion p90 %s ms\n",
+      static_cast<unsigned long long>(queued), on_time, txn::deferred_delivery_limit_seconds,
+      static_cast<unsigned long long>(s.deliveries_done),
       static_cast<unsigned long long>(s.deliveries_failed),
       static_cast<unsigned long long>(s.skipped_districts),
       percentile_ms(s.delivery_completion, 0.9).c_str());
@@ -170,16 +193,37 @@ std::string constants(const run::run_result& r) {
 
 }  // namespace
 
+const char* isolation_name(driver::isolation level) noexcept {
+  switch (level) {
+    case driver::isolation::repeatable_read:
+      return "repeatable-read";
+    case driver::isolation::serializable:
+      return "serializable";
+    case driver::isolation::read_committed:
+      break;
+  }
+  return "read-committed";
+}
+
+std::string isolation_text(const run::run_result& r, std::string_view target) {
+  std::string out = isolation_name(r.config.isolation);
+  if (target.starts_with("sqlite:")) out += " asked; SQLite runs every transaction serializable";
+  return out;
+}
+
 double round_trips_per_transaction(const stats::kind_totals& t) {
   const std::uint64_t n = t.outcomes.total();
   return n == 0 ? 0.0 : static_cast<double>(t.round_trips) / static_cast<double>(n);
 }
 
+std::uint64_t completed_new_orders(const stats::snapshot& s) {
+  // Clause 5.4.2: completed New-Orders, the spec's rolled-back 1 % included (clause 2.4.2.3).
+  return s.kinds[txn::index(txn::kind::new_order)].outcomes.completed();
+}
+
 double tpmc(const run::run_result& r) {
   if (r.measured_seconds <= 0) return 0;
-  // Clause 5.4.2: completed New-Orders, the spec's rolled-back 1 % included (clause 2.4.2.3).
-  const auto completed = r.results.kinds[txn::index(txn::kind::new_order)].outcomes.completed();
-  return static_cast<double>(completed) * 60.0 / r.measured_seconds;
+  return static_cast<double>(completed_new_orders(r.results)) * 60.0 / r.measured_seconds;
 }
 
 std::int64_t warehouses_run(const run::run_result& r) {

@@ -2,6 +2,7 @@
 #include "run/monitor.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "shoal/sleep.hpp"
@@ -11,14 +12,17 @@
 namespace tpcc::run {
 namespace {
 
-// Samples on the grid started + n * interval until stopped; holds a gate token meanwhile.
+// Samples on the grid started + n * interval, and at the measurement window's edges, until
+// stopped; holds a gate token meanwhile.
 shoal::task<void> sample_loop(shoal::gate_token token, monitor& m) {
   stats::clock::time_point next = m.started() + m.interval();
   while (true) {
-    const bool due = co_await shoal::sleep_until(next);
+    const stats::clock::time_point cut = m.next_cut(next);
+    const bool due = co_await shoal::sleep_until(cut);
     if (!due) break;
     m.sample();
-    next += m.interval();
+    if (next - cut >= m.interval() / 10) continue;  // a window edge between two grid points
+    next += m.interval();  // the grid point, or an edge that took its place
     const auto now = stats::clock::now();
     if (next < now) next = now + m.interval();  // fell behind: skip, never sample in a burst
   }
@@ -36,6 +40,7 @@ monitor::monitor(shoal::thread_pool& pool, driver::database& db, const stats::re
       control_(control),
       started_(started),
       interval_(interval),
+      last_cut_(started),
       probes_(pool.size(), rec),
       at_start_(stats::read_process_usage()),
       last_usage_(at_start_),
@@ -59,11 +64,31 @@ double monitor::since_start(stats::clock::time_point t) const {
   return std::chrono::duration<double>(t - started_).count();
 }
 
+stats::clock::time_point monitor::next_cut(stats::clock::time_point grid) const {
+  // An edge within a tenth of an interval of the grid point takes its place: no sliver.
+  const auto [start, end] = recorder_.window();
+  const stats::clock::time_point near = grid + interval_ / 10;
+  std::optional<stats::clock::time_point> cut;
+  for (const stats::clock::time_point edge : {start, end}) {
+    if (edge > last_cut_ && edge < near && (!cut || edge < *cut)) cut = edge;
+  }
+  return cut.value_or(grid);
+}
+
+stats::phase monitor::phase_from(double start_seconds) const {
+  const auto [start, end] = recorder_.window();
+  if (start_seconds < since_start(start)) return stats::phase::warmup;
+  return start_seconds < since_start(end) ? stats::phase::measuring : stats::phase::draining;
+}
+
 void monitor::sample() {
   const auto now = stats::clock::now();
+  last_cut_ = now;
   const double end = since_start(now);
   const double length = end - sampler_.last_end_seconds();
-  stats::interval_sample s = sampler_.next(recorder_.take_all(), end, control_.current_phase());
+  // The interval's phase is where it starts: it ends at a window edge or a grid point.
+  const stats::phase in = phase_from(sampler_.last_end_seconds());
+  stats::interval_sample s = sampler_.next(recorder_.take_all(), end, in);
   s.client = client_now(length);
   control_.publish_interval(s);
   series_.push_back(std::move(s));
@@ -102,7 +127,8 @@ stats::client_sample monitor::client_now(double seconds) {
 
 void monitor::finish(run_result& result, std::int64_t terminals,
                      std::chrono::nanoseconds lag_limit) {
-  sample();  // the last, partial interval
+  sample();                                        // the last, partial interval
+  sampler_.settle(series_, recorder_.take_all());  // nothing records any more
   result.series = std::move(series_);
   stats::client_totals& t = result.client;
   t.timer_lateness = probes_.window_lateness();

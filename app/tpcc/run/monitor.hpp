@@ -2,15 +2,18 @@
 // cost.
 //
 // What: once started, a sampling coroutine wakes every `interval` (counted from `started`, the
-// moment the terminals start) and cuts an interval_sample from the recorder's all-phase counts
-// (stats/sampler.hpp), fills its client part (the per-worker probes of client_probe.hpp, the
-// workers' resume counts, the session pool, the process's CPU and RSS), keeps it and publishes
-// it to run_control for displays. finish() adds the last, partial interval and computes the
-// client totals and the client-bound verdict (stats/client_summary.hpp) into the result.
-// Lifetime: construct just before the terminals start (it reads the RSS they add to); start();
-// after the terminals and deliverers have drained, co_await stop() (the probes and the
-// sampling loop end promptly and have left before it returns: nothing of the monitor is left
-// on the pool); then finish(). Everything given to the constructor must outlive it.
+// moment the terminals start) and at the measurement window's start and end, and cuts an
+// interval_sample from the recorder's counts (stats/sampler.hpp), labelled with the phase of
+// the time it covers (warm-up before the window, measuring inside, draining after), so the
+// measurement intervals add up to the window's totals; fills its client part (the per-worker
+// probes of client_probe.hpp, the workers' resume counts, the session pool, the process's CPU
+// and RSS), keeps it and publishes it to run_control for displays. finish() adds the last,
+// partial interval and computes the client totals and the client-bound verdict
+// (stats/client_summary.hpp) into the result. Lifetime: construct just before the terminals
+// start (it reads the RSS they add to); start(); after the terminals and deliverers have
+// drained, co_await stop() (the probes and the sampling loop end promptly and have left before
+// it returns: nothing of the monitor is left on the pool); then finish(). Everything given to
+// the constructor must outlive it.
 // Thread-safety: start, stop and finish from the run's coroutine, in that order; the sampling
 // loop's state is handed over by stop() (its gate orders it before stop() returns).
 //
@@ -46,14 +49,17 @@ class monitor {
   // Fills result.series and result.client; `terminals` as started.
   void finish(run_result& result, std::int64_t terminals, std::chrono::nanoseconds lag_limit);
 
-  // For the sampling loop: cuts the interval ending now.
+  // For the sampling loop: cuts the interval ending now; the next cut is at `grid` or at a
+  // window edge before it (or within a tenth of an interval after it, in its place).
   void sample();
+  [[nodiscard]] stats::clock::time_point next_cut(stats::clock::time_point grid) const;
   [[nodiscard]] stats::clock::time_point started() const noexcept { return started_; }
   [[nodiscard]] std::chrono::nanoseconds interval() const noexcept { return interval_; }
 
  private:
   [[nodiscard]] stats::client_sample client_now(double seconds);
   [[nodiscard]] double since_start(stats::clock::time_point t) const;
+  [[nodiscard]] stats::phase phase_from(double start_seconds) const;
 
   shoal::thread_pool& pool_;
   driver::database& db_;
@@ -61,6 +67,7 @@ class monitor {
   run_control& control_;
   const stats::clock::time_point started_;
   const std::chrono::nanoseconds interval_;
+  stats::clock::time_point last_cut_;
   client_probes probes_;
   stats::sampler sampler_;
   stats::process_usage at_start_, last_usage_;

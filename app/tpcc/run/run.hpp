@@ -55,6 +55,10 @@ struct run_config {
   std::chrono::nanoseconds measure = std::chrono::minutes(2);
   std::chrono::nanoseconds drain = std::chrono::seconds(30);
   double wait_scale = 1.0;  // multiplies keying and think times; 0 is --no-wait (not TPC-C)
+  // As opened (--isolation): recorded in every output, not applied here (driver/open.hpp).
+  driver::isolation isolation = driver::isolation::read_committed;
+  // --delivery-log FILE: the deferred Delivery result file of clause 2.7.2.3; empty: none.
+  std::string delivery_log;
   std::size_t deliverers = 1;
   std::uint64_t seed = 0;
   txn::retry_policy retry{};

@@ -1,13 +1,15 @@
 // app/tpcc/stats/recorder.cpp: counting within the measurement window (see recorder.hpp).
 #include "stats/recorder.hpp"
 
+#include <algorithm>
 #include <string_view>
 
 namespace tpcc::stats {
 namespace {
 
 constexpr auto relaxed = std::memory_order_relaxed;  // counters: exact, no ordering needed
-constexpr std::chrono::seconds delivery_limit{80};   // clause 2.7.2.2 / 5.2.5.3
+// Clause 2.7.2.2 / 5.2.5.3.
+constexpr std::chrono::duration<double> delivery_limit{txn::deferred_delivery_limit_seconds};
 
 void add(std::atomic<std::uint64_t>& to, std::uint64_t n) noexcept { to.fetch_add(n, relaxed); }
 
@@ -18,6 +20,10 @@ recorder::recorder(clock::time_point window_start, clock::time_point window_end)
 
 bool recorder::in_window(clock::time_point t) const noexcept {
   return t >= start_ && t.time_since_epoch().count() < end_.load(relaxed);
+}
+
+std::pair<clock::time_point, clock::time_point> recorder::window() const noexcept {
+  return {start_, clock::time_point(clock::duration(end_.load(relaxed)))};
 }
 
 void recorder::close_window(clock::time_point t) noexcept {
@@ -70,14 +76,22 @@ void recorder::record(const txn_record& r) noexcept {
   count(all_[txn::index(r.kind)], r);
   if (!in_window(r.end)) {
     add(outside_, 1);
+    count(outside_kinds_[txn::index(r.kind)], r);
     return;
   }
   count(kinds_[txn::index(r.kind)], r);
 }
 
 void recorder::record_delivery(std::chrono::nanoseconds completion, int skipped, bool ok,
-                               clock::time_point end) noexcept {
-  if (!in_window(end)) return;
+                               clock::time_point end, std::uint64_t round_trips) noexcept {
+  // Clause 2.7.2.2 judges the deliveries queued in the window, however they end.
+  const clock::time_point queued = end - completion;
+  add(all_[txn::index(txn::kind::delivery)].round_trips, round_trips);
+  if (!in_window(queued)) {
+    add(outside_kinds_[txn::index(txn::kind::delivery)].round_trips, round_trips);
+    return;
+  }
+  add(kinds_[txn::index(txn::kind::delivery)].round_trips, round_trips);
   if (!ok) {
     add(delivery_failed_, 1);
     return;
@@ -103,6 +117,13 @@ void recorder::record_inputs(const input_counts& keyed, clock::time_point at) no
   add(inputs_.think_micros, static_cast<std::uint64_t>(keyed.think_seconds * 1e6));
 }
 
+void recorder::record_think(std::chrono::nanoseconds slept, clock::time_point at) noexcept {
+  if (!in_window(at)) return;
+  add(inputs_.think_times, 1);
+  const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(slept).count();
+  add(inputs_.think_micros, static_cast<std::uint64_t>(std::max<std::int64_t>(0, micros)));
+}
+
 kind_totals recorder::copy(const per_kind& k) {
   kind_totals t;
   for (std::size_t i = 0; i < outcome_count; ++i) t.outcomes.n[i] = k.outcomes[i].load(relaxed);
@@ -121,7 +142,11 @@ kind_totals recorder::copy(const per_kind& k) {
 
 cumulative recorder::take_all() const {
   cumulative c;
-  for (std::size_t i = 0; i < txn::kind_count; ++i) c.kinds[i] = copy(all_[i]);
+  for (std::size_t i = 0; i < txn::kind_count; ++i) {
+    c.kinds[i] = copy(all_[i]);
+    c.window[i] = copy(kinds_[i]);
+    c.outside[i] = copy(outside_kinds_[i]);
+  }
   return c;
 }
 

@@ -9,9 +9,10 @@
 // a connection, time inside the transaction, and the response time the terminal saw (clause
 // 5.5.1: from submission to the answer; for the deferred Delivery, until it was queued).
 // Failures get their own histogram (time until the failure was known), so a failing statement
-// never makes the percentiles look fast or slow. Deferred
-// deliveries add their completion time from queueing (clause 2.7.2.2), the districts skipped
-// and how many completed within 80 s. The input-variability counters record what terminals
+// never makes the percentiles look fast or slow. Deferred deliveries queued inside the window
+// add their completion time from queueing (clause 2.7.2.2), the districts skipped and how many
+// completed within 80 s, or count as failed (a failed or abandoned one is never on time). The
+// input-variability counters record what terminals
 // keyed in (clause 5.2.5 / 2.4.1.5 / 2.5.1.2 / 2.6.1.2).
 // Apart from the window, every transaction of every phase is also counted in a second set of
 // per-type counters and histograms: take_all() gives them as a cumulative snapshot, from which
@@ -31,6 +32,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "driver/outcome.hpp"
 #include "stats/histogram.hpp"
@@ -60,7 +62,7 @@ struct input_counts {
   std::uint64_t payments = 0, remote_payments = 0, payments_by_name = 0;
   std::uint64_t order_statuses = 0, order_statuses_by_name = 0;
   std::uint64_t think_times = 0;
-  double think_seconds = 0;  // sum of think times applied
+  double think_seconds = 0;  // sum of think times as slept (record_think), unscaled
 };
 
 // Failures counted by SQLSTATE class (its first two characters; "--" when there was none, such
@@ -95,9 +97,13 @@ struct snapshot {
   clock::time_point window_start, window_end;  // window_end: as closed, or as planned
 };
 
-// Every transaction ended so far, in every phase: cumulative, for the interval series.
+// Every transaction ended so far, in every phase (`kinds`), split into those that ended inside
+// the measurement window (`window`) and outside it (`outside`): cumulative, for the interval
+// series. Each part is monotonic on its own.
 struct cumulative {
   std::array<kind_totals, txn::kind_count> kinds;
+  std::array<kind_totals, txn::kind_count> window;
+  std::array<kind_totals, txn::kind_count> outside;
 };
 
 class recorder {
@@ -105,14 +111,22 @@ class recorder {
   recorder(clock::time_point window_start, clock::time_point window_end);
 
   void record(const txn_record& r) noexcept;
-  // A deferred delivery that ended at `end`: completed (ok) or failed.
+  // A deferred delivery queued at `end - completion` that ended at `end`: completed (ok), or
+  // failed or abandoned (not ok: counted, never on time). It counts for the window it was
+  // queued in (clause 2.7.2.2), wherever it ends. `round_trips`: the deliverer's, added to
+  // Delivery's (its terminal part, queueing, makes none).
   void record_delivery(std::chrono::nanoseconds completion, int skipped, bool ok,
-                       clock::time_point end) noexcept;
+                       clock::time_point end, std::uint64_t round_trips = 0) noexcept;
   // Adds what one terminal keyed in at `at`.
   void record_inputs(const input_counts& keyed, clock::time_point at) noexcept;
+  // One think time as the terminal actually slept it (scaled back by the wait scale), after the
+  // transaction it follows, which started at `at`.
+  void record_think(std::chrono::nanoseconds slept, clock::time_point at) noexcept;
   // Ends the window early (Ctrl-C, or the run stopped by an error) at `t` if t is earlier.
   void close_window(clock::time_point t) noexcept;
   [[nodiscard]] bool in_window(clock::time_point t) const noexcept;
+  // The window [start, end): end as closed, or as planned.
+  [[nodiscard]] std::pair<clock::time_point, clock::time_point> window() const noexcept;
   [[nodiscard]] snapshot take() const;
   [[nodiscard]] cumulative take_all() const;
 
@@ -137,8 +151,8 @@ class recorder {
   const clock::time_point start_;
   std::atomic<clock::rep> end_;  // a time_point's count
   std::array<per_kind, txn::kind_count> kinds_;
-  std::array<per_kind, txn::kind_count> all_;  // every phase
-  mutable std::mutex errors_mutex_;            // guards per_kind::error_classes
+  std::array<per_kind, txn::kind_count> all_;            // every phase
+  std::array<per_kind, txn::kind_count> outside_kinds_;  // every phase but the window
   std::atomic<std::uint64_t> outside_{0};
   std::atomic<std::uint64_t> deliveries_{0}, on_time_{0}, skipped_{0}, delivery_failed_{0};
   concurrent_histogram delivery_completion_;

@@ -1,6 +1,8 @@
 // app/tpcc/stats/sampler.cpp: interval samples from cumulative snapshots (see sampler.hpp).
 #include "stats/sampler.hpp"
 
+#include <algorithm>
+
 namespace tpcc::stats {
 namespace {
 
@@ -24,12 +26,24 @@ interval_sample sampler::next(const cumulative& now, double end_seconds, phase i
   s.start_seconds = last_end_;
   s.end_seconds = end_seconds;
   s.in = in;
+  const bool measuring = in == phase::measuring;
   for (std::size_t i = 0; i < txn::kind_count; ++i) {
-    s.kinds[i] = between(now.kinds[i], last_.kinds[i]);
+    s.kinds[i] = measuring ? between(now.window[i], last_.window[i])
+                           : between(now.outside[i], last_.outside[i]);
   }
+  if (measuring) measuring_base_ = last_.window;
   last_ = now;
   last_end_ = end_seconds;
   return s;
+}
+
+void sampler::settle(std::vector<interval_sample>& series, const cumulative& final) const {
+  const auto last = std::find_if(series.rbegin(), series.rend(),
+                                 [](const interval_sample& s) { return s.in == phase::measuring; });
+  if (last == series.rend()) return;
+  for (std::size_t i = 0; i < txn::kind_count; ++i) {
+    last->kinds[i] = between(final.window[i], measuring_base_[i]);
+  }
 }
 
 }  // namespace tpcc::stats

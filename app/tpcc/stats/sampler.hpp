@@ -5,9 +5,17 @@
 // histograms of the transactions that ended since the previous snapshot, bucket by bucket
 // (sparse_histogram::difference). Because every counter is monotonic, the intervals of a run
 // add up exactly to the last cumulative snapshot: nothing is lost or counted twice between
-// intervals. The client's own measurement (`client`) is left empty for the caller to fill.
+// intervals. An interval of the measurement phase holds what ended inside the measurement
+// window, any other what ended outside it (recorder's `window` and `outside` parts): with
+// the intervals cut at the window's edges, the measurement intervals add up exactly to the
+// window's totals once settle() has given the last of them the window's records still in
+// flight at its cut. The client's own measurement (`client`) is left empty for the caller
+// to fill.
 // Lifetime: one per run. Thread-safety: a plain value (one owner).
 #pragma once
+
+#include <array>
+#include <vector>
 
 #include "stats/phase.hpp"
 #include "stats/recorder.hpp"
@@ -24,9 +32,13 @@ class sampler {
   // started), given the cumulative counts `now` at its end and the phase `in` then.
   [[nodiscard]] interval_sample next(const cumulative& now, double end_seconds, phase in);
   [[nodiscard]] double last_end_seconds() const noexcept { return last_end_; }
+  // Once nothing records any more: the last measurement interval of `series` (this sampler's)
+  // takes every window record since its start, `final` being the last cumulative counts.
+  void settle(std::vector<interval_sample>& series, const cumulative& final) const;
 
  private:
   cumulative last_;
+  std::array<kind_totals, txn::kind_count> measuring_base_;  // window at the last one's start
   double last_end_ = 0;
 };
 

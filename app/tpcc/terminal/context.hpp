@@ -13,15 +13,20 @@
 // thread-safe) and fail() (any thread).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <memory>
 #include <mutex>
 #include <stop_token>
 #include <string>
+#include <vector>
 
 #include "driver/database.hpp"
 #include "shoal/channel.hpp"
 #include "stats/error_log.hpp"
 #include "stats/recorder.hpp"
+#include "terminal/delivery_log.hpp"
 #include "txn/execute.hpp"
 #include "txn/generate.hpp"
 #include "txn/inputs.hpp"
@@ -35,14 +40,28 @@ struct delivery_request {
 };
 
 struct run_context {
-  run_context(driver::database& database, stats::recorder& rec, std::size_t queue_capacity)
-      : db(database), recorder(rec), deliveries(queue_capacity) {}
+  // `deliverers` queues of `queue_capacity` each.
+  run_context(driver::database& database, stats::recorder& rec, std::size_t queue_capacity,
+              std::size_t deliverers = 1)
+      : db(database), recorder(rec) {
+    for (std::size_t i = 0; i < std::max<std::size_t>(1, deliverers); ++i) {
+      deliveries.push_back(std::make_unique<shoal::channel<delivery_request>>(queue_capacity));
+    }
+  }
+
+  // A warehouse's deferred Deliveries always go to the same deliverer's queue, so one
+  // warehouse is never delivered by two deliverers at once: the second would find the first's
+  // orders gone and report districts as skipped that had undelivered orders (clause 2.7.4.2).
+  [[nodiscard]] shoal::channel<delivery_request>& queue_for(std::int64_t w_id) {
+    return *deliveries[static_cast<std::size_t>(w_id - 1) % deliveries.size()];
+  }
 
   driver::database& db;
   stats::recorder& recorder;
-  shoal::channel<delivery_request> deliveries;
+  std::vector<std::unique_ptr<shoal::channel<delivery_request>>> deliveries;  // per deliverer
   txn::workload_scope scope{};
   txn::retry_policy retry{};
+  delivery_log* delivery_results = nullptr;  // --delivery-log, when asked (clause 2.7.2.3)
   double wait_scale = 1.0;  // keying and think times are multiplied by it; 0: no waits
   std::stop_source issue_stop;
   std::stop_source hard_stop;

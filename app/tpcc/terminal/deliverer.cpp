@@ -18,29 +18,52 @@ auto delivery_body(const txn::delivery_input& in, txn::delivery_output& out) {
   return [&in, &out](driver::session& s) { return txn::run_delivery(s, in, out); };
 }
 
-shoal::task<std::optional<delivery_request>> next_request(run_context& ctx) {
-  auto request =
-      co_await shoal::with_stop_token(ctx.hard_stop.get_token(), ctx.deliveries.receive());
+shoal::task<std::optional<delivery_request>> next_request(run_context& ctx,
+                                                          shoal::channel<delivery_request>& queue) {
+  auto request = co_await shoal::with_stop_token(ctx.hard_stop.get_token(), queue.receive());
   co_return request;
 }
 
-shoal::task<void> loop(run_context& ctx) {
+using ending = delivery_log::ending;
+
+// One line of the result file (clause 2.7.2.3), when --delivery-log asked for it.
+void log(run_context& ctx, const delivery_request& r, clock::time_point end, ending how,
+         const txn::delivery_output& out) {
+  if (ctx.delivery_results == nullptr) return;
+  ctx.delivery_results->write(r.queued_at, end, r.input.w_id, r.input.o_carrier_id, how, out);
+}
+
+shoal::task<void> loop(run_context& ctx, std::size_t index) {
+  shoal::channel<delivery_request>& queue = *ctx.deliveries[index];
   for (;;) {
-    const std::optional<delivery_request> request = co_await next_request(ctx);
+    const std::optional<delivery_request> request = co_await next_request(ctx, queue);
     if (!request.has_value()) break;
     txn::delivery_output out;
     const transacted t = co_await transact(ctx, delivery_body(request->input, out));
     show_failure(ctx, txn::kind::delivery, t);
     const clock::time_point end = clock::now();
-    ctx.recorder.record_delivery(end - request->queued_at, out.skipped, t.report.status.ok(), end);
+    const txn::attempt_report& report = t.report;
+    ctx.recorder.record_delivery(end - request->queued_at, out.skipped, report.status.ok(), end,
+                                 report.round_trips);
+    log(ctx, *request, end, report.status.ok() ? ending::completed : ending::failed, out);
   }
 }
 
 }  // namespace
 
-shoal::task<void> run_deliverer(run_context& ctx) {
+void abandon_queued(run_context& ctx) {
+  const clock::time_point now = clock::now();
+  for (const auto& queue : ctx.deliveries) {
+    while (const std::optional<delivery_request> left = queue->try_receive()) {
+      ctx.recorder.record_delivery(now - left->queued_at, 0, false, now);
+      log(ctx, *left, now, ending::abandoned, {});
+    }
+  }
+}
+
+shoal::task<void> run_deliverer(run_context& ctx, std::size_t index) {
   try {
-    co_await loop(ctx);
+    co_await loop(ctx, index);
   } catch (const std::exception& e) {
     ctx.fail(std::string("deliverer: ") + e.what());
   }

@@ -1,8 +1,10 @@
 // app/tpcc/terminal/terminal.cpp: the terminal loop of clause 5.2 (see terminal.hpp).
 #include "terminal/terminal.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
+#include <optional>
 #include <string>
 
 #include "random/deck.hpp"
@@ -109,7 +111,7 @@ transacted queued(bool sent, bool stopping) {
 // Clause 2.7.2: the terminal's part of a Delivery is queueing it.
 shoal::task<transacted> delivery(run_context& ctx, random::rng& rng, std::int64_t w) {
   const bool sent = co_await shoal::with_stop_token(ctx.hard_stop.get_token(),
-                                                    ctx.deliveries.send(make_request(rng, w)));
+                                                    ctx.queue_for(w).send(make_request(rng, w)));
   const transacted t = queued(sent, ctx.hard_stop.stop_requested());
   co_return t;
 }
@@ -131,29 +133,40 @@ shoal::task<transacted> submit(run_context& ctx, txn::kind k, random::rng& rng,
   co_return report;
 }
 
-nanoseconds think(txn::kind k, random::rng& rng, double scale, stats::input_counts& c) {
-  const nanoseconds t = random::think_time(rng, txn::think_mean_seconds[txn::index(k)]);
-  c.think_times = 1;
-  c.think_seconds = std::chrono::duration<double>(t).count();
-  return scaled(t, scale);
+nanoseconds think(txn::kind k, random::rng& rng, double scale) {
+  return scaled(random::think_time(rng, txn::think_mean_seconds[txn::index(k)]), scale);
+}
+
+// The think time that follows a transaction, and when that transaction started.
+struct after {
+  nanoseconds think{0};
+  clock::time_point started;
+};
+
+// The think time the terminal actually slept (its sleep less the next keying time), scaled
+// back by the wait scale, for the think-time audit (clause 5.2.5.4): a late timer or a starved
+// client shows there, not only in the draws.
+void record_slept(run_context& ctx, nanoseconds slept, nanoseconds keying,
+                  clock::time_point started) {
+  if (ctx.wait_scale <= 0) return;
+  const nanoseconds thought = std::max(nanoseconds(0), slept - keying);
+  ctx.recorder.record_think(scaled(thought, 1.0 / ctx.wait_scale), started);
 }
 
 // One keyed transaction: submitted, answered, recorded; returns the think time that follows.
 // Not inlined, so its frame (the report, the inputs, the transaction's own frames) exists only
 // while the transaction runs, never inside the sleeping terminal's frame (coroutine frame
 // elision would otherwise embed it there).
-[[gnu::noinline]] shoal::task<nanoseconds> transact_once(run_context& ctx, txn::kind k,
-                                                         random::rng& rng,
-                                                         const terminal_config& config) {
+[[gnu::noinline]] shoal::task<after> transact_once(run_context& ctx, txn::kind k, random::rng& rng,
+                                                   const terminal_config& config) {
   stats::input_counts keyed;
   const clock::time_point start = clock::now();
   const transacted done = co_await submit(ctx, k, rng, config, keyed);
   const clock::time_point end = clock::now();
   show_failure(ctx, k, done);
   ctx.recorder.record(to_record(k, done, end - start, end));
-  const nanoseconds thinking = think(k, rng, ctx.wait_scale, keyed);
   ctx.recorder.record_inputs(keyed, start);
-  co_return thinking;
+  co_return after{think(k, rng, ctx.wait_scale), start};
 }
 
 // The terminal's cycle, under the run's issue_stop (run_terminal): the think time of the last
@@ -164,13 +177,19 @@ shoal::task<void> cycle(run_context& ctx, terminal_config config, random::rng rn
   try {
     random::deck deck;
     nanoseconds wait = config.start_delay;
+    std::optional<clock::time_point> thought_after;  // the transaction `wait` thinks after
     for (;;) {
       const txn::kind k = deck.next(rng);
-      wait += keying_time(k, ctx.wait_scale);
+      const nanoseconds keying = keying_time(k, ctx.wait_scale);
+      wait += keying;
       bool going = !ctx.issue_stop.stop_requested();
+      const clock::time_point asleep = clock::now();
       if (going && wait > nanoseconds(0)) going = co_await shoal::sleep_for(wait);
       if (!going) break;
-      wait = co_await transact_once(ctx, k, rng, config);
+      if (thought_after) record_slept(ctx, clock::now() - asleep, keying, *thought_after);
+      const after next = co_await transact_once(ctx, k, rng, config);
+      wait = next.think;
+      thought_after = next.started;
     }
   } catch (const std::exception& e) {
     ctx.fail(std::string("terminal of warehouse ") + std::to_string(config.w_id) + ": " + e.what());

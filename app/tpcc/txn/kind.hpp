@@ -2,7 +2,8 @@
 //
 // What: the mix percentages (clause 5.2.3, as the deck of clause 5.2.4.2 deals them), the
 // keying times (5.2.5.7), the mean think times (5.2.5.4) and the 90th-percentile response-time
-// limits (5.2.5.3), indexed by `kind`. Thread-safety: constants.
+// limits (5.2.5.3), indexed by `kind`; the deferred Delivery's completion limit (2.7.2.2).
+// Thread-safety: constants.
 #pragma once
 
 #include <array>
@@ -31,7 +32,13 @@ inline constexpr std::array<int, kind_count> deck_cards{45, 43, 4, 4, 4};
 inline constexpr std::array<double, kind_count> keying_seconds{18, 3, 2, 2, 2};
 // Mean think time, seconds (clause 5.2.5.4); the draw is truncated at 10x the mean.
 inline constexpr std::array<double, kind_count> think_mean_seconds{12, 12, 10, 5, 5};
-// 90th-percentile response-time limit, seconds (clause 5.2.5.3).
-inline constexpr std::array<double, kind_count> p90_limit_seconds{5, 5, 5, 80, 20};
+// 90th-percentile response-time limit, seconds (clause 5.2.5.3). Delivery's is the terminal's
+// part of it, queueing the deferred Delivery (clause 2.7.2.2); its completion has its own rule
+// below. The one table every output reads (verdict, summary, HTML, dashboard).
+inline constexpr std::array<double, kind_count> p90_limit_seconds{5, 5, 5, 5, 20};
+// The deferred Delivery: at least 90 % of those queued must complete within 80 s of being queued
+// (clauses 2.7.2.2 and 5.2.5.3).
+inline constexpr double deferred_delivery_limit_seconds = 80;
+inline constexpr double deferred_delivery_on_time_share = 0.90;
 
 }  // namespace tpcc::txn

@@ -5,7 +5,6 @@
 #include <numeric>
 
 #include "report/summary.hpp"
-#include "txn/kind.hpp"
 #include "ui/text.hpp"
 
 namespace tpcc::ui {
@@ -62,9 +61,9 @@ run_figures figures_of(const run_screen& s) {
   run_figures f;
   f.planned_seconds = v.warmup_seconds + v.measure_seconds;
   f.measured_seconds = std::clamp(v.elapsed_seconds - v.warmup_seconds, 0.0, window_seconds(v));
-  const auto& no = v.window.kinds[txn::index(txn::kind::new_order)];
   if (f.measured_seconds > 0) {
-    f.tpmc = static_cast<double>(no.outcomes.completed()) * 60.0 / f.measured_seconds;
+    const auto completed = report::completed_new_orders(v.window);
+    f.tpmc = static_cast<double>(completed) * 60.0 / f.measured_seconds;
   }
   if (s.wait_scale > 0 && v.warehouses > 0) {
     const double max =

@@ -118,7 +118,7 @@ TEST(sampler, EachIntervalHoldsOnlyWhatEndedSinceThePreviousOne) {
   recorder rec(now - 1h, now + 1h);  // every record inside the window
   sampler s;
   for (std::uint64_t n = 0; n < 10; ++n) rec.record(make_record(0, now));  // New-Order, ok
-  const interval_sample first = s.next(rec.take_all(), 1.0, tpcc::stats::phase::warmup);
+  const interval_sample first = s.next(rec.take_all(), 1.0, tpcc::stats::phase::measuring);
   rec.record(make_record(1, now));  // Payment, ok
   const interval_sample second = s.next(rec.take_all(), 2.5, tpcc::stats::phase::measuring);
   const interval_sample third = s.next(rec.take_all(), 3.0, tpcc::stats::phase::measuring);
