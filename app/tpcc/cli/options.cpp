@@ -171,7 +171,7 @@ std::optional<std::string> set_start_at(config& c, string_view text) {
 
 constexpr std::int64_t max_warehouses = 1'000'000;
 
-const std::array<option, 27> options{{
+const std::array<option, 28> options{{
     {"db", "TARGET",
      "sqlite:PATH (an embedded file), or a PostgreSQL URI (postgresql://user@host/db) or "
      "key=value string. Default: sqlite:shoal-tpcc.db. Capacity mode: sim:latency=5ms "

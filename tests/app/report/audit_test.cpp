@@ -59,7 +59,7 @@ TEST(audit, DeliveryHasOneResponseTimeLimitEverywhereAndTheDeferredPartItsOwn) {
 TEST(audit, TpmcCountsTheSpecsRolledBackNewOrdersAsCompleted) {
   tpcc::run::run_result r = compliant();
   auto& no = r.results.kinds[txn::index(txn::kind::new_order)];
-  no.rolled_back = 45;
+  no.outcomes[tpcc::stats::txn_outcome::rolled_back] = 45;
   const double expected = (4500.0 + 45.0) * 60.0 / r.measured_seconds;
   EXPECT_DOUBLE_EQ(report::tpmc(r), expected);
   const std::string summary = report::format_summary(r, postgres);
@@ -74,7 +74,8 @@ std::vector<tpcc::stats::interval_sample> steady_then_sliver() {
     s.start_seconds = i;
     s.end_seconds = i < 10 ? i + 1 : 10.02;
     s.in = tpcc::stats::phase::measuring;
-    s.kinds[txn::index(txn::kind::new_order)].committed = i < 10 ? 60 : 3;
+    s.kinds[txn::index(txn::kind::new_order)].outcomes[tpcc::stats::txn_outcome::committed] =
+        i < 10 ? 60 : 3;
     series.push_back(s);
   }
   return series;
@@ -149,7 +150,8 @@ TEST(audit, AShortWindowSaysHowLittleItsTpmcAndEfficiencyCanTell) {
   tpcc::run::run_result r = compliant();
   r.warehouses = r.last_warehouse = 2;
   r.measured_seconds = 120;  // the README demo: 2 warehouses, 2 minutes
-  r.results.kinds[txn::index(txn::kind::new_order)].committed = 60;  // 117 % efficiency
+  r.results.kinds[txn::index(txn::kind::new_order)].outcomes[tpcc::stats::txn_outcome::committed] =
+      60;  // 117 % efficiency
   const std::string summary = report::format_summary(r, postgres);
   EXPECT_TRUE(contains(summary, "precision   +-25 %")) << summary;
   EXPECT_FALSE(contains(report::format_summary(compliant(), postgres), "precision"));
