@@ -24,6 +24,16 @@ struct statement {
   std::string_view sql;
 };
 
+// A statement's family: its name less a trailing "_" and digits, so that a statement prepared
+// once per district (tpcc_no_stock_01 .. tpcc_no_stock_10) is one statement to the error
+// reports and to the simulated database.
+[[nodiscard]] constexpr std::string_view family(std::string_view name) noexcept {
+  std::size_t end = name.size();
+  while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9') --end;
+  if (end == name.size() || end == 0 || name[end - 1] != '_') return name;
+  return name.substr(0, end - 1);
+}
+
 struct call {
   const statement* stmt = nullptr;
   std::vector<value> params;

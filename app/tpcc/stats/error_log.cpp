@@ -3,13 +3,15 @@
 
 #include <utility>
 
+#include "driver/statement.hpp"
+
 namespace tpcc::stats {
 
 std::string describe_error(txn::kind k, const driver::outcome& o) {
   std::string line(txn::name(k));
   line.append(": ").append(driver::to_string(o.kind));
   if (!o.sqlstate.empty()) line.append(", SQLSTATE ").append(o.sqlstate);
-  if (!o.statement.empty()) line.append(", in ").append(o.statement);
+  if (!o.statement.empty()) line.append(", in ").append(driver::family(o.statement));
   line.append(": ").append(o.message.empty() ? std::string("(no message)") : o.message);
   return line;
 }
@@ -22,7 +24,7 @@ error_log::error_log(sink out, std::chrono::nanoseconds period, std::size_t max_
 
 void error_log::record(txn::kind k, const driver::outcome& o, clock::time_point now) {
   const std::scoped_lock lock(mutex_);
-  key id{k, o.sqlstate, std::string(o.statement), o.message};
+  key id{k, o.sqlstate, std::string(driver::family(o.statement)), o.message};
   auto found = seen_.find(id);
   if (found == seen_.end() && seen_.size() < max_distinct_) {
     seen_.emplace(std::move(id), 1);

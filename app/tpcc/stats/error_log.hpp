@@ -2,7 +2,8 @@
 //
 // What: terminals and deliverers call record() for each transaction that failed (not for the
 // completed ones, nor for those the run's own shutdown abandoned). The first occurrence of each
-// distinct error, keyed by (transaction type, SQLSTATE, statement, message), is written to the
+// distinct error, keyed by (transaction type, SQLSTATE, statement family, message: a statement
+// prepared per district counts once, driver::family), is written to the
 // sink at once as one line naming all four. Later occurrences are only counted: at most once per
 // `period`, one line says how many errors came since the previous such line, by type and
 // SQLSTATE; flush() writes the last of those lines (call it when the run ends). After

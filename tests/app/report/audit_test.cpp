@@ -128,7 +128,8 @@ TEST(audit, TheSummaryAndTheVerdictJudgeDeferredDeliveriesOverTheSameDenominator
   r.results.deliveries_failed = 10;  // failed or abandoned: not on time
   const report::verdict v = report::evaluate(r, postgres);
   const auto& within = item(v, "deferred Delivery within 80 s");
-  EXPECT_EQ(within.measured, "85.00 %");  // 85 of the 100 queued in the window
+  // 85 of the 100 queued in the window, with its interval since it did not pass
+  EXPECT_EQ(within.measured, "85.00 % (CI 71.33-92.81 %)");
   EXPECT_FALSE(within.pass);
   const std::string summary = report::format_summary(r, postgres);
   EXPECT_TRUE(contains(summary, "100 queued in the window")) << summary;
