@@ -90,8 +90,12 @@ TEST_F(audited_run, TheMeasurementIntervalsOfTheJsonSeriesAddUpToTheWindowsTotal
   std::string previous = "warmup";
   for (const json& s : doc["series"]) {
     const std::string phase = s["phase"];
-    if (previous == "measuring") EXPECT_NE(phase, "warmup");
-    if (previous == "draining") EXPECT_EQ(phase, "draining");
+    if (previous == "measuring") {
+      EXPECT_NE(phase, "warmup");
+    }
+    if (previous == "draining") {
+      EXPECT_EQ(phase, "draining");
+    }
     previous = phase;
   }
 }
