@@ -58,7 +58,7 @@ std::string delivery_log::wall(stats::clock::time_point t) const {
   const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch() %
                                                                             std::chrono::seconds(1))
                           .count();
-  std::array<char, 40> text{};
+  std::array<char, 80> text{};  // room for any int g++ sees (-Wformat-truncation)
   std::snprintf(text.data(), text.size(), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
                 utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
                 static_cast<int>(millis));

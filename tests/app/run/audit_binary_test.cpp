@@ -90,8 +90,12 @@ TEST_F(audited_run, TheMeasurementIntervalsOfTheJsonSeriesAddUpToTheWindowsTotal
   std::string previous = "warmup";
   for (const json& s : doc["series"]) {
     const std::string phase = s["phase"];
-    if (previous == "measuring") EXPECT_NE(phase, "warmup");
-    if (previous == "draining") EXPECT_EQ(phase, "draining");
+    if (previous == "measuring") {
+      EXPECT_NE(phase, "warmup");
+    }
+    if (previous == "draining") {
+      EXPECT_EQ(phase, "draining");
+    }
     previous = phase;
   }
 }
@@ -111,7 +115,8 @@ TEST_F(audited_run, ThePeakRssIsMeasuredAgainOnceEveryReportIsWritten) {
   const double after = mib_after(r.out, "peak RSS with every report written ");
   ASSERT_GT(before, 0) << r.out;
   ASSERT_GT(after, 0) << r.out;
-  EXPECT_GE(after, before);
+  // A high-water mark, but Linux syncs its RSS counters lazily: it may read a hair lower.
+  EXPECT_GE(after, before - 0.5);
   const json doc = read_json(out);
   EXPECT_NEAR(doc["client"]["peak_rss_bytes"].get<double>() / 1048576.0, before, 0.1);
 }
