@@ -1,5 +1,5 @@
-// app/tpcc/report/confidence.hpp: simultaneous 95 % confidence intervals for the verdict's ratios and means,
-// and the three-way judgement built on them.
+// app/tpcc/report/confidence.hpp: simultaneous 95 % confidence intervals for the verdict's ratios
+// and means, and the three-way judgement built on them.
 //
 // What: a measured share or mean is a sample; a short run's sample can miss a limit by chance.
 // The verdict therefore judges each such figure three ways:

@@ -97,8 +97,8 @@ std::string headline(const run::run_result& r) {
   std::string out = format(
       "\n  tpmC        %.2f  (%llu New-Orders completed in %.1f s: %llu committed, %llu rolled "
       "back by the spec; clause 5.4.2)\n",
-      tpmc(r), static_cast<unsigned long long>(completed_new_orders(r.results)),
-      r.measured_seconds, static_cast<unsigned long long>(no.outcomes.committed()),
+      tpmc(r), static_cast<unsigned long long>(completed_new_orders(r.results)), r.measured_seconds,
+      static_cast<unsigned long long>(no.outcomes.committed()),
       static_cast<unsigned long long>(no.outcomes[stats::txn_outcome::rolled_back]));
   if (r.wait_scale == 0.0) {
     out += "  efficiency  n/a: without waits there is no maximum to compare with\n";

@@ -143,9 +143,8 @@ std::string error_after(void (*edit)(nlohmann::json&)) {
 }
 
 TEST(json, MalformedFilesAreRefusedNamingTheFileAndTheField) {
-  EXPECT_EQ(
-      error_after([](nlohmann::json& d) { d["transactions"][1].erase("committed"); }),
-      "shard-1.json: field transactions[1].committed: missing");
+  EXPECT_EQ(error_after([](nlohmann::json& d) { d["transactions"][1].erase("committed"); }),
+            "shard-1.json: field transactions[1].committed: missing");
   EXPECT_EQ(error_after([](nlohmann::json& d) { d["config"]["seed"] = "x"; }),
             "shard-1.json: field config.seed: expected a non-negative integer");
   EXPECT_EQ(error_after([](nlohmann::json& d) {

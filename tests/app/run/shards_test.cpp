@@ -85,7 +85,7 @@ TEST(shards, ARunsJsonResultIsWhatMergeReads) {
   EXPECT_EQ(a["target"], db);
   EXPECT_GT(committed(a, 0), 0U);
   EXPECT_FALSE(a["series"].empty());
-  EXPECT_EQ(a["verdict"]["pass"], false);  // 6 s of scaled waits is no TPC-C result...
+  EXPECT_EQ(a["verdict"]["pass"], false);             // 6 s of scaled waits is no TPC-C result...
   EXPECT_EQ(a["verdict"]["result"], "INCONCLUSIVE");  // ...yet nothing in it failed
   r = run_binary(
       {"merge", dir.file("a.json"), "--json", dir.file("m.json"), "--html", dir.file("m.html")});

@@ -122,7 +122,8 @@ TEST(dashboard_in_tmux, CtrlCGivesTheTerminalBackAndKeepsWhatStderrSaid) {
   EXPECT_TRUE(shows(after, "interrupted (Ctrl-C): finishing transactions in flight")) << after;
   EXPECT_TRUE(shows(after, "shoal-tpcc result")) << after;
   EXPECT_TRUE(shows(after, "interrupted: the interval was cut short")) << after;
-  EXPECT_LT(after.find("interrupted (Ctrl-C): finishing"), after.find("shoal-tpcc result")) << after;
+  EXPECT_LT(after.find("interrupted (Ctrl-C): finishing"), after.find("shoal-tpcc result"))
+      << after;
   expect_terminal_given_back(pane.raw());
 }
 

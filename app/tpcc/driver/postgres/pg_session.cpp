@@ -111,7 +111,7 @@ void pg_session::settle(const step& s, const PGresult* r, std::span<const call> 
       said = lost(std::move(said.message));  // libpq's own error: the socket closed
     }
     const bool named = s.kind == step_kind::query || s.kind == step_kind::prepare;
-    said.statement = named ? calls[s.call].stmt->name
+    said.statement = named                         ? calls[s.call].stmt->name
                      : s.kind == step_kind::commit ? std::string_view("COMMIT")
                                                    : std::string_view("BEGIN");
     if (said.kind == outcome_kind::connection_lost) return lose(out, calls, std::move(said));
