@@ -160,6 +160,7 @@ shoal::task<void> scenario(shoal::thread_pool& threads, flaky_factory& f, std::s
   f.refusals = refusals;
   {
     std::vector<tpcc::driver::lease> leases;
+    leases.reserve(size);
     for (std::size_t i = 0; i < size; ++i) leases.push_back(co_await (*db)->acquire());
     f.sessions_healthy = false;  // they break while lent: given back, each is replaced
   }

@@ -223,6 +223,7 @@ TEST(IoStress, StopsRacingTheSuspensionOfUnboundIoWaitsResumeEachOnceOnItsOwnTer
   });
   auto all = [&]() -> task<std::vector<int>> {
     std::vector<task<int>> chains;
+    chains.reserve(targets.size());
     for (auto& target : targets) chains.push_back(wait_until_stopped(p.pool, target, rounds));
     co_return co_await shoal::when_all(std::move(chains));
   };

@@ -64,7 +64,7 @@ std::vector<std::string> short_run(const std::string& db, const std::string& mea
           "42",    "--no-progress", "--no-tui", "--json",       file};
 }
 
-class CitusTest : public ::testing::Test {
+class citus_test : public ::testing::Test {
  protected:
   void SetUp() override {
     const std::string why = citus_cluster::unavailable_reason();
@@ -147,7 +147,7 @@ std::size_t client_connections(const std::string& log) {
   return n;
 }
 
-TEST_F(CitusTest, InitLoadRunAndCheckCommitEveryTransactionType) {
+TEST_F(citus_test, InitLoadRunAndCheckCommitEveryTransactionType) {
   init_and_load();
   result_file out;
   binary_result r = run_binary(short_run(db(), "10s", out.path.string()), 300s);
@@ -167,7 +167,7 @@ TEST_F(CitusTest, InitLoadRunAndCheckCommitEveryTransactionType) {
   EXPECT_EQ(r.exit_code, 0) << describe(r);
 }
 
-TEST_F(CitusTest, AWorkerStoppedMidRunIsCountedAsLostAndTheRunSurvives) {
+TEST_F(citus_test, AWorkerStoppedMidRunIsCountedAsLostAndTheRunSurvives) {
   init_and_load();
   result_file out;
   // 2 s warm-up, 24 s measured; worker 0 is down from about 8 s to about 14 s.
@@ -271,7 +271,7 @@ shoal::task<loss_seen> lose_a_worker(shoal::thread_pool& threads, citus_cluster&
   co_return seen;
 }
 
-TEST_F(CitusTest, AStoppedWorkerIsANodeLostErrorAndTheClientConnectionStaysUsable) {
+TEST_F(citus_test, AStoppedWorkerIsANodeLostErrorAndTheClientConnectionStaysUsable) {
   cluster_->coordinator().sql(
       "CREATE TABLE kv (k int PRIMARY KEY, v int NOT NULL); "
       "SELECT create_distributed_table('kv', 'k'); "
