@@ -19,18 +19,29 @@ presets=("$@")
 
 step_names=()
 step_seconds=()
+step_cpu=()
 run_start=$SECONDS
 lint_pid=""
+lint_cpu=0
 lint_log=build/lint.log
 lint_status=build/lint.status
 
+# CPU seconds (user + system) of this shell's finished children and their waited-for descendants
+# (not of daemons they leave behind, such as a test's PostgreSQL server).
+children_cpu() {
+  local -a stat
+  read -r -a stat < /proc/$$/stat
+  echo $(((stat[15] + stat[16]) / $(getconf CLK_TCK)))
+}
+
 print_table() {
-  echo "=== step times (wall clock) ==="
+  echo "=== step times ==="
+  printf '  %-26s %8s %8s\n' step "wall s" "CPU s"
   local i
   for i in "${!step_names[@]}"; do
-    printf '  %-26s %6d s\n' "${step_names[$i]}" "${step_seconds[$i]}"
+    printf '  %-26s %8d %8s\n' "${step_names[$i]}" "${step_seconds[$i]}" "${step_cpu[$i]}"
   done
-  printf '  %-26s %6d s\n' "total" $((SECONDS - run_start))
+  printf '  %-26s %8d %8d\n' "total" $((SECONDS - run_start)) $(($(children_cpu) + lint_cpu))
 }
 
 on_exit() {
@@ -48,36 +59,51 @@ step() {
   local name=$1
   shift
   echo "=== ${name} ==="
-  local start=$SECONDS
+  local start=$SECONDS cpu
+  cpu=$(children_cpu)
   "$@"
   local took=$((SECONDS - start))
+  cpu=$(($(children_cpu) - cpu))
   step_names+=("${name}")
   step_seconds+=("${took}")
-  echo "=== ${name}: ${took} s ==="
+  step_cpu+=("${cpu}")
+  echo "=== ${name}: ${took} s wall, ${cpu} s CPU ==="
 }
 
+# The lint runs in its own session (so that it can be stopped as a group) and is not this shell's
+# child (so that its CPU time is not counted in whichever step is running when it ends).
 start_lint() {
   mkdir -p build
-  rm -f "${lint_status}"
+  rm -f "${lint_status}" build/lint.pid
   echo "=== lint: started in the background (output in ${lint_log}) ==="
-  setsid bash -c 'start=$SECONDS
-                  if nice -n 10 scripts/lint.sh > "$1" 2>&1; then rc=0; else rc=$?; fi
-                  echo "${rc} $((SECONDS - start))" > "$2"' lint "${lint_log}" "${lint_status}" &
-  lint_pid=$!
+  (setsid bash -c 'echo $$ > "$3"
+                   start=$SECONDS
+                   if nice -n 10 scripts/lint.sh > "$1" 2>&1; then rc=0; else rc=$?; fi
+                   read -r -a stat < /proc/$$/stat
+                   cpu=$(((stat[15] + stat[16]) / $(getconf CLK_TCK)))
+                   echo "${rc} $((SECONDS - start)) ${cpu}" > "$2.tmp"
+                   mv "$2.tmp" "$2"' lint "${lint_log}" "${lint_status}" build/lint.pid &)
+  while [ ! -s build/lint.pid ]; do sleep 0.1; done
+  lint_pid=$(cat build/lint.pid)
 }
 
 join_lint() {
   local start=$SECONDS
-  wait "${lint_pid}" || true
+  while [ ! -f "${lint_status}" ]; do
+    kill -0 "${lint_pid}" 2>/dev/null || [ -f "${lint_status}" ] ||
+      { echo "lint: the background lint ended without a status"; return 1; }
+    sleep 1
+  done
   lint_pid=""
   cat "${lint_log}"
-  local rc took
-  read -r rc took < "${lint_status}"
-  step_names+=("lint (background)")
-  step_seconds+=("${took}")
-  echo "=== lint: ${took} s in the background, $((SECONDS - start)) s waited for at the end ==="
-  step_names+=("  waited for lint")
-  step_seconds+=($((SECONDS - start)))
+  local rc took cpu
+  read -r rc took cpu < "${lint_status}"
+  lint_cpu=${cpu}
+  step_names+=("lint (in the background)" "  of which waited for")
+  step_seconds+=("${took}" $((SECONDS - start)))
+  step_cpu+=("${cpu}" "")
+  echo "=== lint: ${took} s wall in the background (${cpu} s CPU), $((SECONDS - start)) s of it" \
+       "waited for at the end ==="
   [ "${rc}" -eq 0 ]
 }
 
