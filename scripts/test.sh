@@ -1,32 +1,149 @@
 #!/usr/bin/env bash
 # Builds and runs every test of the project, the way CI does:
 #   every CMake preset (clang-19: release, dev = Debug+ASan+UBSan with shuffled ready queues,
-#   tsan; g++ 12: gcc-release, gcc-dev), each configured, built and tested by ctest; then the
-#   format and static checks; then an installed copy of shoal consumed by a tiny find_package
-#   project and by pkg-config.
+#   tsan; g++ 12: gcc-release, gcc-dev), each configured, built and tested by ctest (the test
+#   presets say which tests: gcc-dev runs the runtime's, not shoal-tpcc's); the format and static
+#   checks (scripts/lint.sh); an installed copy of shoal consumed by a tiny find_package project
+#   and by pkg-config. Prints each step's wall time as it ends, and a table of them at the end.
+#
+# The lint runs in the background, at a lower priority, from the moment build/release has its
+# compile_commands.json: it soaks up the CPU that the tests leave idle while they wait on
+# databases, child processes and sleeps. Its output is printed when it is joined, at the end.
+#
 # Usage: scripts/test.sh [preset ...]     (default: all of them)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh
-
 presets=("$@")
 [ ${#presets[@]} -gt 0 ] || presets=(release dev tsan gcc-release gcc-dev)
 
+step_names=()
+step_seconds=()
+step_cpu=()
+run_start=$SECONDS
+lint_pid=""
+lint_cpu=0
+lint_log=build/lint.log
+lint_status=build/lint.status
+
+# CPU seconds (user + system) of this shell's finished children and their waited-for descendants
+# (not of daemons they leave behind, such as a test's PostgreSQL server).
+children_cpu() {
+  local -a stat
+  read -r -a stat < /proc/$$/stat
+  echo $(((stat[15] + stat[16]) / $(getconf CLK_TCK)))
+}
+
+print_table() {
+  echo "=== step times ==="
+  printf '  %-26s %8s %8s\n' step "wall s" "CPU s"
+  local i
+  for i in "${!step_names[@]}"; do
+    printf '  %-26s %8d %8s\n' "${step_names[$i]}" "${step_seconds[$i]}" "${step_cpu[$i]}"
+  done
+  printf '  %-26s %8d %8d\n' "total" $((SECONDS - run_start)) $(($(children_cpu) + lint_cpu))
+}
+
+on_exit() {
+  local rc=$?
+  if [ -n "${lint_pid}" ] && kill -0 "${lint_pid}" 2>/dev/null; then
+    kill -- "-${lint_pid}" 2>/dev/null || true  # its own process group (setsid)
+  fi
+  print_table
+  [ "${rc}" -eq 0 ] || echo "=== FAILED (exit status ${rc}) ==="
+}
+trap on_exit EXIT
+
+# step NAME COMMAND...: runs COMMAND, prints and records its wall time; stops the run on failure.
+step() {
+  local name=$1
+  shift
+  echo "=== ${name} ==="
+  local start=$SECONDS cpu
+  cpu=$(children_cpu)
+  "$@"
+  local took=$((SECONDS - start))
+  cpu=$(($(children_cpu) - cpu))
+  step_names+=("${name}")
+  step_seconds+=("${took}")
+  step_cpu+=("${cpu}")
+  echo "=== ${name}: ${took} s wall, ${cpu} s CPU ==="
+}
+
+# The lint runs in its own session (so that it can be stopped as a group) and is not this shell's
+# child (so that its CPU time is not counted in whichever step is running when it ends).
+start_lint() {
+  mkdir -p build
+  rm -f "${lint_status}" build/lint.pid
+  echo "=== lint: started in the background (output in ${lint_log}) ==="
+  (setsid bash -c 'echo $$ > "$3"
+                   start=$SECONDS
+                   if nice -n 10 scripts/lint.sh > "$1" 2>&1; then rc=0; else rc=$?; fi
+                   read -r -a stat < /proc/$$/stat
+                   cpu=$(((stat[15] + stat[16]) / $(getconf CLK_TCK)))
+                   echo "${rc} $((SECONDS - start)) ${cpu}" > "$2.tmp"
+                   mv "$2.tmp" "$2"' lint "${lint_log}" "${lint_status}" build/lint.pid &)
+  while [ ! -s build/lint.pid ]; do sleep 0.1; done
+  lint_pid=$(cat build/lint.pid)
+}
+
+join_lint() {
+  local start=$SECONDS
+  while [ ! -f "${lint_status}" ]; do
+    kill -0 "${lint_pid}" 2>/dev/null || [ -f "${lint_status}" ] ||
+      { echo "lint: the background lint ended without a status"; return 1; }
+    sleep 1
+  done
+  lint_pid=""
+  cat "${lint_log}"
+  local rc took cpu
+  read -r rc took cpu < "${lint_status}"
+  lint_cpu=${cpu}
+  step_names+=("lint (in the background)" "  of which waited for")
+  step_seconds+=("${took}" $((SECONDS - start)))
+  step_cpu+=("${cpu}" "")
+  echo "=== lint: ${took} s wall in the background (${cpu} s CPU), $((SECONDS - start)) s of it" \
+       "waited for at the end ==="
+  [ "${rc}" -eq 0 ]
+}
+
+# ctest -j starts the tests it knows to be long first, from the times it recorded in an earlier
+# run of the same build (Testing/Temporary/CTestCostData.txt). A fresh build has none, so hand it
+# the times of the first preset tested in this run: the tests are the same in every preset.
+seed_test_costs() {
+  local costs=Testing/Temporary/CTestCostData.txt dir
+  [ -f "build/$1/${costs}" ] && return 0
+  for dir in "${presets[@]}"; do
+    if [ -f "build/${dir}/${costs}" ]; then
+      mkdir -p "$(dirname "build/$1/${costs}")"
+      cp "build/${dir}/${costs}" "build/$1/${costs}"
+      return 0
+    fi
+  done
+}
+
+step "install-deps" scripts/install-deps.sh
+
 for preset in "${presets[@]}"; do
-  echo "=== preset ${preset} ==="
-  start=$(date +%s)
-  cmake --workflow --preset "${preset}"
-  echo "=== preset ${preset}: $(( $(date +%s) - start )) s ==="
+  step "${preset} configure" cmake --preset "${preset}"
+  if [ "${preset}" = release ] && [ -z "${lint_pid}" ]; then start_lint; fi
+  step "${preset} build" cmake --build --preset "${preset}"
+  seed_test_costs "${preset}"
+  step "${preset} test" ctest --preset "${preset}"
 done
 
-echo "=== lint ==="
-scripts/lint.sh
+if [ -n "${lint_pid}" ]; then
+  join_lint
+else
+  step "lint" scripts/lint.sh
+fi
 
-if [ -d build/release ]; then
-  echo "=== installed package consumer ==="
+consumer() {
   rm -rf build/install
   cmake --install build/release --prefix build/install > /dev/null
   CXX=clang++-19 bash tests/consumer/check.sh "$PWD/build/install"
+}
+if [ -d build/release ]; then
+  step "installed package consumer" consumer
 fi
 echo "=== all tests passed ==="

@@ -1,0 +1,1 @@
+// The translation unit that compiles tests/CMakeLists.txt's precompiled header (shoal_test_pch).
