@@ -28,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <stop_token>
 
 #include "shoal/detail/thread_pool.hpp"
 #include "shoal/executor.hpp"
@@ -81,9 +82,13 @@ class thread_pool {
   [[nodiscard]] detail::pool_schedule_on_awaiter schedule_on(std::size_t k);
 
   // Starts `t` detached on some worker (unbound) or bound to worker k. An exception escaping `t`
-  // terminates the program, as with std::thread.
+  // terminates the program, as with std::thread. With `token`, the chain runs under it (as under
+  // `with_stop_token(token, t)`, without that wrapper's frame: 8 bytes in the root instead).
+  // Errors: std::out_of_range (thrown here) when k >= size(); std::bad_alloc.
   void spawn(task<void> t);
+  void spawn(task<void> t, std::stop_token token);
   void spawn_on(std::size_t k, task<void> t);
+  void spawn_on(std::size_t k, task<void> t, std::stop_token token);
 
   [[nodiscard]] std::size_t size() const noexcept;
   [[nodiscard]] executor& worker(std::size_t k);

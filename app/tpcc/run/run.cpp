@@ -75,8 +75,8 @@ std::int64_t start_terminals(shoal::thread_pool& pool, terminal::run_context& ct
       t.stock_level_d_id = d;
       t.start_delay = std::chrono::nanoseconds(rng.uniform(0, spread - 1));
       const auto worker = static_cast<std::size_t>(started) % pool.size();
-      pool.spawn_on(worker,
-                    inside(c.terminals.enter(), terminal::run_terminal(ctx, t, rng.split())));
+      pool.spawn_on(worker, terminal::run_terminal(ctx, t, rng.split(), c.terminals.enter()),
+                    ctx.issue_stop.get_token());
       ++started;
     }
   }

@@ -169,11 +169,16 @@ void record_slept(run_context& ctx, nanoseconds slept, nanoseconds keying,
   co_return after{think(k, rng, ctx.wait_scale), start};
 }
 
-// The terminal's cycle, under the run's issue_stop (run_terminal): the think time of the last
-// transaction and the keying time of the next are one sleep, so a sleeping terminal is this
+}  // namespace
+
+// The terminal's cycle, under the run's issue_stop (the chain's token): the think time of the
+// last transaction and the keying time of the next are one sleep, so a sleeping terminal is this
 // frame and one timer. False from the sleep: the run stopped issuing. One frame, with the
-// catch, so nothing else lives beside it while the terminal sleeps.
-shoal::task<void> cycle(run_context& ctx, terminal_config config, random::rng rng) {
+// catch, so nothing else lives beside it while the terminal sleeps; `admission` leaves the gate
+// when the frame is destroyed.
+shoal::task<void> run_terminal(run_context& ctx, terminal_config config, random::rng rng,
+                               shoal::gate_token admission) {
+  static_cast<void>(admission);
   try {
     random::deck deck;
     nanoseconds wait = config.start_delay;
@@ -194,12 +199,6 @@ shoal::task<void> cycle(run_context& ctx, terminal_config config, random::rng rn
   } catch (const std::exception& e) {
     ctx.fail(std::string("terminal of warehouse ") + std::to_string(config.w_id) + ": " + e.what());
   }
-}
-
-}  // namespace
-
-shoal::task<void> run_terminal(run_context& ctx, terminal_config config, random::rng rng) {
-  return shoal::with_stop_token(ctx.issue_stop.get_token(), cycle(ctx, config, rng));
 }
 
 }  // namespace tpcc::terminal
