@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
-#include <optional>
 #include <string>
 
 #include "random/deck.hpp"
@@ -182,7 +181,7 @@ shoal::task<void> run_terminal(run_context& ctx, terminal_config config, random:
   try {
     random::deck deck;
     nanoseconds wait = config.start_delay;
-    std::optional<clock::time_point> thought_after;  // the transaction `wait` thinks after
+    clock::time_point thought_after{};  // the transaction `wait` thinks after; {}: none yet
     for (;;) {
       const txn::kind k = deck.next(rng);
       const nanoseconds keying = keying_time(k, ctx.wait_scale);
@@ -191,7 +190,9 @@ shoal::task<void> run_terminal(run_context& ctx, terminal_config config, random:
       const clock::time_point asleep = clock::now();
       if (going && wait > nanoseconds(0)) going = co_await shoal::sleep_for(wait);
       if (!going) break;
-      if (thought_after) record_slept(ctx, clock::now() - asleep, keying, *thought_after);
+      if (thought_after != clock::time_point{}) {
+        record_slept(ctx, clock::now() - asleep, keying, thought_after);
+      }
       const after next = co_await transact_once(ctx, k, rng, config);
       wait = next.think;
       thought_after = next.started;
