@@ -23,7 +23,7 @@ class root_task {
  public:
   using done_hook = void (*)(void* context, std::coroutine_handle<> root) noexcept;
 
-  struct promise_type : promise_base, frame_allocated {
+  struct promise_type : promise_base, frame_allocated<promise_type> {
     promise_type() noexcept { env = &own_env; }
     root_task get_return_object() noexcept {
       return root_task(std::coroutine_handle<promise_type>::from_promise(*this));
