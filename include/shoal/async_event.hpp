@@ -60,7 +60,7 @@ class async_event {
 
   detail::spin_lock lock_;
   std::atomic<bool> set_;      // written under lock_; read without it by is_set()
-  detail::wait_list waiters_;  // guarded by lock_; empty while set_
+  detail::wait_list waiters_ SHOAL_GUARDED_BY(lock_);  // empty while set_
 };
 
 }  // namespace shoal
