@@ -168,7 +168,7 @@ class channel {
 
   static bool attempt_send(void* self, detail::waiter& w, detail::wake_list& woken) noexcept {
     auto& ch = *static_cast<channel*>(self);
-    ch.lock_.assert_held();  // run by the wait queue under *wait_site::lock, which is ch.lock_
+    ch.lock_.assert_held();       // the wait queue holds it (*wait_site::lock)
     if (ch.closed_) return true;  // done, not granted: false
     if (!ch.offer(static_cast<send_waiter&>(w).value_, woken)) return false;
     w.grant();
@@ -176,7 +176,7 @@ class channel {
   }
   static bool attempt_receive(void* self, detail::waiter& w, detail::wake_list& woken) noexcept {
     auto& ch = *static_cast<channel*>(self);
-    ch.lock_.assert_held();  // as in attempt_send
+    ch.lock_.assert_held();  // the wait queue holds it (*wait_site::lock)
     if (ch.take(static_cast<receive_waiter&>(w).slot_, woken)) {
       w.grant();
       return true;

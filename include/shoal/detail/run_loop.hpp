@@ -49,8 +49,8 @@ class run_loop final : public executor {
   std::deque<std::coroutine_handle<>> remote_ SHOAL_GUARDED_BY(mutex_);
   bool finished_ SHOAL_GUARDED_BY(mutex_) = false;
   bool waiting_ SHOAL_GUARDED_BY(mutex_) = false;  // run() blocked on wake_
-  timer_heap timers_;                           // run() thread only
-  idle_hooks idle_hooks_;                       // run when both queues are empty, before waiting
+  timer_heap timers_;                              // run() thread only
+  idle_hooks idle_hooks_;                          // run when both queues are empty, before waiting
 };
 
 }  // namespace shoal::detail
