@@ -44,6 +44,7 @@ task<std::size_t> misalignment_of_a_wide_result() {
 TEST(FrameAlignment, AnOverAlignedResultIsAlignedInItsPromise) {
   auto all = []() -> task<std::vector<std::size_t>> {
     std::vector<task<std::size_t>> children;
+    children.reserve(8);
     for (int i = 0; i < 8; ++i) children.push_back(misalignment_of_a_wide_result());
     co_return co_await shoal::when_all(std::move(children));
   };
@@ -76,6 +77,7 @@ TEST(FrameAlignment, AnOverAlignedLocalLivingAcrossASuspensionIsAligned) {
 #endif
   auto all = []() -> task<std::vector<std::size_t>> {
     std::vector<task<std::size_t>> children;
+    children.reserve(8);
     for (int i = 0; i < 8; ++i) children.push_back(misalignment_of_a_wide_local());
     co_return co_await shoal::when_all(std::move(children));
   };
@@ -85,6 +87,7 @@ TEST(FrameAlignment, AnOverAlignedLocalLivingAcrossASuspensionIsAligned) {
 TEST(FrameAllocator, AnOverAlignedRequestIsAlignedAndCountedAsASystemAllocation) {
   const auto before = shoal::this_thread_frame_stats();
   std::vector<void*> frames;
+  frames.reserve(8);
   for (int i = 0; i < 8; ++i) frames.push_back(shoal::frame_allocate(200, std::align_val_t{512}));
   for (void* frame : frames) EXPECT_EQ(misalignment(frame, 512), 0u);
   for (void* frame : frames) shoal::frame_deallocate(frame, 200, std::align_val_t{512});

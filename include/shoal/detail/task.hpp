@@ -66,6 +66,9 @@ struct frame_allocated {
       frame_deallocate(frame, size, std::align_val_t{alignment});
     }
   }
+
+  friend Promise;
+  frame_allocated() = default;
 };
 
 // The outcome of a coroutine: nothing yet, a value, or an exception.
@@ -154,10 +157,7 @@ struct initial_suspend_env {
 };
 
 template <class T>
-class task_promise;
-
-template <class T>
-class task_promise_common : public promise_base, public frame_allocated<task_promise<T>> {
+class task_promise_common : public promise_base {
  public:
   initial_suspend_env initial_suspend() noexcept { return {this}; }
   template <class Awaitable>
@@ -173,7 +173,7 @@ class task_promise_common : public promise_base, public frame_allocated<task_pro
 };
 
 template <class T>
-class task_promise final : public task_promise_common<T> {
+class task_promise final : public task_promise_common<T>, public frame_allocated<task_promise<T>> {
  public:
   task<T> get_return_object() noexcept;
   template <class U = T>
@@ -184,14 +184,16 @@ class task_promise final : public task_promise_common<T> {
 };
 
 template <class T>
-class task_promise<T&> final : public task_promise_common<T&> {
+class task_promise<T&> final : public task_promise_common<T&>,
+                               public frame_allocated<task_promise<T&>> {
  public:
   task<T&> get_return_object() noexcept;
   void return_value(T& value) noexcept { this->result_.set_value(value); }
 };
 
 template <>
-class task_promise<void> final : public task_promise_common<void> {
+class task_promise<void> final : public task_promise_common<void>,
+                                 public frame_allocated<task_promise<void>> {
  public:
   task<void> get_return_object() noexcept;
   void return_void() const noexcept {}
