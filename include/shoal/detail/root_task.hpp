@@ -24,7 +24,7 @@ class root_task {
  public:
   using done_hook = void (*)(void* context, std::coroutine_handle<> root) noexcept;
 
-  struct promise_type : promise_base, frame_allocated {
+  struct promise_type : promise_base, frame_allocated<promise_type> {
     promise_type() noexcept { env = &own_env; }
     // The root of `run_detached_under`: the chain runs under `token`, the parameter's copy in
     // this frame (a promise constructor sees the parameter copies), so it costs 8 bytes in the
