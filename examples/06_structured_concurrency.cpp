@@ -42,6 +42,7 @@ shoal::task<int> query(int shard, std::chrono::milliseconds latency) {
 // Replica (shard % 3) answers in 10-17 ms, the other two in 200 ms and more.
 shoal::task<int> read_shard(int shard) {
   std::vector<shoal::task<int>> reads;
+  reads.reserve(3);
   for (int r = 0; r < 3; ++r)
     reads.push_back(query(shard, r == shard % 3 ? 10ms + 1ms * shard : 200ms));
   co_return (co_await shoal::when_any(std::move(reads))).value;
@@ -51,6 +52,7 @@ shoal::task<int> fan_out(shoal::thread_pool& pool) {
   co_await pool.schedule();
   auto scope = co_await request_id.bind(42);
   std::vector<shoal::task<int>> shards;
+  shards.reserve(8);
   for (int s = 0; s < 8; ++s) shards.push_back(read_shard(s));
   const std::vector<int> rows = co_await shoal::when_all(std::move(shards));
   co_return std::accumulate(rows.begin(), rows.end(), 0);
