@@ -3,9 +3,10 @@
 // What: N worker threads. Each worker has a bounded local run queue that other workers may steal
 // half of, a one-slot LIFO for continuations (defer), a queue of pinned work only it may run, an
 // inbox other threads post into, and its own timer heap. A global injection queue takes work from
-// outside the pool. Idle workers spin briefly, then sleep until work, their next timer or (for a
-// worker watching descriptors, which sleeps in its epoll reactor rather than on a futex) an I/O
-// event: an idle pool burns no CPU.
+// outside the pool. An idle worker spins briefly when that pays (other workers are busy, or it
+// was just handed work), then parks until work or its next timer: on a futex, or, while it
+// watches a descriptor, in its epoll reactor, so that an I/O event wakes it too
+// (docs/design/scheduler.md). An idle pool burns no CPU.
 //
 // Affinity: `co_await pool.schedule_on(k)` moves the calling chain to worker k and binds it there:
 // every later wake-up of the chain (timers, yields, wake-ups from other threads) resumes it on k,
