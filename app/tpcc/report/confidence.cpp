@@ -6,14 +6,26 @@
 
 namespace tpcc::report {
 
+// With Yates's continuity correction (Newcombe 1998, method 4): the plain Wilson interval
+// excludes the truth far more often than it says when the count is a handful (1 rollback in 13
+// New-Orders: plain 1.21-36.2 %, which FAILed an exact 1 % client 12 % of the time).
 interval wilson(std::uint64_t part, std::uint64_t whole) noexcept {
   if (whole == 0) return {0.0, 1.0};
   const double n = static_cast<double>(whole);
   const double p = static_cast<double>(part) / n;
-  const double z2 = z_verdict * z_verdict;
-  const double centre = (p + z2 / (2 * n)) / (1 + z2 / n);
-  const double half = z_verdict * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
-  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+  const double z = z_verdict;
+  const double z2 = z * z;
+  const double denominator = 2 * (n + z2);
+  interval ci{0.0, 1.0};
+  if (part > 0) {
+    const double root = std::sqrt(std::max(0.0, z2 - 2 - 1 / n + 4 * p * (n * (1 - p) + 1)));
+    ci.low = std::max(0.0, (2 * n * p + z2 - 1 - z * root) / denominator);
+  }
+  if (part < whole) {
+    const double root = std::sqrt(std::max(0.0, z2 + 2 - 1 / n + 4 * p * (n * (1 - p) - 1)));
+    ci.high = std::min(1.0, (2 * n * p + z2 + 1 + z * root) / denominator);
+  }
+  return ci;
 }
 
 interval mean_interval(double mean, double sd, std::uint64_t n) noexcept {

@@ -28,7 +28,7 @@ struct interval {
 // The normal quantile of a two-sided 99.5 % interval: 1 - 0.05 / 10 / 2 = 0.9975.
 inline constexpr double z_verdict = 3.023;
 
-// The Wilson interval of the share part / whole; [0, 1] when whole is 0.
+// The Wilson interval of the share part / whole, continuity-corrected; [0, 1] when whole is 0.
 [[nodiscard]] interval wilson(std::uint64_t part, std::uint64_t whole) noexcept;
 // The interval of a mean of n samples with standard deviation sd; the point when n is 0.
 [[nodiscard]] interval mean_interval(double mean, double sd, std::uint64_t n) noexcept;

@@ -120,7 +120,7 @@ class recorder {
   // Adds what one terminal keyed in at `at`.
   void record_inputs(const input_counts& keyed, clock::time_point at) noexcept;
   // One think time as the terminal actually slept it (scaled back by the wait scale), after the
-  // transaction it follows, which started at `at`.
+  // transaction it follows, counted in the window when it ended at `at`.
   void record_think(std::chrono::nanoseconds slept, clock::time_point at) noexcept;
   // Ends the window early (Ctrl-C, or the run stopped by an error) at `t` if t is earlier.
   void close_window(clock::time_point t) noexcept;
