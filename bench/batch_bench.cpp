@@ -158,6 +158,24 @@ void manual_batching(benchmark::State& state, bool delays) {
   shoal::sync_wait(plain_loop<&by_hand>(state, s));
 }
 
+// The two bulk calls alone, on inputs built once: what every batching variant must pay.
+void bulk_calls(benchmark::State& state, bool /*delays*/) {
+  service s;
+  std::vector<int> ids(static_cast<std::size_t>(users));
+  for (int id = 0; id < users; ++id) ids[static_cast<std::size_t>(id)] = id;
+  std::vector<std::string> addresses;
+  for (const prefs& p : s.get_user_prefs(ids)) {
+    if (p.wants_mail) addresses.push_back(p.address);
+  }
+  s.calls = 0;
+  const alloc_meter allocs;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(s.get_user_prefs(ids).size());
+    benchmark::DoNotOptimize(s.send_notifs(addresses).size());
+  }
+  report(state, allocs, s);
+}
+
 // The per-user code, the same for both batchers.
 template <class GetPrefs, class Send>
 shoal::task<bool> notify_user(GetPrefs& get_prefs, Send& send, int id) {
@@ -228,6 +246,7 @@ BENCHMARK_CAPTURE(manual_batching, no_delays, false);
 BENCHMARK_CAPTURE(coro_batching, no_delays, false);
 BENCHMARK_CAPTURE(coro_batching_bound, no_delays, false);
 BENCHMARK_CAPTURE(coro_harness, no_delays, false);
+BENCHMARK_CAPTURE(bulk_calls, no_delays, false);
 
 // Console output as usual, then the seed's table, one per mode: each variant's median and
 // fastest time per run over its repetitions and their ratios to manual_batching's. With delays
@@ -297,7 +316,7 @@ class ratio_reporter : public benchmark::ConsoleReporter {
                 by_wall ? "median us" : "median ns", "x manual", "fastest", "x manual",
                 by_wall ? "x (CPU)" : "x (wall)", "allocs/run", "allocs/item", "target");
     for (const char* variant : {"no_batching/", "manual_batching/", "coro_batching/",
-                                "coro_batching_bound/", "coro_harness/"}) {
+                                "coro_batching_bound/", "coro_harness/", "bulk_calls/"}) {
       const std::string name = std::string(variant).append(mode);
       if (samples_.count(name) == 0) continue;
       const samples& v = samples_[name];
