@@ -112,15 +112,22 @@ class bound_call {
 
   // The bulk call returned: takes the item (or the failure) and links the caller for
   // resumption. False when its own stop callback posted it already (it then gets nullopt).
+  // Callers complete in arrival order, so a host is decided before the callers it covers: they
+  // follow its decision, which costs them no look at the token (a stop whose callback had not
+  // run when the host's was removed is ordered after this completion).
   bool finish(std::vector<R>& results, std::size_t i, const std::exception_ptr& failure) noexcept {
-    if (stop_) {
-      stop_.reset();  // waits for a callback running on another thread
-      if (stop_posted_) {
-        phase_ = phase::cancelled;
-        return false;
+    if (host_ == this) {
+      if (stop_) {
+        stop_.reset();  // waits for a callback running on another thread
+        if (stop_posted_) {
+          phase_ = phase::cancelled;
+          return false;
+        }
+      } else {
+        stop_posted_ = token_->stop_requested();  // it filled its batch: no callback
       }
     }
-    if (token_ != nullptr && token_->stop_requested()) {
+    if (host_ != nullptr && host_->stop_posted_) {
       phase_ = phase::cancelled;
     } else if (failure) {
       error_ = failure;
@@ -137,7 +144,9 @@ class bound_call {
   state_type* state_;
   Arg arg_;  // moved into the batch when the call joins it
   phase phase_ = phase::before;
-  bool stop_posted_ = false;  // written by the stop callback (any thread); see above
+  // Written by the stop callback (any thread), read on home after stop_.reset() or after its
+  // post; for a host without a callback, set by finish from its token.
+  bool stop_posted_ = false;
   std::coroutine_handle<> handle_;
   bound_batch<Arg, R>* batch_ = nullptr;  // the batch it joined (filling or sent)
   std::size_t index_ = 0;  // its position there
