@@ -617,10 +617,10 @@ TEST(bound_batcher, SteadyStateCallsAllocateNothingPerItem) {
   EXPECT_EQ(b.stats().batches, 23U);
   // Per batch of 100 items: the bulk function's result vector and, where the frame allocator
   // does not recycle (AddressSanitizer builds), the runner's two frames. One allocation per
-  // item would make it at least 2,000.
+  // item would make it at least 2,000. The few more: a block of the scheduler's ready queue.
   std::cout << "allocations: " << during << " for " << rounds << " batches of " << callers
             << " items\n";
-  EXPECT_LE(during, static_cast<std::uint64_t>(rounds) * 3U);
+  EXPECT_LE(during, static_cast<std::uint64_t>(rounds) * 3U + 4U);
 }
 
 }  // namespace
