@@ -370,7 +370,7 @@ TEST(bound_batcher, StoppingASharedTokenTakesOutEveryCallerOfItAndNoOther) {
   EXPECT_EQ(seven.get(), 70);
 }
 
-TEST(bound_batcher, CallersStoppedDuringTheBulkCallResumeAtOnceWithNullopt) {
+TEST(bound_batcher, CallersStoppedDuringTheBulkCallGetNulloptWhenItReturns) {
   manual_scheduler sched;
   std::vector<std::vector<int>> seen;
   int_batcher b(sched, sleeps_then_times_ten{&seen});
@@ -382,32 +382,51 @@ TEST(bound_batcher, CallersStoppedDuringTheBulkCallResumeAtOnceWithNullopt) {
   sched.idle();  // the bulk call starts and sleeps
   shared.request_stop();
   sched.run_all();
-  EXPECT_TRUE(one.done());  // without waiting for the call to return
-  EXPECT_TRUE(three.done());
-  EXPECT_EQ(one.get(), std::nullopt);
-  EXPECT_EQ(three.get(), std::nullopt);
-  EXPECT_FALSE(two.done());
+  EXPECT_FALSE(one.done());  // a sent batch is never left: the batcher may not go before it
+  EXPECT_FALSE(three.done());
   sched.advance(10ms);
   ASSERT_EQ(seen.size(), 1U);
   EXPECT_EQ(seen[0], values({1, 2, 3}));  // their arguments were sent already
+  EXPECT_EQ(one.get(), std::nullopt);
   EXPECT_EQ(two.get(), 20);
+  EXPECT_EQ(three.get(), std::nullopt);
 }
 
-// The stop callback fires and posts the host, but the bulk call returns before the host runs:
-// the completion must leave it to its post (resuming it twice would be fatal).
-TEST(bound_batcher, AHostStoppedJustBeforeItsCompletionIsResumedOnce) {
+// The stop callback fires and posts the host, but the batch is flushed before the host runs:
+// the flush must take it (and those it covers) out, and it must be resumed once, by its post.
+TEST(bound_batcher, AHostStoppedJustBeforeTheFlushLeavesTheBatchAndIsResumedOnce) {
   manual_scheduler sched;
   std::vector<std::vector<int>> seen;
-  int_batcher b(sched, sleeps_then_times_ten{&seen});
+  int_batcher b(sched, times_ten{&seen});
   std::stop_source stop;
   auto one = sched.spawn(shoal::with_stop_token(stop.get_token(), call(b, 1)));
   auto two = sched.spawn(call(b, 2));
+  auto three = sched.spawn(shoal::with_stop_token(stop.get_token(), call(b, 3)));
   sched.run_all();
-  sched.idle();  // the bulk call starts and sleeps
   stop.request_stop();  // posts the host; nothing runs yet
-  sched.advance(10ms);  // the timer's completion and the host's post both run
+  EXPECT_EQ(sched.ready_count(), 1U);
+  sched.idle();  // flushes: the host and the caller it covers leave, the rest is sent
+  ASSERT_EQ(seen.size(), 1U);
+  EXPECT_EQ(seen[0], values({2}));
   EXPECT_EQ(one.get(), std::nullopt);
   EXPECT_EQ(two.get(), 20);
+  EXPECT_EQ(three.get(), std::nullopt);
+  EXPECT_EQ(b.stats().cancelled, 2U);
+}
+
+TEST(bound_batcher, ABatchWhoseCallersAllLeftAtTheFlushSendsNothing) {
+  manual_scheduler sched;
+  std::vector<std::vector<int>> seen;
+  int_batcher b(sched, times_ten{&seen}, {.max_wait = 10ms});
+  std::stop_source stop;
+  auto one = sched.spawn(shoal::with_stop_token(stop.get_token(), call(b, 1)));
+  sched.run_all();
+  stop.request_stop();  // posts the host
+  sched.idle();         // the flush finds it stopped: nothing to send
+  EXPECT_EQ(one.get(), std::nullopt);
+  EXPECT_TRUE(seen.empty());
+  EXPECT_EQ(b.stats().batches, 0U);
+  EXPECT_EQ(sched.timer_count(), 0U);
 }
 
 task<void> call_and_record(int_batcher& b, int x, std::vector<int>& order) {

@@ -9,15 +9,19 @@
 // Stop callbacks: one per batch and token, as in shoal::batcher (batcher_call.hpp): the first
 // caller of a token to join a batch hosts it, later callers of the same token are covered by it.
 // The callback must not touch the batch (it runs on any thread, and the batch has no lock), so
-// it does the one thing that is safe from anywhere: it sets `stop_posted_` and posts the host's
-// own coroutine, pinned to home. The host then resumes in await_resume still `joined`, and there,
-// on the home thread, it takes itself and the callers it covers out of their batch (filling, or
-// in its bulk call) and returns nullopt; the covered callers are posted with nullopt.
-// A completion that finds a host first destroys the host's callback (std::stop_callback's
-// destructor returns only once a callback running elsewhere has returned, and after it none can
-// start; the callback's writes happen-before that return), then reads `stop_posted_`: set, the
-// host is already on its way back (posted) and is left alone; clear, it is resumed as any other.
-// So a caller is resumed exactly once, by its stop post or by its completion, never both.
+// it does the one thing that is safe from anywhere: it sets `stopped_` and posts the host's own
+// coroutine, pinned to home. The host then resumes in await_resume still `joined`, and there, on
+// the home thread, takes itself and the callers it covers out of the filling batch and returns
+// nullopt; the covered callers are posted with nullopt.
+// A host's callback lives only while its batch fills: the flush destroys it (on home; the
+// destructor of std::stop_callback returns only once a callback running on another thread has
+// returned, and after it none can start; the callback's writes happen-before that return), then
+// reads `stopped_`: set, the host is already posted, so the flush takes the callers it covers out
+// and marks the host cancelled (its post resumes it with nullopt); clear, the batch goes on with
+// them. So a caller is resumed exactly once, and never before its batch's bulk call returned:
+// a sent batch is never left, which keeps the contract "destroy after every call returned"
+// sufficient (no runner can outlive the last caller). A stop during the bulk call is read at the
+// completion, once per host: the callers it covers share its token and follow its answer.
 #pragma once
 
 #include <coroutine>
@@ -39,8 +43,6 @@ namespace shoal::detail {
 
 template <class Arg, class R>
 class bound_state;
-template <class Arg, class R>
-struct bound_batch;
 
 template <class Arg, class R>
 class bound_call {
@@ -78,7 +80,7 @@ class bound_call {
   // The item's value; nullopt when the call was cancelled. Rethrows the item's or the bulk
   // call's exception.
   std::optional<value_type> await_resume() {
-    if (phase_ == phase::joined) {  // a host, resumed by its own stop callback's post
+    if (phase_ == phase::joined) {  // a host of a filling batch, resumed by its stop callback
       state_->leave(*this);
       return std::nullopt;
     }
@@ -101,7 +103,7 @@ class bound_call {
     bound_call* self;
     // Any thread. Touches the host only: see the header comment.
     void operator()() const noexcept {
-      self->stop_posted_ = true;  // read on home after stop_.reset() or after this post
+      self->stopped_ = true;  // read on home after stop_.reset() or after this post
       self->state_->home().post(self->handle_, true);
     }
   };
@@ -111,23 +113,11 @@ class bound_call {
   void host_stop() noexcept { stop_.emplace(*token_, on_stop{this}); }
 
   // The bulk call returned: takes the item (or the failure) and links the caller for
-  // resumption. False when its own stop callback posted it already (it then gets nullopt).
-  // Callers complete in arrival order, so a host is decided before the callers it covers: they
-  // follow its decision, which costs them no look at the token (a stop whose callback had not
-  // run when the host's was removed is ordered after this completion).
-  bool finish(std::vector<R>& results, std::size_t i, const std::exception_ptr& failure) noexcept {
-    if (host_ == this) {
-      if (stop_) {
-        stop_.reset();  // waits for a callback running on another thread
-        if (stop_posted_) {
-          phase_ = phase::cancelled;
-          return false;
-        }
-      } else {
-        stop_posted_ = token_->stop_requested();  // it filled its batch: no callback
-      }
-    }
-    if (host_ != nullptr && host_->stop_posted_) {
+  // resumption. Callers complete in arrival order, so a host reads its token before the callers
+  // it covers follow its answer (the same token; a stop landing in between is ordered after).
+  void finish(std::vector<R>& results, std::size_t i, const std::exception_ptr& failure) noexcept {
+    if (host_ == this) stopped_ = token_->stop_requested();
+    if (host_ != nullptr && host_->stopped_) {
       phase_ = phase::cancelled;
     } else if (failure) {
       error_ = failure;
@@ -138,21 +128,20 @@ class bound_call {
     }
     link_.next = nullptr;
     link_.handle = handle_;
-    return true;
   }
 
   state_type* state_;
   Arg arg_;  // moved into the batch when the call joins it
   phase phase_ = phase::before;
-  // Written by the stop callback (any thread), read on home after stop_.reset() or after its
-  // post; for a host without a callback, set by finish from its token.
-  bool stop_posted_ = false;
+  // A host's: written by its stop callback (any thread), read on home after stop_.reset() or
+  // after the callback's post; at completion, set from its token.
+  bool stopped_ = false;
   std::coroutine_handle<> handle_;
-  bound_batch<Arg, R>* batch_ = nullptr;  // the batch it joined (filling or sent)
-  std::size_t index_ = 0;  // its position there
+  std::size_t index_ = 0;  // its position in the filling batch
   const std::stop_token* token_ = nullptr;  // the chain's, when a stop is possible
   bound_call* host_ = nullptr;      // whose stop callback covers it (itself when host)
-  bound_call* next_out_ = nullptr;  // taken out together with its host
+  bound_call* next_out_ = nullptr;   // taken out together with its host
+  bound_call* next_host_ = nullptr;  // the batch's hosts, while it fills
   std::optional<R> result_;
   std::exception_ptr error_;
   resume_link link_;

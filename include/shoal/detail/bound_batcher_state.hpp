@@ -55,13 +55,15 @@ concept bulk_function =
 template <class Arg, class R>
 struct bound_batch {
   std::vector<Arg> args;
-  std::vector<bound_call<Arg, R>*> callers;  // null: left during the bulk call
-  bound_call<Arg, R>* stop_host = nullptr;   // the latest caller hosting a stop callback
+  std::vector<bound_call<Arg, R>*> callers;
+  bound_call<Arg, R>* stop_host = nullptr;  // the latest caller hosting a stop callback
+  bound_call<Arg, R>* hosts = nullptr;      // every host, through next_host_ (while it fills)
 
   void clear() noexcept {
     args.clear();
     callers.clear();
     stop_host = nullptr;
+    hosts = nullptr;
   }
 };
 
@@ -124,7 +126,6 @@ class bound_state {
       if (first) disarm_timer();
       throw;
     }
-    c.batch_ = &b;
     c.index_ = b.callers.size() - 1;
     c.phase_ = call::phase::joined;
     const bool host = cover(b, c);
@@ -133,18 +134,12 @@ class bound_state {
     return nullptr;
   }
 
-  // `host` was resumed by its own stop callback: takes it and the callers it covers out of
-  // their batch and posts those (not the host, which returns nullopt itself).
+  // `host` was resumed by its own stop callback, its batch still filling (a flush would have
+  // marked it cancelled): takes it and the callers it covers out and posts those (not the host,
+  // which returns nullopt itself).
   void leave(call& host) noexcept {
     host.stop_.reset();  // it ran (it posted us): wait until it has returned
-    batch_type& b = *host.batch_;
-    call* out = &b == current_ ? remove_filling(b, host) : remove_sent(b, host);
-    while (out != nullptr) {
-      call* next = out->next_out_;
-      out->phase_ = call::phase::cancelled;
-      home_->post(out->handle_, true);  // the last touch of a covered caller
-      out = next;
-    }
+    post_cancelled(remove_filling(*current_, host));
   }
 
   // The runner's body, minus the coroutine: what the bulk function gets.
@@ -161,7 +156,7 @@ class bound_state {
     resume_link* last = nullptr;
     for (std::size_t i = 0; i < b.callers.size(); ++i) {
       call* c = b.callers[i];
-      if (c == nullptr || !c->finish(results, i, failure)) continue;
+      c->finish(results, i, failure);
       if (!local) {
         home_->post(c->handle_, true);
       } else if (last != nullptr) {
@@ -197,17 +192,19 @@ class bound_state {
     if (!s.current_->callers.empty()) (void)s.flush_posted(&batch_counters::by_time);
   }
 
-  // Flushes from a timer or the idle hook (noexcept paths): posts the runner. False when it
-  // could not be allocated; the batch then keeps filling.
+  // Flushes from a timer or the idle hook (noexcept paths): posts the runner. True when it made
+  // work ready (the runner, or callers whose stop it found). When the runner cannot be
+  // allocated the batch keeps filling: the next arrival or idle moment tries again.
   bool flush_posted(reason why) noexcept {
+    const std::uint64_t left_before = counters_.cancelled;
     std::coroutine_handle<> runner;
     try {
       runner = take(why);
     } catch (...) {
       return false;
     }
-    home_->post(runner, true);
-    return true;
+    if (runner) home_->post(runner, true);
+    return runner || counters_.cancelled != left_before;
   }
 
   // Which rule, if any, flushes b now (a caller just joined it).
@@ -216,11 +213,14 @@ class bound_state {
     if (policy_.flush_if && policy_.flush_if(std::span<const Arg>(b.args))) {
       return &batch_counters::by_predicate;
     }
-    if (timer_armed_ && home_->now() >= timer_.deadline) return &batch_counters::by_time;
+    if (policy_.max_wait > duration::zero() && home_->now() >= deadline_) {
+      return &batch_counters::by_time;
+    }
     return nullptr;
   }
 
-  // c filled the batch: its runner, or (allocation failed) c taken back out and the error.
+  // c filled the batch: its runner (null when stopped callers left and nothing is to be sent),
+  // or (allocation failed) c taken back out and the error.
   std::coroutine_handle<> take_or_undo(reason why, call& c) {
     try {
       return take(why);
@@ -235,11 +235,17 @@ class bound_state {
   }
 
   // Detaches the current batch, installs a recycled one and returns the runner of the detached
-  // one, not yet started. Allocates first: nothing has changed when it throws.
+  // one, not yet started; null when every caller turned out to be stopped. Allocates first:
+  // nothing has changed when it throws.
   std::coroutine_handle<> take(reason why) {
     if (free_.empty()) add_spare();
     batch_type& full = *current_;
     const std::coroutine_handle<> runner = make_runner(full);
+    drop_stopped_hosts(full);
+    if (full.callers.empty()) {  // remove_filling disarmed the timer
+      runner.destroy();
+      return nullptr;
+    }
     current_ = take_spare();
     disarm_timer();
     ++(counters_.*why);
@@ -261,9 +267,11 @@ class bound_state {
   }
 
   void arm_timer() {
-    timer_.deadline = home_->now() + policy_.max_wait;
+    const time_point deadline = home_->now() + policy_.max_wait;
+    timer_.deadline = deadline;
     home_->add_timer(timer_);
     timer_armed_ = true;
+    deadline_ = deadline;  // stays when the timer fires but its flush could not allocate
   }
   void disarm_timer() noexcept {
     if (!timer_armed_) return;
@@ -280,8 +288,35 @@ class bound_state {
       return false;
     }
     c.host_ = &c;
+    c.next_host_ = b.hosts;
+    b.hosts = &c;
     b.stop_host = &c;
     return true;
+  }
+
+  // Sending b: its hosts' stop callbacks go (the bulk call runs under no stop). A host whose
+  // callback already ran is posted: it and the callers it covers leave b now.
+  void drop_stopped_hosts(batch_type& b) noexcept {
+    call* h = b.hosts;
+    while (h != nullptr) {
+      call* next = h->next_host_;
+      h->stop_.reset();  // waits for a callback running on another thread
+      if (h->stopped_) {
+        post_cancelled(remove_filling(b, *h));
+        h->phase_ = call::phase::cancelled;  // its own post resumes it
+      }
+      h = next;
+    }
+    b.hosts = nullptr;
+  }
+
+  void post_cancelled(call* out) noexcept {
+    while (out != nullptr) {
+      call* next = out->next_out_;
+      out->phase_ = call::phase::cancelled;
+      home_->post(out->handle_, true);  // the last touch of a covered caller
+      out = next;
+    }
   }
 
   // Takes `host` and the callers it covers out of the filling batch b, keeping the others'
@@ -309,23 +344,13 @@ class bound_state {
     b.args.erase(b.args.begin() + static_cast<std::ptrdiff_t>(kept), b.args.end());
     b.callers.resize(kept);
     if (b.stop_host == &host) b.stop_host = nullptr;  // the next caller hosts a new one
-    if (b.callers.empty()) disarm_timer();
-    return out;
-  }
-
-  // Takes `host` and the callers it covers out of b, which is in its bulk call: their slots
-  // become null (the arguments stay, the bulk function may be reading them).
-  static call* remove_sent(batch_type& b, call& host) noexcept {
-    call* out = nullptr;
-    call** tail = &out;
-    for (std::size_t i = host.index_; i < b.callers.size(); ++i) {
-      call* c = b.callers[i];
-      if (c == nullptr || c->host_ != &host) continue;
-      b.callers[i] = nullptr;
-      if (c == &host) continue;
-      *tail = c;
-      tail = &c->next_out_;
+    for (call** h = &b.hosts; *h != nullptr; h = &(*h)->next_host_) {
+      if (*h == &host) {
+        *h = host.next_host_;
+        break;
+      }
     }
+    if (b.callers.empty()) disarm_timer();
     return out;
   }
 
@@ -352,6 +377,7 @@ class bound_state {
   bool hook_tried_ = false;  // a plain flag: hook_.linked() would be an atomic load per call
   timer_with_owner timer_;  // the current batch's max-wait timer
   bool timer_armed_ = false;
+  time_point deadline_{};  // the current batch's, when max_wait is set
   batch_counters counters_;
 };
 
