@@ -37,8 +37,8 @@
 //                 once, nothing joins. Stopped while its batch fills: it leaves the batch (its
 //                 argument is not sent) and resumes with nullopt after one trip through home's
 //                 ready queue. Stopped during the bulk call: the call goes on for the others, and
-//                 it resumes with nullopt the same way, without waiting for the call to return.
-//                 The bulk call itself runs under no stop token.
+//                 this caller gets nullopt when it returns. The bulk call itself runs under no
+//                 stop token.
 //   Resumes on: the home executor (always: it is also where it was awaited).
 //   Thread-safety: any number of callers, all on the home executor.
 //   Example:
