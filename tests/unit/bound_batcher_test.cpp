@@ -233,13 +233,12 @@ TEST(bound_batcher, AFailedItemFailsOnlyItsOwnCaller) {
 TEST(bound_batcher, AFailedBulkCallFailsEveryCallerOfItsBatchWithItsError) {
   manual_scheduler sched;
   int calls_made = 0;
-  int_batcher b(
-      sched,
-      [&](std::span<int> args) -> std::vector<int> {
-        if (++calls_made == 1) throw std::runtime_error("down");
-        return std::vector<int>(args.size(), 7);
-      },
-      {.max_size = 2});
+  int_batcher b(sched,
+                [&](std::span<int> args) -> std::vector<int> {
+                  if (++calls_made == 1) throw std::runtime_error("down");
+                  return std::vector<int>(args.size(), 7);
+                },
+                {.max_size = 2});
   auto one = sched.spawn(call(b, 1));
   auto two = sched.spawn(call(b, 2));
   auto three = sched.spawn(call(b, 3));
@@ -304,7 +303,7 @@ TEST(bound_batcher, ACallerStoppedWhileItsBatchFillsLeavesItAndIsNotSent) {
   sched.run_all();
   EXPECT_EQ(b.pending(), 3U);
   third_stop.request_stop();
-  first_stop.request_stop();  // the first arrival leaves: the batch's deadline stays
+  first_stop.request_stop();   // the first arrival leaves: the batch's deadline stays
   EXPECT_FALSE(three.done());  // the stop only posted it; it leaves on home
   sched.run_all();
   EXPECT_EQ(three.get(), std::nullopt);
@@ -459,9 +458,9 @@ task<int> call_repeatedly(int_batcher& b, int x, int rounds) {
 TEST(bound_batcher, ManyBatchesInARowOnOneExecutorDoNotGrowTheStack) {
   constexpr int rounds = 50000;
   manual_scheduler sched;
-  int_batcher b(
-      sched, [](std::span<int> args) { return std::vector<int>{args[0] * 10, args[1] * 10}; },
-      {.max_size = 2});
+  int_batcher b(sched,
+                [](std::span<int> args) { return std::vector<int>{args[0] * 10, args[1] * 10}; },
+                {.max_size = 2});
   auto one = sched.spawn(call_repeatedly(b, 1, rounds));
   auto two = sched.spawn(call_repeatedly(b, 2, rounds));
   sched.run_all();
@@ -622,14 +621,13 @@ TEST(bound_batcher, SteadyStateCallsAllocateNothingPerItem) {
   constexpr int rounds = 20;
   manual_scheduler sched;
   int wrong = 0;
-  int_batcher b(
-      sched,
-      [](std::span<int> args) {
-        std::vector<int> out(args.size());
-        for (std::size_t i = 0; i < args.size(); ++i) out[i] = args[i] * 10;
-        return out;
-      },
-      {.max_size = callers});
+  int_batcher b(sched,
+                [](std::span<int> args) {
+                  std::vector<int> out(args.size());
+                  for (std::size_t i = 0; i < args.size(); ++i) out[i] = args[i] * 10;
+                  return out;
+                },
+                {.max_size = callers});
   (void)allocations_for(sched, b, callers, 3, wrong);  // warm up buffers, frames and queues
   const std::uint64_t during = allocations_for(sched, b, callers, rounds, wrong);
   EXPECT_EQ(wrong, 0);

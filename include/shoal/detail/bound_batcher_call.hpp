@@ -137,11 +137,11 @@ class bound_call {
   // after the callback's post; at completion, set from its token.
   bool stopped_ = false;
   std::coroutine_handle<> handle_;
-  std::size_t index_ = 0;  // its position in the filling batch
+  std::size_t index_ = 0;                   // its position in the filling batch
   const std::stop_token* token_ = nullptr;  // the chain's, when a stop is possible
-  bound_call* host_ = nullptr;      // whose stop callback covers it (itself when host)
-  bound_call* next_out_ = nullptr;   // taken out together with its host
-  bound_call* next_host_ = nullptr;  // the batch's hosts, while it fills
+  bound_call* host_ = nullptr;              // whose stop callback covers it (itself when host)
+  bound_call* next_out_ = nullptr;          // taken out together with its host
+  bound_call* next_host_ = nullptr;         // the batch's hosts, while it fills
   std::optional<R> result_;
   std::exception_ptr error_;
   resume_link link_;

@@ -375,7 +375,7 @@ class bound_state {
   std::vector<batch_type*> free_;                 // capacity >= all_.size()
   hook_with_owner hook_;
   bool hook_tried_ = false;  // a plain flag: hook_.linked() would be an atomic load per call
-  timer_with_owner timer_;  // the current batch's max-wait timer
+  timer_with_owner timer_;   // the current batch's max-wait timer
   bool timer_armed_ = false;
   time_point deadline_{};  // the current batch's, when max_wait is set
   batch_counters counters_;
