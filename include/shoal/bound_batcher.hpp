@@ -49,6 +49,7 @@
 
 #include <cstddef>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "shoal/batcher.hpp"  // item_result, batch_options, batcher_stats
@@ -90,9 +91,12 @@ class bound_batcher {
   bound_batcher& operator=(const bound_batcher&) = delete;
   ~bound_batcher() = default;
 
-  // Awaitable: see the header comment.
-  [[nodiscard]] detail::bound_call<Arg, Result> operator()(Arg arg) {
-    return detail::bound_call<Arg, Result>(state_, std::move(arg));
+  // Awaitable: see the header comment. The argument is built in place in the awaiter (one move
+  // less than a by-value parameter).
+  template <class A = Arg>
+    requires std::is_constructible_v<Arg, A&&>
+  [[nodiscard]] detail::bound_call<Arg, Result> operator()(A&& arg) {
+    return detail::bound_call<Arg, Result>(state_, std::forward<A>(arg));
   }
 
   [[nodiscard]] executor& home() const noexcept { return state_.home(); }

@@ -200,6 +200,28 @@ TEST(bound_batcher, FlushesWhenThePredicateSaysSo) {
   EXPECT_EQ(calls[3].get(), 10);
 }
 
+task<std::optional<std::size_t>> measure(bound_batcher<std::string, std::size_t>& b,
+                                         const std::string& kept) {
+  std::optional<std::size_t> a = co_await b("abcd");  // built in place from a const char*
+  std::optional<std::size_t> c = co_await b(kept);    // copied: the caller keeps its own
+  co_return a.value_or(0) + c.value_or(0) + kept.size();
+}
+
+TEST(bound_batcher, ArgumentsAreBuiltFromWhatTheCallerPasses) {
+  manual_scheduler sched;
+  bound_batcher<std::string, std::size_t> b(sched, [](std::span<std::string> args) {
+    std::vector<std::size_t> out;
+    for (const std::string& a : args) out.push_back(a.size());
+    return out;
+  });
+  const std::string kept = "a string longer than the small-string buffer";
+  auto m = sched.spawn(measure(b, kept));
+  sched.run_all();
+  sched.idle();
+  sched.idle();
+  EXPECT_EQ(m.get(), 4 + 2 * kept.size());
+}
+
 std::vector<item_result<int>> fail_odd(std::span<int> args) {
   std::vector<item_result<int>> out;
   for (int a : args) {

@@ -50,8 +50,9 @@ class bound_call {
   using state_type = bound_state<Arg, R>;
   using value_type = typename item_traits<R>::value_type;
 
-  bound_call(state_type& state, Arg&& arg) noexcept(std::is_nothrow_move_constructible_v<Arg>)
-      : state_(&state), arg_(std::move(arg)) {}
+  template <class A>
+  bound_call(state_type& state, A&& arg) noexcept(std::is_nothrow_constructible_v<Arg, A&&>)
+      : state_(&state), arg_(std::forward<A>(arg)) {}
   // Movable until awaited (so it can be passed along, e.g. to with_stop_token), never after.
   bound_call(bound_call&& other) noexcept(std::is_nothrow_move_constructible_v<Arg>)
       : state_(other.state_), arg_(std::move(other.arg_)) {}
