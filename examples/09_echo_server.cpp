@@ -1,7 +1,7 @@
 // 09_echo_server: a TCP echo server and 100 clients on one two-worker pool, no thread per
 // connection. Each client sends a line, reads the echo and checks it; one extra client waits for
 // an answer that never comes and gives up after 50 ms (with_timeout cancels its read).
-// Exits non-zero when any check fails.
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -15,6 +15,7 @@
 #include "shoal/thread_pool.hpp"
 #include "shoal/timeout.hpp"
 #include "shoal/when_all.hpp"
+#include "support/check.hpp"
 
 namespace {
 
@@ -68,7 +69,7 @@ task<bool> impatient_client(std::uint16_t port) {
   co_return false;
 }
 
-task<int> run(shoal::thread_pool& pool) {
+task<void> run(shoal::thread_pool& pool) {
   co_await pool.schedule();
   auto listener = stream_listener::listen_tcp("127.0.0.1", 0);
   std::vector<task<bool>> all;
@@ -79,24 +80,17 @@ task<int> run(shoal::thread_pool& pool) {
   };
   auto [served, results, gave_up] = co_await shoal::when_all(
       serve(listener, clients + 1), clients_done(), impatient_client(listener.port()));
-  int failures = gave_up ? 0 : 1;
-  for (const bool ok : results) failures += ok ? 0 : 1;
-  std::printf("09_echo_server: %d clients echoed, impatient client %s\n", clients,
-              gave_up ? "gave up after 50 ms" : "did NOT time out");
-  co_return failures;
+  examples::check(std::ranges::count(results, true) == clients, "every client got its echo");
+  examples::check(gave_up, "the impatient client gave up after 50 ms");
 }
 
 }  // namespace
 
 int main() {
+  std::printf("09_echo_server\n");
   shoal::thread_pool pool({.workers = 2});
   pool.start();
-  const int failures = shoal::sync_wait(run(pool));
+  shoal::sync_wait(run(pool));
   shoal::sync_wait(pool.stop());
-  if (failures != 0) {
-    std::printf("09_echo_server: %d checks failed\n", failures);
-    return 1;
-  }
-  std::printf("all checks passed\n");
-  return 0;
+  return examples::finish("09_echo_server");
 }

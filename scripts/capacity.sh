@@ -4,26 +4,33 @@
 # Builds shoal-tpcc (release) and runs it with full TPC-C keying and think times against
 # `--db sim:latency=5ms` (driver/sim: every round trip answered after 5 ms, no database), by
 # default 15,000 warehouses (150,000 terminals) with a 10-minute measurement interval, under
-# /usr/bin/time -v. Prints efficiency, peak RSS, CPU seconds and average cores, and the
-# client's self-measurement (timer lateness, ready-queue delay, busy fraction, client-bound),
-# then checks them against the targets of issue 6 (efficiency >= 99 %, peak RSS <= 256 MiB,
-# under one core on average, not client-bound). A benchmark, not a test: it always exits 0
-# once the run completed; the verdict is printed.
+# /usr/bin/time -v. Prints efficiency, peak RSS, CPU seconds, average cores and client CPU per
+# transaction, and the client's self-measurement (timer lateness, ready-queue delay, busy
+# fraction, client-bound), then checks them against the targets: efficiency >= 99 %, peak RSS
+# <= RSS_LIMIT_MIB, under CORES_LIMIT cores on average, not client-bound. A benchmark, not a
+# test: it always exits 0 once the run completed; the verdict is printed.
 #
 # Settings (environment): WAREHOUSES (15000), LATENCY (5ms), WARMUP (2m), DURATION (10m),
-# WORKERS (empty: one per hardware thread), NICE (-10), BUILD_DIR (build/capacity), OUT_DIR
-# (build/capacity-results). Example: WAREHOUSES=1000 DURATION=1m scripts/capacity.sh
+# WORKERS (empty: one per hardware thread), NICE (-10), RSS_LIMIT_MIB (256), CORES_LIMIT (1),
+# BUILD_DIR (build/capacity), OUT_DIR (build/capacity-results).
+# Examples: WAREHOUSES=1000 DURATION=1m scripts/capacity.sh
+#           WAREHOUSES=100000 RSS_LIMIT_MIB=768 CORES_LIMIT=1.5 scripts/capacity.sh  (a million
+#           terminals, issue 20's targets)
 #
-# NICE: the client needs about a third of a core at 15,000 warehouses, but on a machine shared
-# with other busy processes the kernel's fair share can give it less (two worker threads among
-# ~16 runnable compilers get ~0.25 core), and then every terminal piles up waiting for the CPU:
-# a result about the neighbours, not the client. The run is therefore niced to -10 by default
-# (when permitted; NICE=0 measures without it). It changes what the client gets, not what it
-# costs: the CPU seconds printed are its own either way.
+# NICE: on a machine shared with other busy processes the kernel's fair share can give the
+# client less CPU than it needs, and then every terminal piles up waiting for the CPU: a result
+# about the neighbours, not the client (a million terminals given a third of a core held 9 GB of
+# transactions in flight). The run is therefore niced to -10 by default, and so is its
+# scheduler autogroup (/proc/self/autogroup): with autogroups on (Debian's default), nice only
+# ranks processes within one session, and each shell session of the neighbours is its own
+# group. Both need root (or CAP_SYS_NICE); NICE=0 measures without. It changes what the client
+# gets, not what it costs: the CPU seconds printed are its own either way.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 warehouses=${WAREHOUSES:-15000}
+rss_limit=${RSS_LIMIT_MIB:-256}
+cores_limit=${CORES_LIMIT:-1}
 latency=${LATENCY:-5ms}
 warmup=${WARMUP:-2m}
 duration=${DURATION:-10m}
@@ -53,8 +60,23 @@ if [[ "$(nice -n "$nice_value" nice 2> /dev/null)" != "$(($(nice) + nice_value))
   nice_value=0
 fi
 echo "capacity.sh: nice $nice_value"
+if [[ "$nice_value" != 0 && -w /proc/self/autogroup ]]; then
+  # The autogroup of this script's session, which the run inherits.
+  if echo "$nice_value" 2> /dev/null > /proc/self/autogroup; then
+    echo "capacity.sh: autogroup $(cat /proc/self/autogroup)"
+  fi
+fi
+status=0
 nice -n "$nice_value" /usr/bin/time -v -o "$out_dir/time.txt" "${command[@]}" \
-  > "$out_dir/run.out" 2> "$out_dir/run.err"
+  > "$out_dir/run.out" 2> "$out_dir/run.err" || status=$?
+# 3 is a completed run whose compliance verdict failed (a simulated 10-minute run is never
+# compliant, and its mix can miss by a hair: docs/benchmarks.md); anything else is an error.
+if [[ "$status" != 0 && "$status" != 3 ]]; then
+  echo "capacity.sh: the run failed with exit status $status; see $out_dir/run.err" >&2
+  tail -5 "$out_dir/run.err" >&2
+  exit 1
+fi
+echo "capacity.sh: the run exited with status $status (3: completed, the compliance verdict failed)"
 
 time_field() { grep -F "$1" "$out_dir/time.txt" | awk -F': ' '{print $2}'; }
 user=$(time_field "User time (seconds)")
@@ -81,6 +103,7 @@ if command -v jq > /dev/null && [[ -s "$out_dir/result.json" ]]; then
       "  ready-queue delay p50 \($c.queue_delay.p50_us) us, p99 \($c.queue_delay.p99_us) us, max \($c.queue_delay.max_us) us",
       "  worst interval (measurement): lateness p99 \([.series[] | select(.phase == "measuring") | .client.lateness_p99_us] | max) us, queue delay p99 \([.series[] | select(.phase == "measuring") | .client.queue_delay_p99_us] | max) us",
       "  worker busy \($c.worker_busy | map(. * 1000 | round / 10 | tostring + " %") | join(", ")); pool: \([.series[] | .client.pool_in_use] | max) of \([.series[] | .client.pool_size] | max) sessions in use at most, \([.series[] | .client.pool_waiting] | max) waiting at most",
+      "  client CPU per transaction (measurement interval): \($c.measure_cpu_seconds * 1000000 / ([.transactions[] | .completed + .failures] | add) | round) us",
       "  client-bound: \($c.client_bound)\(if $c.client_bound then " (" + $c.client_bound_reason + ")" else "" end); \($c.bytes_per_terminal | round) bytes per terminal"' \
     "$out_dir/result.json" || echo "  (result.json: fields not as expected; see the file)"
 fi
@@ -93,8 +116,10 @@ verdict() { if [[ "$2" == 1 ]]; then echo "  met      $1"; else echo "  NOT met 
 echo "== targets"
 verdict "efficiency >= 99 % (${efficiency:-?} %)" \
   "$(awk -v e="${efficiency:-0}" 'BEGIN { print (e >= 99) ? 1 : 0 }')"
-verdict "peak RSS <= 256 MiB (${rss_mib} MiB)" "$(awk -v m="$rss_mib" 'BEGIN { print (m <= 256) ? 1 : 0 }')"
-verdict "under one core on average (${cores})" "$(awk -v c="$cores" 'BEGIN { print (c < 1) ? 1 : 0 }')"
+verdict "peak RSS <= ${rss_limit} MiB (${rss_mib} MiB)" \
+  "$(awk -v m="$rss_mib" -v l="$rss_limit" 'BEGIN { print (m <= l) ? 1 : 0 }')"
+verdict "under ${cores_limit} cores on average (${cores})" \
+  "$(awk -v c="$cores" -v l="$cores_limit" 'BEGIN { print (c < l) ? 1 : 0 }')"
 if grep -q 'CLIENT-BOUND' "$out_dir/run.out"; then
   verdict "not client-bound" 0
 else

@@ -59,8 +59,8 @@ class async_event {
   static bool attempt_wait(void* self, detail::waiter& w, detail::wake_list& woken) noexcept;
 
   detail::spin_lock lock_;
-  std::atomic<bool> set_;      // written under lock_; read without it by is_set()
-  detail::wait_list waiters_;  // guarded by lock_; empty while set_
+  std::atomic<bool> set_;  // written under lock_; read without it by is_set()
+  detail::wait_list waiters_ SHOAL_GUARDED_BY(lock_);  // empty while set_
 };
 
 }  // namespace shoal

@@ -75,8 +75,8 @@ class async_semaphore {
   static bool attempt_acquire(void* self, detail::waiter& w, detail::wake_list& woken) noexcept;
 
   mutable detail::spin_lock lock_;
-  std::size_t permits_;        // guarded by lock_; 0 while waiters_ is not empty
-  detail::wait_list waiters_;  // guarded by lock_
+  std::size_t permits_ SHOAL_GUARDED_BY(lock_);  // 0 while waiters_ is not empty
+  detail::wait_list waiters_ SHOAL_GUARDED_BY(lock_);
 };
 
 }  // namespace shoal

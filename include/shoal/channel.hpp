@@ -134,7 +134,7 @@ class channel {
 
   // Under the lock: hands `value` to the oldest waiting receiver, or buffers it; false when
   // neither is possible now (value untouched).
-  bool offer(T& value, detail::wake_list& woken) noexcept {
+  bool offer(T& value, detail::wake_list& woken) noexcept SHOAL_REQUIRES(lock_) {
     if (detail::waiter* w = receivers_.pop_front()) {
       auto& receiver = static_cast<receive_waiter&>(*w);
       receiver.slot_.emplace(std::move(value));
@@ -149,7 +149,7 @@ class channel {
 
   // Under the lock: the oldest value (from the buffer, refilled from the oldest waiting sender,
   // or straight from that sender when nothing is buffered); false when there is none.
-  bool take(std::optional<T>& out, detail::wake_list& woken) noexcept {
+  bool take(std::optional<T>& out, detail::wake_list& woken) noexcept SHOAL_REQUIRES(lock_) {
     auto* sender = static_cast<send_waiter*>(senders_.pop_front());
     if (!buffer_.empty()) {
       out.emplace(buffer_.pop());
@@ -168,6 +168,7 @@ class channel {
 
   static bool attempt_send(void* self, detail::waiter& w, detail::wake_list& woken) noexcept {
     auto& ch = *static_cast<channel*>(self);
+    ch.lock_.assert_held();       // the wait queue holds it (*wait_site::lock)
     if (ch.closed_) return true;  // done, not granted: false
     if (!ch.offer(static_cast<send_waiter&>(w).value_, woken)) return false;
     w.grant();
@@ -175,6 +176,7 @@ class channel {
   }
   static bool attempt_receive(void* self, detail::waiter& w, detail::wake_list& woken) noexcept {
     auto& ch = *static_cast<channel*>(self);
+    ch.lock_.assert_held();  // the wait queue holds it (*wait_site::lock)
     if (ch.take(static_cast<receive_waiter&>(w).slot_, woken)) {
       w.grant();
       return true;
@@ -183,12 +185,12 @@ class channel {
   }
 
   mutable detail::spin_lock lock_;
-  detail::value_ring<T> buffer_;  // guarded by lock_
-  bool closed_ = false;           // guarded by lock_
-  // Guarded by lock_. Senders wait only while the buffer is full, receivers only while it is
-  // empty and no sender waits: never both at once.
-  detail::wait_list senders_;
-  detail::wait_list receivers_;
+  detail::value_ring<T> buffer_ SHOAL_GUARDED_BY(lock_);
+  bool closed_ SHOAL_GUARDED_BY(lock_) = false;
+  // Senders wait only while the buffer is full, receivers only while it is empty and no sender
+  // waits: never both at once.
+  detail::wait_list senders_ SHOAL_GUARDED_BY(lock_);
+  detail::wait_list receivers_ SHOAL_GUARDED_BY(lock_);
 };
 
 }  // namespace shoal

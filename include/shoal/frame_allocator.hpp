@@ -6,6 +6,17 @@
 // to 2 KiB) and the next frame of that class on that thread reuses it: in steady state an await
 // of a child task costs no call to the system allocator. Larger frames go to ::operator new.
 //
+// Alignment: frames are aligned to __STDCPP_DEFAULT_NEW_ALIGNMENT__ (16 bytes) unless the frame
+// needs more. A promise aligned beyond that (a task whose result type is over-aligned) is
+// honoured on every compiler: the promise's operator new knows its alignment. A local aligned
+// beyond it is honoured by clang at any optimisation level when compiled with
+// -fcoro-aligned-allocation (shoal's CMake target adds it, with SHOAL_CORO_ALIGNED_ALLOCATION=1,
+// to every clang consumer; pkg-config users add both themselves), because clang then passes the
+// frame's own alignment to the promise. g++ 12 passes none (GCC bug 104177): a local aligned
+// beyond 16 bytes in a shoal coroutine built by g++ may be misaligned; heap-allocate it there.
+// Over-aligned frames bypass the size-class cache (each is a ::operator new(size, align_val_t));
+// ordinary frames pay no byte and no branch for any of this.
+//
 // Lifetime: each thread's cache holds at most `frame_cache_bytes_per_class` bytes per class
 // and is returned to the system when the thread exits. A frame freed on another thread than
 // the one that allocated it simply joins the freeing thread's cache.
@@ -17,6 +28,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 
 namespace shoal {
 
@@ -30,6 +42,14 @@ inline constexpr std::size_t frame_cache_bytes_per_class = std::size_t{256} * 10
 
 // Returns memory from frame_allocate; `size` must be the size that was requested.
 void frame_deallocate(void* frame, std::size_t size) noexcept;
+
+// Returns at least `size` bytes aligned to `alignment` (a power of two). An alignment up to
+// __STDCPP_DEFAULT_NEW_ALIGNMENT__ is frame_allocate(size); a larger one goes to the system
+// allocator, uncached. Throws std::bad_alloc like ::operator new.
+[[nodiscard]] void* frame_allocate(std::size_t size, std::align_val_t alignment);
+
+// Returns memory from frame_allocate(size, alignment), with the same size and alignment.
+void frame_deallocate(void* frame, std::size_t size, std::align_val_t alignment) noexcept;
 
 // False in AddressSanitizer builds of shoal, where every frame goes to the system allocator.
 [[nodiscard]] bool frame_recycling_enabled() noexcept;

@@ -66,9 +66,9 @@ class gate {
   static bool attempt_drain(void* self, detail::waiter& w, detail::wake_list& woken) noexcept;
 
   mutable detail::spin_lock lock_;
-  std::size_t in_flight_ = 0;  // guarded by lock_
-  bool closed_ = false;        // guarded by lock_
-  detail::wait_list closers_;  // guarded by lock_: close() awaiters, while in_flight_ > 0
+  std::size_t in_flight_ SHOAL_GUARDED_BY(lock_) = 0;
+  bool closed_ SHOAL_GUARDED_BY(lock_) = false;
+  detail::wait_list closers_ SHOAL_GUARDED_BY(lock_);  // close() awaiters, while in_flight_ > 0
 };
 
 }  // namespace shoal

@@ -3,9 +3,10 @@
 // What: N worker threads. Each worker has a bounded local run queue that other workers may steal
 // half of, a one-slot LIFO for continuations (defer), a queue of pinned work only it may run, an
 // inbox other threads post into, and its own timer heap. A global injection queue takes work from
-// outside the pool. Idle workers spin briefly, then sleep until work, their next timer or (for a
-// worker watching descriptors, which sleeps in its epoll reactor rather than on a futex) an I/O
-// event: an idle pool burns no CPU.
+// outside the pool. An idle worker spins briefly when that pays (other workers are busy, or it
+// was just handed work), then parks until work or its next timer: on a futex, or, while it
+// watches a descriptor, in its epoll reactor, so that an I/O event wakes it too
+// (docs/design/scheduler.md). An idle pool burns no CPU.
 //
 // Affinity: `co_await pool.schedule_on(k)` moves the calling chain to worker k and binds it there:
 // every later wake-up of the chain (timers, yields, wake-ups from other threads) resumes it on k,
@@ -28,6 +29,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <stop_token>
 
 #include "shoal/detail/thread_pool.hpp"
 #include "shoal/executor.hpp"
@@ -81,9 +83,13 @@ class thread_pool {
   [[nodiscard]] detail::pool_schedule_on_awaiter schedule_on(std::size_t k);
 
   // Starts `t` detached on some worker (unbound) or bound to worker k. An exception escaping `t`
-  // terminates the program, as with std::thread.
+  // terminates the program, as with std::thread. With `token`, the chain runs under it (as under
+  // `with_stop_token(token, t)`, without that wrapper's frame: 8 bytes in the root instead).
+  // Errors: std::out_of_range (thrown here) when k >= size(); std::bad_alloc.
   void spawn(task<void> t);
+  void spawn(task<void> t, std::stop_token token);
   void spawn_on(std::size_t k, task<void> t);
+  void spawn_on(std::size_t k, task<void> t, std::stop_token token);
 
   [[nodiscard]] std::size_t size() const noexcept;
   [[nodiscard]] executor& worker(std::size_t k);

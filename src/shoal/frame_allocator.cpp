@@ -110,6 +110,23 @@ void frame_deallocate(void* frame, std::size_t size) noexcept {
   ::operator delete(frame);
 }
 
+void* frame_allocate(std::size_t size, std::align_val_t alignment) {
+  if (static_cast<std::size_t>(alignment) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
+    return frame_allocate(size);
+  }
+  ++stats.allocations;
+  ++stats.system_allocations;
+  return ::operator new(size, alignment);
+}
+
+void frame_deallocate(void* frame, std::size_t size, std::align_val_t alignment) noexcept {
+  if (static_cast<std::size_t>(alignment) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
+    frame_deallocate(frame, size);
+  } else {
+    ::operator delete(frame, size, alignment);
+  }
+}
+
 bool frame_recycling_enabled() noexcept { return SHOAL_FRAME_RECYCLING != 0; }
 
 frame_allocator_stats this_thread_frame_stats() noexcept { return stats; }

@@ -17,7 +17,7 @@ void run_loop::post(std::coroutine_handle<> h, bool /*pinned*/) noexcept {
     local_.push_back(h);
     return;
   }
-  std::lock_guard lock(mutex_);
+  const mutex_lock lock(mutex_);
   remote_.push_back(h);
   // relaxed: a hint for run(), which re-reads remote_ under the lock.
   remote_posted_.store(true, std::memory_order_relaxed);
@@ -40,7 +40,7 @@ bool run_loop::add_idle_hook(idle_hook& hook) noexcept {
 }
 
 void run_loop::finish() noexcept {
-  std::lock_guard lock(mutex_);
+  const mutex_lock lock(mutex_);
   finished_ = true;
   wake_.notify_one();
 }
@@ -52,7 +52,7 @@ void run_loop::fire_due_timers() {
 }
 
 bool run_loop::take_remote() {
-  std::lock_guard lock(mutex_);
+  const mutex_lock lock(mutex_);
   remote_posted_.store(false, std::memory_order_relaxed);  // relaxed: under the lock, see post
   if (remote_.empty()) return false;
   if (local_.empty()) {
@@ -78,17 +78,17 @@ void run_loop::run() {
     }
     if (take_remote()) continue;
     if (idle_hooks_.run()) continue;  // a hook made work ready (posted)
-    std::unique_lock lock(mutex_);
+    mutex_lock lock(mutex_);
     if (!remote_.empty()) continue;
     if (finished_) return;
     waiting_ = true;
     if (auto next = timers_.next_deadline()) {
-      wake_.wait_until(lock, *next);
+      lock.wait_until(wake_, *next);
       waiting_ = false;
       lock.unlock();
       fire_due_timers();
     } else {
-      wake_.wait(lock);
+      lock.wait(wake_);
       waiting_ = false;
     }
   }

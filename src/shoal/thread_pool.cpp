@@ -65,11 +65,23 @@ void thread_pool::spawn(task<void> t) {
   post(detail::run_root<void>(std::move(t), nullptr).start_with(&detail::destroy_root, nullptr));
 }
 
+void thread_pool::spawn(task<void> t, std::stop_token token) {
+  post(detail::run_detached_under<void>(std::move(t), std::move(token))
+           .start_with(&detail::destroy_root, nullptr));
+}
+
 void thread_pool::spawn_on(std::size_t k, task<void> t) {
   executor& w = worker(k);
   w.post(
       detail::run_root<void>(std::move(t), nullptr).start_with(&detail::destroy_root, nullptr, &w),
       true);
+}
+
+void thread_pool::spawn_on(std::size_t k, task<void> t, std::stop_token token) {
+  executor& w = worker(k);
+  w.post(detail::run_detached_under<void>(std::move(t), std::move(token))
+             .start_with(&detail::destroy_root, nullptr, &w),
+         true);
 }
 
 namespace detail {

@@ -8,10 +8,12 @@
 #include <chrono>
 #include <latch>
 #include <stdexcept>
+#include <stop_token>
 #include <thread>
 #include <vector>
 
 #include "shoal/sleep.hpp"
+#include "shoal/stop.hpp"
 #include "shoal/sync_wait.hpp"
 #include "shoal/yield.hpp"
 #include "support/running_pool.hpp"
@@ -87,6 +89,51 @@ TEST(ThreadPool, SpawnOnKeepsEveryResumptionOnTheChosenWorker) {
   for (int i = 0; i < 100; ++i) p.pool.spawn_on(static_cast<std::size_t>(i % 2), job(i % 2));
   all.wait();
   EXPECT_EQ(wrong.load(), 0);
+}
+
+// The token given to spawn is the chain's: a child task sees it, a sleep wakes on its stop,
+// and the work stays on its worker.
+TEST(ThreadPool, SpawnUnderATokenRunsTheWholeChainUnderIt) {
+  running_pool p(2);
+  std::stop_source source;
+  std::atomic<int> saw_token{0};
+  std::atomic<int> woke_by_stop{0};
+  std::atomic<int> wrong_worker{0};
+  std::latch asleep(4);
+  std::latch all(4);
+  auto child = [&]() -> task<bool> { co_return shoal::current_stop_token() == source.get_token(); };
+  constexpr std::size_t unbound = 2;
+  auto job = [&](std::size_t k) -> task<> {
+    if (co_await child()) saw_token.fetch_add(1);
+    asleep.count_down();
+    if (!co_await shoal::sleep_for(1h)) woke_by_stop.fetch_add(1);
+    if (k != unbound && shoal::executor::current() != &p.pool.worker(k)) wrong_worker.fetch_add(1);
+    all.count_down();
+  };
+  p.pool.spawn_on(0, job(0), source.get_token());
+  p.pool.spawn_on(1, job(1), source.get_token());
+  p.pool.spawn(job(unbound), source.get_token());
+  p.pool.spawn(job(unbound), source.get_token());
+  asleep.wait();
+  source.request_stop();
+  all.wait();
+  EXPECT_EQ(saw_token.load(), 4);
+  EXPECT_EQ(woke_by_stop.load(), 4);
+  EXPECT_EQ(wrong_worker.load(), 0);
+}
+
+TEST(ThreadPool, SpawnWithoutATokenCannotBeStopped) {
+  running_pool p(1);
+  std::atomic<bool> possible{true};
+  std::latch done(1);
+  auto job = [&]() -> task<> {
+    possible.store(shoal::current_stop_token().stop_possible());
+    done.count_down();
+    co_return;
+  };
+  p.pool.spawn_on(0, job());
+  done.wait();
+  EXPECT_FALSE(possible.load());
 }
 
 TEST(ThreadPool, StopAwaitedOnItsOwnWorkerThrowsLogicError) {

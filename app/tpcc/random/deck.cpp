@@ -4,7 +4,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
-#include <utility>
 
 namespace tpcc::random {
 
@@ -12,26 +11,19 @@ static_assert(std::accumulate(txn::deck_cards.begin(), txn::deck_cards.end(), 0)
                   static_cast<int>(deck_size),
               "txn::deck_cards must add up to one 100-card deck");
 
-deck::deck() noexcept {
-  std::size_t at = 0;
-  for (const txn::kind k : txn::all_kinds) {
-    for (int i = 0; i < txn::deck_cards[txn::index(k)]; ++i) cards_[at++] = k;
-  }
-}
-
 txn::kind deck::next(rng& r) noexcept {
-  if (position_ == deck_size) {
-    shuffle(r);
-    position_ = 0;
+  if (total_left_ == 0) {
+    for (std::size_t k = 0; k < txn::kind_count; ++k) {
+      left_[k] = static_cast<std::uint8_t>(txn::deck_cards[k]);
+    }
+    total_left_ = static_cast<std::uint8_t>(deck_size);
   }
-  return cards_[position_++];
-}
-
-void deck::shuffle(rng& r) noexcept {
-  for (std::size_t i = deck_size - 1; i > 0; --i) {
-    const auto j = static_cast<std::size_t>(r.uniform(0, static_cast<std::int64_t>(i)));
-    std::swap(cards_[i], cards_[j]);
-  }
+  auto card = r.uniform(0, total_left_ - 1);  // the position of the card among those left
+  std::size_t k = 0;
+  while (card >= left_[k]) card -= left_[k++];
+  --left_[k];
+  --total_left_;
+  return txn::all_kinds[k];
 }
 
 }  // namespace tpcc::random

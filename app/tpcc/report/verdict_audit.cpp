@@ -156,6 +156,17 @@ void append_input_audit(const run::run_result& r, std::vector<verdict_item>& ite
   items.push_back(think_item(r));
 }
 
+// Over a window shorter than the spec's two hours the completed mix of an exact terminal loop
+// sits a little under the deck's (a Monte Carlo of the loop: Payment 42.77-42.84 % over 1 to
+// 10 minutes, 42.99 % over 2 hours; the 4 % types within 0.06 points): a miss that small there
+// says nothing about the client, a bigger one does.
+constexpr double short_window_tolerance = 0.02;  // of the minimum
+
+bool short_window_miss(const run::run_result& r, double value, double minimum) {
+  return r.measured_seconds < reportable_interval_seconds &&
+         value >= minimum * (1 - short_window_tolerance);
+}
+
 void append_mix(const run::run_result& r, std::vector<verdict_item>& items) {
   std::uint64_t total = 0;
   for (const auto& t : r.results.kinds) total += completed(t);
@@ -176,9 +187,11 @@ void append_mix(const run::run_result& r, std::vector<verdict_item>& items) {
       const bool met = std::round(value * 10.0) / 10.0 >= minimum;
       const interval ci = wilson(n, total);
       i.measured = format("%.2f %%", value);  // share() added its own judgement's interval
+      const bool surely_under = ci.high * 100 < minimum;
+      const bool window_bias = short_window_miss(r, value, minimum);
       judged(i,
              met ? judgement::pass
-                 : (ci.high * 100 < minimum ? judgement::fail : judgement::inconclusive),
+                 : (surely_under && !window_bias ? judgement::fail : judgement::inconclusive),
              ci, c);
       if (!i.pass && cycle > 0 && r.measured_seconds < cycle) {
         i.note = format(
@@ -186,6 +199,12 @@ void append_mix(const run::run_result& r, std::vector<verdict_item>& items) {
             "each terminal has dealt only part of its deck, so the shares carry the sampling "
             "noise of a few cards per terminal (docs/tpcc/results.md, short runs)",
             r.measured_seconds / 60.0, cycle / 60.0);
+      }
+      if (!i.pass && window_bias) {
+        i.note += std::string(i.note.empty() ? "" : "; ") +
+                  "within 2 % of the minimum over a window shorter than the spec's 120 "
+                  "minutes, where an exact terminal loop misses too (Payment about 42.8 %; "
+                  "docs/tpcc/results.md, the mix over short windows): INCONCLUSIVE, not FAIL";
       }
     }
     i.required = format(">= %.1f %% (at one decimal)", minimum);

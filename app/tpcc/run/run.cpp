@@ -71,12 +71,12 @@ std::int64_t start_terminals(shoal::thread_pool& pool, terminal::run_context& ct
   for (std::int64_t w = range.first; w <= range.last; ++w) {
     for (std::int64_t d = 1; d <= terminals_per_warehouse; ++d) {
       terminal::terminal_config t;
-      t.w_id = w;
-      t.stock_level_d_id = d;
+      t.w_id = static_cast<std::int32_t>(w);
+      t.stock_level_d_id = static_cast<std::int32_t>(d);
       t.start_delay = std::chrono::nanoseconds(rng.uniform(0, spread - 1));
       const auto worker = static_cast<std::size_t>(started) % pool.size();
-      pool.spawn_on(worker,
-                    inside(c.terminals.enter(), terminal::run_terminal(ctx, t, rng.split())));
+      pool.spawn_on(worker, terminal::run_terminal(ctx, t, rng.split(), c.terminals.enter()),
+                    ctx.issue_stop.get_token());
       ++started;
     }
   }

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
-#include <optional>
 #include <string>
 
 #include "random/deck.hpp"
@@ -169,15 +168,20 @@ void record_slept(run_context& ctx, nanoseconds slept, nanoseconds keying,
   co_return after{think(k, rng, ctx.wait_scale), start};
 }
 
-// The terminal's cycle, under the run's issue_stop (run_terminal): the think time of the last
-// transaction and the keying time of the next are one sleep, so a sleeping terminal is this
+}  // namespace
+
+// The terminal's cycle, under the run's issue_stop (the chain's token): the think time of the
+// last transaction and the keying time of the next are one sleep, so a sleeping terminal is this
 // frame and one timer. False from the sleep: the run stopped issuing. One frame, with the
-// catch, so nothing else lives beside it while the terminal sleeps.
-shoal::task<void> cycle(run_context& ctx, terminal_config config, random::rng rng) {
+// catch, so nothing else lives beside it while the terminal sleeps; `admission` leaves the gate
+// when the frame is destroyed.
+shoal::task<void> run_terminal(run_context& ctx, terminal_config config, random::rng rng,
+                               shoal::gate_token admission) {
+  static_cast<void>(admission);
   try {
     random::deck deck;
     nanoseconds wait = config.start_delay;
-    std::optional<clock::time_point> thought_after;  // the transaction `wait` thinks after
+    clock::time_point thought_after{};  // the transaction `wait` thinks after; {}: none yet
     for (;;) {
       const txn::kind k = deck.next(rng);
       const nanoseconds keying = keying_time(k, ctx.wait_scale);
@@ -186,7 +190,9 @@ shoal::task<void> cycle(run_context& ctx, terminal_config config, random::rng rn
       const clock::time_point asleep = clock::now();
       if (going && wait > nanoseconds(0)) going = co_await shoal::sleep_for(wait);
       if (!going) break;
-      if (thought_after) record_slept(ctx, clock::now() - asleep, keying, *thought_after);
+      if (thought_after != clock::time_point{}) {
+        record_slept(ctx, clock::now() - asleep, keying, thought_after);
+      }
       const after next = co_await transact_once(ctx, k, rng, config);
       wait = next.think;
       thought_after = next.started;
@@ -194,12 +200,6 @@ shoal::task<void> cycle(run_context& ctx, terminal_config config, random::rng rn
   } catch (const std::exception& e) {
     ctx.fail(std::string("terminal of warehouse ") + std::to_string(config.w_id) + ": " + e.what());
   }
-}
-
-}  // namespace
-
-shoal::task<void> run_terminal(run_context& ctx, terminal_config config, random::rng rng) {
-  return shoal::with_stop_token(ctx.issue_stop.get_token(), cycle(ctx, config, rng));
 }
 
 }  // namespace tpcc::terminal

@@ -256,7 +256,7 @@ class batcher_state {
   }
 
   // Under the lock: the batch when the policy says it is due now (c just joined it).
-  std::unique_ptr<batch_type> take_if_due(batch_type& b, const call& c) {
+  std::unique_ptr<batch_type> take_if_due(batch_type& b, const call& c) SHOAL_REQUIRES(lock_) {
     if (policy_.max_size != 0 && b.args.size() >= policy_.max_size) {
       ++counters_.by_size;
       return take();
@@ -273,7 +273,7 @@ class batcher_state {
   }
 
   // Under the lock: detaches the current batch and starts an empty one (recycled buffers).
-  std::unique_ptr<batch_type> take() {
+  std::unique_ptr<batch_type> take() SHOAL_REQUIRES(lock_) {
     std::unique_ptr<batch_type> full = std::move(current_);
     if (free_.empty()) {
       current_ = std::make_unique<batch_type>();
@@ -302,7 +302,7 @@ class batcher_state {
 
   // Under the lock: removes `host` and the callers it covers from b, keeping the others' order.
   // Returns them in arrival order, chained through next_cancelled_.
-  call* remove_covered(batch_type& b, call& host) noexcept {
+  call* remove_covered(batch_type& b, call& host) noexcept SHOAL_REQUIRES(lock_) {
     call* out = nullptr;
     call** tail = &out;
     std::size_t kept = host.index_;
@@ -331,7 +331,7 @@ class batcher_state {
   }
 
   // Under the lock: the slot of `ex`, created on first use (`created` then set).
-  slot* slot_for(executor* ex, slot*& created) {
+  slot* slot_for(executor* ex, slot*& created) SHOAL_REQUIRES(lock_) {
     for (auto& s : slots_) {
       if (s->where == ex) return s.get();
     }
@@ -350,11 +350,11 @@ class batcher_state {
   sync_fn sync_;
   policy policy_;
   mutable spin_lock lock_;
-  std::unique_ptr<batch_type> current_;            // guarded by lock_
-  std::vector<std::unique_ptr<batch_type>> free_;  // guarded by lock_
-  std::vector<std::unique_ptr<slot>> slots_;       // guarded by lock_
-  batch_counters counters_;                        // guarded by lock_
-  std::size_t in_flight_ = 0;                      // taken, not yet recycled; by lock_
+  std::unique_ptr<batch_type> current_ SHOAL_GUARDED_BY(lock_);
+  std::vector<std::unique_ptr<batch_type>> free_ SHOAL_GUARDED_BY(lock_);
+  std::vector<std::unique_ptr<slot>> slots_ SHOAL_GUARDED_BY(lock_);
+  batch_counters counters_ SHOAL_GUARDED_BY(lock_);
+  std::size_t in_flight_ SHOAL_GUARDED_BY(lock_) = 0;  // taken, not yet recycled
 };
 
 // The runner: calls the bulk function on a taken batch and completes it.

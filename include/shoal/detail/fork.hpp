@@ -133,7 +133,7 @@ template <class T>
 class fork_child;
 
 template <class T>
-struct fork_promise final : promise_base, frame_allocated, fork_node {
+struct fork_promise final : promise_base, frame_allocated<fork_promise<T>>, fork_node {
   fork_promise() noexcept { env = &own_env; }
   fork_child<T> get_return_object() noexcept;
   std::suspend_always initial_suspend() const noexcept { return {}; }

@@ -71,7 +71,7 @@ class idle_hooks {
  private:
   friend struct idle_hook;
 
-  void remove_locked(idle_hook& hook) noexcept {
+  void remove_locked(idle_hook& hook) noexcept SHOAL_REQUIRES(lock_) {
     if (hook.prev_ != nullptr) hook.prev_->next_ = hook.next_;
     if (hook.next_ != nullptr) hook.next_->prev_ = hook.prev_;
     if (head_ == &hook) head_ = hook.next_;
@@ -86,7 +86,7 @@ class idle_hooks {
   }
 
   spin_lock lock_;
-  idle_hook* head_ = nullptr;  // guarded by lock_
+  idle_hook* head_ SHOAL_GUARDED_BY(lock_) = nullptr;
   std::atomic<bool> any_{false};
 };
 

@@ -16,11 +16,11 @@
 
 #include <atomic>
 #include <cstddef>
-#include <mutex>
 #include <optional>
 #include <vector>
 
 #include "shoal/clock.hpp"
+#include "shoal/detail/mutex.hpp"
 #include "shoal/detail/readiness.hpp"
 
 namespace shoal::detail {
@@ -67,8 +67,8 @@ class reactor {
   int wake_fd_ = -1;
   std::atomic<std::size_t> registered_{0};
   std::atomic<const void*> owner_thread_{nullptr};
-  std::mutex retired_mutex_;
-  std::vector<io_registration*> retired_;  // guarded by retired_mutex_
+  mutex retired_mutex_;
+  std::vector<io_registration*> retired_ SHOAL_GUARDED_BY(retired_mutex_);
   std::atomic<bool> has_retired_{false};
 };
 

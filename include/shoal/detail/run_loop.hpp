@@ -14,8 +14,8 @@
 #include <condition_variable>
 #include <coroutine>
 #include <deque>
-#include <mutex>
 
+#include "shoal/detail/mutex.hpp"
 #include "shoal/detail/timer_heap.hpp"
 #include "shoal/executor.hpp"
 
@@ -40,17 +40,17 @@ class run_loop final : public executor {
  private:
   void fire_due_timers();
   // Moves what other threads posted onto the end of local_; true when there was anything.
-  bool take_remote();
+  bool take_remote() SHOAL_EXCLUDES(mutex_);
 
   std::deque<std::coroutine_handle<>> local_;  // run() thread only
   std::atomic<bool> remote_posted_{false};     // remote_ is not empty (a hint; re-read under lock)
-  std::mutex mutex_;
+  mutex mutex_;
   std::condition_variable wake_;
-  std::deque<std::coroutine_handle<>> remote_;  // guarded by mutex_
-  bool finished_ = false;                       // guarded by mutex_
-  bool waiting_ = false;                        // run() blocked on wake_; guarded by mutex_
-  timer_heap timers_;                           // run() thread only
-  idle_hooks idle_hooks_;                       // run when both queues are empty, before waiting
+  std::deque<std::coroutine_handle<>> remote_ SHOAL_GUARDED_BY(mutex_);
+  bool finished_ SHOAL_GUARDED_BY(mutex_) = false;
+  bool waiting_ SHOAL_GUARDED_BY(mutex_) = false;  // run() blocked on wake_
+  timer_heap timers_;                              // run() thread only
+  idle_hooks idle_hooks_;                          // run when both queues are empty, before waiting
 };
 
 }  // namespace shoal::detail

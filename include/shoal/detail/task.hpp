@@ -6,10 +6,12 @@
 // Thread-safety: a task and its frame are used by one thread at a time.
 #pragma once
 
+#include <algorithm>
 #include <coroutine>
 #include <cstddef>
 #include <exception>
 #include <memory>
+#include <new>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -27,12 +29,46 @@ class task;
 
 namespace shoal::detail {
 
-// Every shoal coroutine frame comes from the recycling frame allocator.
+// Every shoal coroutine frame comes from the recycling frame allocator, aligned for its
+// promise (CRTP: Promise is the coroutine's promise type). An ordinary frame (promise and locals
+// aligned to 16 bytes or less) takes the size-class cache and no extra byte. With
+// SHOAL_CORO_ALIGNED_ALLOCATION (set with clang's -fcoro-aligned-allocation by shoal's CMake
+// target) clang passes every frame's own alignment, locals included, to the align_val_t pair;
+// without the flag clang would pick the aligned delete with two arguments and fail to compile an
+// over-aligned promise, so the pair exists only with it. See shoal/frame_allocator.hpp.
+template <class Promise>
 struct frame_allocated {
-  static void* operator new(std::size_t size) { return frame_allocate(size); }
+  static void* operator new(std::size_t size) { return allocate(size, alignof(Promise)); }
   static void operator delete(void* frame, std::size_t size) noexcept {
-    frame_deallocate(frame, size);
+    deallocate(frame, size, alignof(Promise));
   }
+#if SHOAL_CORO_ALIGNED_ALLOCATION
+  static void* operator new(std::size_t size, std::align_val_t alignment) {
+    return allocate(size, frame_alignment(alignment));
+  }
+  static void operator delete(void* frame, std::size_t size, std::align_val_t alignment) noexcept {
+    deallocate(frame, size, frame_alignment(alignment));
+  }
+#endif
+
+ private:
+  static std::size_t frame_alignment(std::align_val_t frame) noexcept {
+    return std::max(static_cast<std::size_t>(frame), alignof(Promise));
+  }
+  static void* allocate(std::size_t size, std::size_t alignment) {
+    if (alignment <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) return frame_allocate(size);
+    return frame_allocate(size, std::align_val_t{alignment});
+  }
+  static void deallocate(void* frame, std::size_t size, std::size_t alignment) noexcept {
+    if (alignment <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
+      frame_deallocate(frame, size);
+    } else {
+      frame_deallocate(frame, size, std::align_val_t{alignment});
+    }
+  }
+
+  friend Promise;
+  frame_allocated() = default;
 };
 
 // The outcome of a coroutine: nothing yet, a value, or an exception.
@@ -121,7 +157,7 @@ struct initial_suspend_env {
 };
 
 template <class T>
-class task_promise_common : public promise_base, public frame_allocated {
+class task_promise_common : public promise_base {
  public:
   initial_suspend_env initial_suspend() noexcept { return {this}; }
   template <class Awaitable>
@@ -137,7 +173,7 @@ class task_promise_common : public promise_base, public frame_allocated {
 };
 
 template <class T>
-class task_promise final : public task_promise_common<T> {
+class task_promise final : public task_promise_common<T>, public frame_allocated<task_promise<T>> {
  public:
   task<T> get_return_object() noexcept;
   template <class U = T>
@@ -148,14 +184,16 @@ class task_promise final : public task_promise_common<T> {
 };
 
 template <class T>
-class task_promise<T&> final : public task_promise_common<T&> {
+class task_promise<T&> final : public task_promise_common<T&>,
+                               public frame_allocated<task_promise<T&>> {
  public:
   task<T&> get_return_object() noexcept;
   void return_value(T& value) noexcept { this->result_.set_value(value); }
 };
 
 template <>
-class task_promise<void> final : public task_promise_common<void> {
+class task_promise<void> final : public task_promise_common<void>,
+                                 public frame_allocated<task_promise<void>> {
  public:
   task<void> get_return_object() noexcept;
   void return_void() const noexcept {}

@@ -85,7 +85,7 @@ using attempt_fn = bool (*)(void* owner, waiter& w, wake_list& woken) noexcept;
 // Where a waiter waits: its primitive's lock, the list it joins, and the attempt above.
 struct wait_site {
   spin_lock* lock = nullptr;
-  wait_list* list = nullptr;
+  wait_list* list SHOAL_PT_GUARDED_BY(lock) = nullptr;
   attempt_fn attempt = nullptr;
   void* owner = nullptr;
 };

@@ -90,14 +90,14 @@ void reactor::drop(io_registration* reg) noexcept {
     delete reg;  // no poll is dispatching on this thread now, and none will see it again
     return;
   }
-  std::lock_guard lock(retired_mutex_);
+  const mutex_lock lock(retired_mutex_);
   retired_.push_back(reg);
   has_retired_.store(true, std::memory_order_release);
 }
 
 void reactor::free_retired() noexcept {
   if (!has_retired_.load(std::memory_order_acquire)) return;
-  std::lock_guard lock(retired_mutex_);
+  const mutex_lock lock(retired_mutex_);
   for (io_registration* reg : retired_) delete reg;
   retired_.clear();
   has_retired_.store(false, std::memory_order_relaxed);

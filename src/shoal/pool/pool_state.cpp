@@ -32,7 +32,7 @@ pool_state::pool_state(thread_pool& owner, const thread_pool_options& options)
 
 void pool_state::push_global(std::coroutine_handle<> h) noexcept {
   {
-    std::lock_guard lock(global_mutex_);
+    const mutex_lock lock(global_mutex_);
     global_.push_back(h);
     global_size_.store(global_.size(), std::memory_order_release);  // pairs with global_empty
   }
@@ -40,14 +40,14 @@ void pool_state::push_global(std::coroutine_handle<> h) noexcept {
 }
 
 void pool_state::push_global(const std::vector<std::coroutine_handle<>>& batch) noexcept {
-  std::lock_guard lock(global_mutex_);
+  const mutex_lock lock(global_mutex_);
   global_.insert(global_.end(), batch.begin(), batch.end());
   global_size_.store(global_.size(), std::memory_order_release);  // pairs with global_empty
 }
 
 std::coroutine_handle<> pool_state::pop_global(worker& into) noexcept {
   if (global_empty()) return nullptr;
-  std::lock_guard lock(global_mutex_);
+  const mutex_lock lock(global_mutex_);
   if (global_.empty()) return nullptr;
   // Take a fair share, bounded by half the local ring, so one worker does not hoard it.
   std::size_t take = global_.size() / workers_.size() + 1;
@@ -92,7 +92,7 @@ std::size_t pool_state::enter_idle() noexcept {
 void pool_state::leave_idle(worker& w) noexcept {
   // Once per park, never on the hot path. The lock orders this exit with any finish decision:
   // a decision made before it saw this worker idle, with nothing to run.
-  const std::lock_guard lock(finish_mutex_);
+  const mutex_lock lock(finish_mutex_);
   idle_.fetch_sub(1, std::memory_order_seq_cst);
   w.clear_owner_work_while_idle();
 }
@@ -115,7 +115,7 @@ bool pool_state::any_queued_work() const noexcept {
 
 bool pool_state::try_finish() noexcept {
   {
-    const std::lock_guard lock(finish_mutex_);
+    const mutex_lock lock(finish_mutex_);
     if (finished_.load(std::memory_order_relaxed)) return true;  // written under this lock
     // Every worker idle (and, under the lock, staying so) and nothing queued anywhere, owner-only
     // queues included: no running coroutine is left to post more.
@@ -153,7 +153,7 @@ bool pool_state::begin_stop() noexcept {
 }
 
 void pool_state::on_finished(executor* resume_on, std::coroutine_handle<> h) {
-  std::unique_lock lock(stop_mutex_);
+  mutex_lock lock(stop_mutex_);
   if (all_exited_) {
     lock.unlock();
     resume_on->post(h, true);
@@ -167,7 +167,7 @@ void pool_state::worker_exited() noexcept {
   if (exited_.fetch_add(1, std::memory_order_acq_rel) + 1 != workers_.size()) return;
   std::vector<stop_waiter> waiters;
   {
-    const std::lock_guard lock(stop_mutex_);
+    const mutex_lock lock(stop_mutex_);
     all_exited_ = true;
     waiters.swap(stop_waiters_);
   }
@@ -177,7 +177,7 @@ void pool_state::worker_exited() noexcept {
 }
 
 void pool_state::join() {
-  const std::lock_guard lock(join_mutex_);
+  const mutex_lock lock(join_mutex_);
   for (auto& w : workers_) w->join_thread();
   started_.store(false, std::memory_order_release);  // pairs with begin_stop's acquire
 }

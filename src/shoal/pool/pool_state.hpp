@@ -29,7 +29,6 @@
 #include <cstddef>
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "pool/worker.hpp"
@@ -105,13 +104,13 @@ class pool_state {
   std::uint64_t shuffle_seed_;
   std::vector<std::unique_ptr<worker>> workers_;
 
-  std::mutex global_mutex_;
-  std::deque<std::coroutine_handle<>> global_;  // guarded by global_mutex_
+  mutex global_mutex_;
+  std::deque<std::coroutine_handle<>> global_ SHOAL_GUARDED_BY(global_mutex_);
   std::atomic<std::size_t> global_size_{0};
 
   std::atomic<std::size_t> spinning_{0};
   std::atomic<std::size_t> idle_{0};
-  std::mutex finish_mutex_;  // serialises try_finish with leave_idle
+  mutex finish_mutex_;  // serialises try_finish with leave_idle; orders, guards no field
 
   struct stop_waiter {
     executor* resume_on;
@@ -122,10 +121,10 @@ class pool_state {
   std::atomic<bool> stopping_{false};
   std::atomic<bool> finished_{false};
   std::atomic<std::size_t> exited_{0};
-  std::mutex stop_mutex_;
-  std::vector<stop_waiter> stop_waiters_;  // guarded by stop_mutex_
-  bool all_exited_ = false;                // guarded by stop_mutex_
-  std::mutex join_mutex_;                  // held while joining the worker threads
+  mutex stop_mutex_;
+  std::vector<stop_waiter> stop_waiters_ SHOAL_GUARDED_BY(stop_mutex_);
+  bool all_exited_ SHOAL_GUARDED_BY(stop_mutex_) = false;
+  mutex join_mutex_;  // held while joining the worker threads (their std::thread is in worker)
 };
 
 }  // namespace shoal::detail

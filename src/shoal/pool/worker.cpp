@@ -86,7 +86,7 @@ void worker::post(std::coroutine_handle<> h, bool pinned) noexcept {
     return;
   }
   {
-    std::lock_guard lock(inbox_mutex_);
+    const mutex_lock lock(inbox_mutex_);
     inbox_.push_back({h, pinned});
     inbox_nonempty_.store(true, std::memory_order_release);  // pairs with drain_inbox's acquire
   }
@@ -105,7 +105,7 @@ void worker::defer(std::coroutine_handle<> h) noexcept {
 void worker::drain_inbox() {
   if (!inbox_nonempty_.load(std::memory_order_acquire)) return;  // pairs with post
   {
-    std::lock_guard lock(inbox_mutex_);
+    const mutex_lock lock(inbox_mutex_);
     draining_.swap(inbox_);
     inbox_nonempty_.store(false, std::memory_order_relaxed);
   }

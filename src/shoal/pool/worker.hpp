@@ -19,7 +19,6 @@
 #include <atomic>
 #include <coroutine>
 #include <cstdint>
-#include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -27,6 +26,7 @@
 #include "pool/fifo.hpp"
 #include "pool/parker.hpp"
 #include "pool/spmc_ring.hpp"
+#include "shoal/detail/mutex.hpp"
 #include "shoal/detail/timer_heap.hpp"
 #include "shoal/executor.hpp"
 #include "shoal/thread_pool.hpp"
@@ -121,8 +121,8 @@ class worker final : public executor {
     std::coroutine_handle<> h;
     bool pinned;
   };
-  std::mutex inbox_mutex_;
-  std::vector<inbox_item> inbox_;  // guarded by inbox_mutex_
+  mutex inbox_mutex_;
+  std::vector<inbox_item> inbox_ SHOAL_GUARDED_BY(inbox_mutex_);
   std::vector<inbox_item> draining_;
   std::atomic<bool> inbox_nonempty_{false};
 

@@ -29,6 +29,7 @@ void async_event::reset() noexcept {
 bool async_event::attempt_wait(void* self, detail::waiter& w,
                                detail::wake_list& /*woken*/) noexcept {
   auto& event = *static_cast<async_event*>(self);
+  event.lock_.assert_held();  // run by the wait queue under *wait_site::lock, which is lock_
   if (!event.set_.load(std::memory_order_relaxed)) return false;  // under the lock
   w.grant();
   return true;

@@ -38,6 +38,7 @@ std::size_t async_semaphore::available() const noexcept {
 bool async_semaphore::attempt_acquire(void* self, detail::waiter& w,
                                       detail::wake_list& /*woken*/) noexcept {
   auto& sem = *static_cast<async_semaphore*>(self);
+  sem.lock_.assert_held();  // run by the wait queue under *wait_site::lock, which is lock_
   if (sem.permits_ == 0) return false;
   assert(sem.waiters_.empty());
   --sem.permits_;

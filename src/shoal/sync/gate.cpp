@@ -50,6 +50,7 @@ void gate::leave() noexcept {
 
 bool gate::attempt_drain(void* self, detail::waiter& w, detail::wake_list& /*woken*/) noexcept {
   const auto& g = *static_cast<gate*>(self);
+  g.lock_.assert_held();  // run by the wait queue under *wait_site::lock, which is lock_
   if (g.in_flight_ != 0) return false;
   w.grant();
   return true;
