@@ -1,0 +1,115 @@
+// shoal/bound_batcher.hpp: automatic batching for callers on one executor, without atomics or
+// locks. The worker-bound sibling of shoal::batcher (shoal/batcher.hpp).
+//
+// What: `bound_batcher<Arg, Result>` gathers the arguments of many coroutines awaiting
+// `co_await b(arg)` into one bulk call, exactly like shoal::batcher (same bulk functions, same
+// batch_options, same item_result, same stats), but every caller must run on one executor, its
+// home: a pool worker (a chain bound there by spawn_on or schedule_on), sync_wait's loop, or a
+// test scheduler. In exchange a call takes no lock and performs no atomic read-modify-write:
+// joining a batch is two push_backs, and its completion resumes the callers directly.
+// Flushes: by size, predicate, max_wait (from the batch's first arrival) and idleness of home,
+// as shoal::batcher. Batches are independent: one may be in its bulk call while the next fills.
+//
+// Which one: bound_batcher when the callers of a batch live on one worker anyway (per-worker
+// sharding, a terminal pinned to its thread, a program under sync_wait); shoal::batcher when
+// callers run anywhere in a pool and should share batches across workers.
+//
+// Lifetime: destroy the batcher only after every co_await on it has returned; the bulk function
+// and the home executor must stay alive as long as it is in use.
+// Thread-safety: co_await, pending() and stats() on the home executor's thread only. An await
+// from any other thread (another worker, another executor, no executor) throws
+// shoal::wrong_executor from the co_await, before anything is touched: the batcher stays
+// usable. pending() and stats() are not checked. The destructor may run on any thread.
+// Memory ordering: none needed inside (one thread). A stop requested on another thread
+// happens-before the stopped caller resumes (through std::stop_callback and home's post).
+// Allocation: none per call in steady state (the awaiter lives in the caller's frame, batch
+// buffers are reused); per batch, the bulk function's result vector and the runner's frames
+// (from the recycling frame allocator).
+//
+// Awaiting b(arg):
+//   Result: std::optional<T> with T = Result (or T for item_result<T>): the caller's own item;
+//           nullopt when the call was cancelled.
+//   Errors: shoal::wrong_executor when awaited off the home executor (a bug in the caller: the
+//           exception says which executors); the caller's item error (item_result); the bulk
+//           function's exception, rethrown in every caller of that batch; std::logic_error when
+//           the bulk function returned a wrong number of results.
+//   Cancellation: the chain's stop token (shoal/stop.hpp). Stopped before the await: nullopt at
+//                 once, nothing joins. Stopped while its batch fills: it leaves the batch (its
+//                 argument is not sent) and resumes with nullopt after one trip through home's
+//                 ready queue. Stopped during the bulk call: the call goes on for the others, and
+//                 this caller gets nullopt when it returns. The bulk call itself runs under no
+//                 stop token.
+//   Resumes on: the home executor (always: it is also where it was awaited).
+//   Thread-safety: any number of callers, all on the home executor.
+//   Example:
+//     // on worker k, e.g. in a chain started by pool.spawn_on(k, ...)
+//     shoal::bound_batcher<user_id, prefs> get_prefs(fetch_prefs, {.max_size = 100});
+//     std::optional<prefs> p = co_await get_prefs(user.id);
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+
+#include "shoal/batcher.hpp"  // item_result, batch_options, batcher_stats
+#include "shoal/detail/bound_batcher_call.hpp"
+#include "shoal/detail/bound_batcher_state.hpp"
+#include "shoal/executor.hpp"
+
+namespace shoal {
+
+// A bound_batcher awaited from another executor than its home (or from none).
+class wrong_executor : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+template <class Arg, class Result>
+class bound_batcher {
+  using state = detail::bound_state<Arg, Result>;
+
+ public:
+  using value_type = typename detail::item_traits<Result>::value_type;
+
+  // Bulk: shoal::task<std::vector<Result>>(std::span<Arg>) or std::vector<Result>(std::span<Arg>),
+  // as for shoal::batcher. Bound to the executor running this thread; std::logic_error when
+  // there is none.
+  template <class Bulk>
+    requires detail::bulk_function<Bulk, Arg, Result>
+  explicit bound_batcher(Bulk bulk, batch_options<Arg> options = {})
+      : bound_batcher(detail::current_executor_or_throw("shoal::bound_batcher"), std::move(bulk),
+                      std::move(options)) {}
+  // Bound to `home`.
+  template <class Bulk>
+    requires detail::bulk_function<Bulk, Arg, Result>
+  bound_batcher(executor& home, Bulk bulk, batch_options<Arg> options = {})
+      : state_(home, std::move(bulk),
+               {options.max_size, options.max_wait, std::move(options.flush_if)}) {}
+
+  bound_batcher(const bound_batcher&) = delete;
+  bound_batcher& operator=(const bound_batcher&) = delete;
+  ~bound_batcher() = default;
+
+  // Awaitable: see the header comment. The argument is built in place in the awaiter (one move
+  // less than a by-value parameter).
+  template <class A = Arg>
+    requires std::is_constructible_v<Arg, A&&>
+  [[nodiscard]] detail::bound_call<Arg, Result> operator()(A&& arg) {
+    return detail::bound_call<Arg, Result>(state_, std::forward<A>(arg));
+  }
+
+  [[nodiscard]] executor& home() const noexcept { return state_.home(); }
+  // Callers in the batch being filled now. Home's thread only.
+  [[nodiscard]] std::size_t pending() const noexcept { return state_.pending(); }
+  // Home's thread only.
+  [[nodiscard]] batcher_stats stats() const noexcept {
+    const detail::batch_counters& c = state_.counters();
+    return {c.batches, c.items, c.cancelled, c.by_size, c.by_predicate, c.by_time, c.by_idle};
+  }
+
+ private:
+  state state_;
+};
+
+}  // namespace shoal

@@ -1,0 +1,152 @@
+// shoal/detail/bound_batcher_call.hpp: the awaiter of one call on a worker-bound batcher,
+// `co_await bound(arg)` (shoal/bound_batcher.hpp).
+//
+// The awaiter lives in the caller's frame and is the caller's whole footprint: its argument
+// until it joins the batch, its result slot, its stop callback (a host's only) and its link in
+// the list of callers to resume. Everything here is touched on the home executor's thread only,
+// except the stop callback, which runs on whichever thread requests the stop.
+//
+// Stop callbacks: one per batch and token, as in shoal::batcher (batcher_call.hpp): the first
+// caller of a token to join a batch hosts it, later callers of the same token are covered by it.
+// The callback must not touch the batch (it runs on any thread, and the batch has no lock), so
+// it does the one thing that is safe from anywhere: it sets `stopped_` and posts the host's own
+// coroutine, pinned to home. The host then resumes in await_resume still `joined`, and there, on
+// the home thread, takes itself and the callers it covers out of the filling batch and returns
+// nullopt; the covered callers are posted with nullopt.
+// A host's callback lives only while its batch fills: the flush destroys it (on home; the
+// destructor of std::stop_callback returns only once a callback running on another thread has
+// returned, and after it none can start; the callback's writes happen-before that return), then
+// reads `stopped_`: set, the host is already posted, so the flush takes the callers it covers out
+// and marks the host cancelled (its post resumes it with nullopt); clear, the batch goes on with
+// them. So a caller is resumed exactly once, and never before its batch's bulk call returned:
+// a sent batch is never left, which keeps the contract "destroy after every call returned"
+// sufficient (no runner can outlive the last caller). A stop during the bulk call is read at the
+// completion, once per host: the callers it covers share its token and follow its answer.
+#pragma once
+
+#include <coroutine>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <optional>
+#include <stop_token>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "shoal/detail/batcher_call.hpp"  // item_traits, resume_link
+#include "shoal/detail/task_env.hpp"
+#include "shoal/detail/transfer.hpp"
+#include "shoal/executor.hpp"
+
+namespace shoal::detail {
+
+template <class Arg, class R>
+class bound_state;
+
+template <class Arg, class R>
+class bound_call {
+ public:
+  using state_type = bound_state<Arg, R>;
+  using value_type = typename item_traits<R>::value_type;
+
+  template <class A>
+  bound_call(state_type& state, A&& arg) noexcept(std::is_nothrow_constructible_v<Arg, A&&>)
+      : state_(&state), arg_(std::forward<A>(arg)) {}
+  // Movable until awaited (so it can be passed along, e.g. to with_stop_token), never after.
+  bound_call(bound_call&& other) noexcept(std::is_nothrow_move_constructible_v<Arg>)
+      : state_(other.state_), arg_(std::move(other.arg_)) {}
+  bound_call(const bound_call&) = delete;
+  bound_call& operator=(bound_call&&) = delete;
+  bound_call& operator=(const bound_call&) = delete;
+  ~bound_call() = default;
+
+  bool await_ready() const noexcept { return false; }
+
+  template <class Promise>
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> h) {
+    state_->check_home();  // throws shoal::wrong_executor before anything is touched
+    const task_env* env = env_of(h);
+    if (env != nullptr && env->stop.stop_possible()) {
+      if (env->stop.stop_requested()) {
+        phase_ = phase::cancelled;  // cancelled before it began: never joins a batch
+        return transfer(h);
+      }
+      token_ = &env->stop.token();
+    }
+    handle_ = h;
+    return transfer(state_->join(*this));
+  }
+
+  // The item's value; nullopt when the call was cancelled. Rethrows the item's or the bulk
+  // call's exception.
+  std::optional<value_type> await_resume() {
+    if (phase_ == phase::joined) {  // a host of a filling batch, resumed by its stop callback
+      state_->leave(*this);
+      return std::nullopt;
+    }
+    if (phase_ == phase::cancelled) return std::nullopt;
+    if (error_) std::rethrow_exception(error_);
+    if constexpr (std::is_same_v<R, value_type>) {
+      return std::move(result_);  // one move of the item
+    } else {
+      return std::optional<value_type>(
+          item_traits<R>::take(std::move(*result_)));  // NOLINT(bugprone-unchecked-optional-access)
+    }
+  }
+
+ private:
+  friend state_type;
+
+  enum class phase : std::uint8_t { before, joined, done, cancelled };
+
+  struct on_stop {
+    bound_call* self;
+    // Any thread. Touches the host only: see the header comment.
+    void operator()() const noexcept {
+      self->stopped_ = true;  // read on home after stop_.reset() or after this post
+      self->state_->home().post(self->handle_, true);
+    }
+  };
+
+  // Home thread, after join decided this call hosts its token's callback in a batch still
+  // filling. The callback may run at once (a stop requested meanwhile): it only posts us.
+  void host_stop() noexcept { stop_.emplace(*token_, on_stop{this}); }
+
+  // The bulk call returned: takes the item (or the failure) and links the caller for
+  // resumption. Callers complete in arrival order, so a host reads its token before the callers
+  // it covers follow its answer (the same token; a stop landing in between is ordered after).
+  void finish(std::vector<R>& results, std::size_t i, const std::exception_ptr& failure) noexcept {
+    if (host_ == this) stopped_ = token_->stop_requested();
+    if (host_ != nullptr && host_->stopped_) {
+      phase_ = phase::cancelled;
+    } else if (failure) {
+      error_ = failure;
+      phase_ = phase::done;
+    } else {
+      result_.emplace(std::move(results[i]));
+      phase_ = phase::done;
+    }
+    link_.next = nullptr;
+    link_.handle = handle_;
+  }
+
+  state_type* state_;
+  Arg arg_;  // moved into the batch when the call joins it
+  phase phase_ = phase::before;
+  // A host's: written by its stop callback (any thread), read on home after stop_.reset() or
+  // after the callback's post; at completion, set from its token.
+  bool stopped_ = false;
+  std::coroutine_handle<> handle_;
+  std::size_t index_ = 0;                   // its position in the filling batch
+  const std::stop_token* token_ = nullptr;  // the chain's, when a stop is possible
+  bound_call* host_ = nullptr;              // whose stop callback covers it (itself when host)
+  bound_call* next_out_ = nullptr;          // taken out together with its host
+  bound_call* next_host_ = nullptr;         // the batch's hosts, while it fills
+  std::optional<R> result_;
+  std::exception_ptr error_;
+  resume_link link_;
+  std::optional<std::stop_callback<on_stop>> stop_;  // a host's only
+};
+
+}  // namespace shoal::detail

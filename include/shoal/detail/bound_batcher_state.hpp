@@ -1,0 +1,407 @@
+// shoal/detail/bound_batcher_state.hpp: the state behind shoal/bound_batcher.hpp.
+//
+// What: the batch being filled (arguments and their callers, in arrival order), the batches in
+// their bulk calls, a free list of batches (capacity kept), the max-wait timer and the idle hook
+// (one of each: every caller is on the home executor), the flush policy and the bulk function.
+// A flush takes the current batch and starts a runner for it: a root coroutine bound to home
+// (frames from the recycling frame allocator) that calls the bulk function, gives each caller
+// its item or the call's exception, recycles the batch and, last, resumes the callers directly
+// on this thread (resume_here, batcher_call.hpp: one drain per thread for every batcher).
+//
+// Thread-safety: none inside. Every member function runs on the home executor's thread: callers
+// are checked on entry (check_home), the timer and the idle hook fire there, runners are bound
+// there. The one exception is the destructor's idle-hook unlink, which is thread-safe by itself.
+// Failure: whatever allocates (a batch's buffers, the timer, the runner's frames) does so before
+// anything changes, so a join that throws leaves the batch as it was. A flush by time or by
+// idleness that cannot allocate its runner leaves the batch filling; the next arrival or idle
+// moment tries again.
+#pragma once
+
+#include <coroutine>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "shoal/clock.hpp"
+#include "shoal/detail/batcher_call.hpp"   // resume_here, resumable_here
+#include "shoal/detail/batcher_state.hpp"  // batch_counters
+#include "shoal/detail/bound_batcher_call.hpp"
+#include "shoal/detail/idle_hooks.hpp"
+#include "shoal/detail/root_task.hpp"
+#include "shoal/detail/timer_node.hpp"
+#include "shoal/executor.hpp"
+#include "shoal/task.hpp"
+
+namespace shoal::detail {
+
+// Thrown by check_home; compiled in src/shoal/bound_batcher.cpp (a shoal::wrong_executor).
+[[noreturn]] void throw_wrong_executor(const executor* home, const executor* here);
+// The executor of this thread, or std::logic_error naming `what` when there is none.
+executor& current_executor_or_throw(const char* what);
+
+template <class Bulk, class Arg, class R>
+concept async_bulk = std::is_invocable_r_v<task<std::vector<R>>, Bulk&, std::span<Arg>>;
+template <class Bulk, class Arg, class R>
+concept bulk_function =
+    async_bulk<Bulk, Arg, R> || std::is_invocable_r_v<std::vector<R>, Bulk&, std::span<Arg>>;
+
+template <class Arg, class R>
+struct bound_batch {
+  std::vector<Arg> args;
+  std::vector<bound_call<Arg, R>*> callers;
+  bound_call<Arg, R>* stop_host = nullptr;  // the latest caller hosting a stop callback
+  bound_call<Arg, R>* hosts = nullptr;      // every host, through next_host_ (while it fills)
+
+  void clear() noexcept {
+    args.clear();
+    callers.clear();
+    stop_host = nullptr;
+    hosts = nullptr;
+  }
+};
+
+template <class Arg, class R>
+class bound_state {
+ public:
+  using call = bound_call<Arg, R>;
+  using batch_type = bound_batch<Arg, R>;
+  using async_fn = std::function<task<std::vector<R>>(std::span<Arg>)>;
+  using sync_fn = std::function<std::vector<R>(std::span<Arg>)>;
+  using predicate = std::function<bool(std::span<const Arg>)>;
+  using reason = std::uint64_t batch_counters::*;
+
+  struct policy {
+    std::size_t max_size = 0;
+    duration max_wait = duration::zero();
+    predicate flush_if;
+  };
+
+  template <class Bulk>
+  bound_state(executor& home, Bulk bulk, policy p) : home_(&home), policy_(std::move(p)) {
+    if constexpr (async_bulk<Bulk, Arg, R>) {
+      async_ = std::move(bulk);
+    } else {
+      sync_ = std::move(bulk);
+    }
+    add_spare();
+    current_ = take_spare();
+    hook_.run = &on_idle;
+    hook_.self = this;
+    timer_.fire = &on_timer;
+    timer_.self = this;
+  }
+  bound_state(const bound_state&) = delete;
+  bound_state& operator=(const bound_state&) = delete;
+  // Every call has returned (the batcher's contract): no batch fills, no runner runs, the timer
+  // is disarmed. The hook's unlink waits for a run in progress on home.
+  ~bound_state() { hook_.unlink(); }
+
+  [[nodiscard]] executor& home() const noexcept { return *home_; }
+  void check_home() const {
+    const executor* here = executor::current();
+    if (here != home_) throw_wrong_executor(home_, here);
+  }
+
+  // c joins the current batch. Returns the runner to transfer to when c filled it, else null.
+  std::coroutine_handle<> join(call& c) {
+    if (!hook_tried_) {
+      hook_tried_ = true;
+      (void)home_->add_idle_hook(hook_);  // false: an executor without an idle point
+    }
+    batch_type& b = *current_;
+    const bool first = b.callers.empty();
+    if (first && policy_.max_wait > duration::zero()) arm_timer();
+    try {
+      b.callers.push_back(&c);
+      b.args.push_back(std::move(c.arg_));
+    } catch (...) {
+      if (b.callers.size() > b.args.size()) b.callers.pop_back();
+      if (first) disarm_timer();
+      throw;
+    }
+    c.index_ = b.callers.size() - 1;
+    c.phase_ = call::phase::joined;
+    const bool host = cover(b, c);
+    if (const reason why = due(b)) return take_or_undo(why, c);
+    if (host) c.host_stop();
+    return nullptr;
+  }
+
+  // `host` was resumed by its own stop callback, its batch still filling (a flush would have
+  // marked it cancelled): takes it and the callers it covers out and posts those (not the host,
+  // which returns nullopt itself).
+  void leave(call& host) noexcept {
+    host.stop_.reset();  // it ran (it posted us): wait until it has returned
+    post_cancelled(remove_filling(*current_, host));
+  }
+
+  // The runner's body, minus the coroutine: what the bulk function gets.
+  [[nodiscard]] bool is_async() const noexcept { return static_cast<bool>(async_); }
+  task<std::vector<R>> call_async(batch_type& b) { return async_(std::span<Arg>(b.args)); }
+  std::vector<R> call_sync(batch_type& b) { return sync_(std::span<Arg>(b.args)); }
+
+  // Gives each caller its item (or the failure), recycles the batch, then resumes the callers
+  // here: after the recycling, because they may destroy the batcher.
+  void complete(batch_type& b, std::vector<R>& results, std::exception_ptr failure) noexcept {
+    if (!failure && results.size() != b.args.size()) failure = size_mismatch();
+    const bool local = resumable_here(home_);
+    resume_link* first = nullptr;
+    resume_link* last = nullptr;
+    for (std::size_t i = 0; i < b.callers.size(); ++i) {
+      call* c = b.callers[i];
+      c->finish(results, i, failure);
+      if (!local) {
+        home_->post(c->handle_, true);
+      } else if (last != nullptr) {
+        last->next = &c->link_;
+        last = last->next;
+      } else {
+        first = last = &c->link_;
+      }
+    }
+    b.clear();
+    free_.push_back(&b);  // capacity reserved for every batch: never allocates
+    if (first != nullptr) resume_here(first, last);
+  }
+
+  [[nodiscard]] const batch_counters& counters() const noexcept { return counters_; }
+  [[nodiscard]] std::size_t pending() const noexcept { return current_->callers.size(); }
+
+ private:
+  struct hook_with_owner : idle_hook {
+    bound_state* self = nullptr;
+  };
+  struct timer_with_owner : timer_node {
+    bound_state* self = nullptr;
+  };
+
+  static bool on_idle(idle_hook& hook) noexcept {
+    bound_state& s = *static_cast<hook_with_owner&>(hook).self;
+    return !s.current_->callers.empty() && s.flush_posted(&batch_counters::by_idle);
+  }
+  static void on_timer(timer_node& node) noexcept {
+    bound_state& s = *static_cast<timer_with_owner&>(node).self;
+    s.timer_armed_ = false;
+    if (!s.current_->callers.empty()) (void)s.flush_posted(&batch_counters::by_time);
+  }
+
+  // Flushes from a timer or the idle hook (noexcept paths): posts the runner. True when it made
+  // work ready (the runner, or callers whose stop it found). When the runner cannot be
+  // allocated the batch keeps filling: the next arrival or idle moment tries again.
+  bool flush_posted(reason why) noexcept {
+    const std::uint64_t left_before = counters_.cancelled;
+    std::coroutine_handle<> runner;
+    try {
+      runner = take(why);
+    } catch (...) {
+      return false;
+    }
+    if (runner) home_->post(runner, true);
+    return runner || counters_.cancelled != left_before;
+  }
+
+  // Which rule, if any, flushes b now (a caller just joined it).
+  reason due(const batch_type& b) const {
+    if (policy_.max_size != 0 && b.args.size() >= policy_.max_size) return &batch_counters::by_size;
+    if (policy_.flush_if && policy_.flush_if(std::span<const Arg>(b.args))) {
+      return &batch_counters::by_predicate;
+    }
+    if (policy_.max_wait > duration::zero() && home_->now() >= deadline_) {
+      return &batch_counters::by_time;
+    }
+    return nullptr;
+  }
+
+  // c filled the batch: its runner (null when stopped callers left and nothing is to be sent),
+  // or (allocation failed) c taken back out and the error.
+  std::coroutine_handle<> take_or_undo(reason why, call& c) {
+    try {
+      return take(why);
+    } catch (...) {
+      batch_type& b = *current_;
+      b.callers.pop_back();
+      b.args.pop_back();
+      if (b.stop_host == &c) b.stop_host = nullptr;
+      if (b.callers.empty()) disarm_timer();
+      throw;
+    }
+  }
+
+  // Detaches the current batch, installs a recycled one and returns the runner of the detached
+  // one, not yet started; null when every caller turned out to be stopped. Allocates first:
+  // nothing has changed when it throws.
+  std::coroutine_handle<> take(reason why) {
+    if (free_.empty()) add_spare();
+    batch_type& full = *current_;
+    const std::coroutine_handle<> runner = make_runner(full);
+    drop_stopped_hosts(full);
+    if (full.callers.empty()) {  // remove_filling disarmed the timer
+      runner.destroy();
+      return nullptr;
+    }
+    current_ = take_spare();
+    disarm_timer();
+    ++(counters_.*why);
+    ++counters_.batches;
+    counters_.items += full.args.size();
+    return runner;
+  }
+
+  void add_spare() {
+    all_.reserve(all_.size() + 1);
+    free_.reserve(all_.size() + 1);
+    all_.push_back(std::make_unique<batch_type>());  // reserved: cannot throw after new
+    free_.push_back(all_.back().get());
+  }
+  batch_type* take_spare() noexcept {
+    batch_type* b = free_.back();
+    free_.pop_back();
+    return b;
+  }
+
+  void arm_timer() {
+    const time_point deadline = home_->now() + policy_.max_wait;
+    timer_.deadline = deadline;
+    home_->add_timer(timer_);
+    timer_armed_ = true;
+    deadline_ = deadline;  // stays when the timer fires but its flush could not allocate
+  }
+  void disarm_timer() noexcept {
+    if (!timer_armed_) return;
+    (void)home_->cancel_timer(timer_);
+    timer_armed_ = false;
+  }
+
+  // Which stop callback covers c (it just joined b). True: c hosts a new one.
+  static bool cover(batch_type& b, call& c) noexcept {
+    if (c.token_ == nullptr) return false;
+    call* h = b.stop_host;
+    if (h != nullptr && (h->token_ == c.token_ || *h->token_ == *c.token_)) {
+      c.host_ = h;
+      return false;
+    }
+    c.host_ = &c;
+    c.next_host_ = b.hosts;
+    b.hosts = &c;
+    b.stop_host = &c;
+    return true;
+  }
+
+  // Sending b: its hosts' stop callbacks go (the bulk call runs under no stop). A host whose
+  // callback already ran is posted: it and the callers it covers leave b now.
+  void drop_stopped_hosts(batch_type& b) noexcept {
+    call* h = b.hosts;
+    while (h != nullptr) {
+      call* next = h->next_host_;
+      h->stop_.reset();  // waits for a callback running on another thread
+      if (h->stopped_) {
+        post_cancelled(remove_filling(b, *h));
+        h->phase_ = call::phase::cancelled;  // its own post resumes it
+      }
+      h = next;
+    }
+    b.hosts = nullptr;
+  }
+
+  void post_cancelled(call* out) noexcept {
+    while (out != nullptr) {
+      call* next = out->next_out_;
+      out->phase_ = call::phase::cancelled;
+      home_->post(out->handle_, true);  // the last touch of a covered caller
+      out = next;
+    }
+  }
+
+  // Takes `host` and the callers it covers out of the filling batch b, keeping the others'
+  // order. Returns the covered ones (not the host), chained through next_out_.
+  call* remove_filling(batch_type& b, call& host) noexcept {
+    call* out = nullptr;
+    call** tail = &out;
+    std::size_t kept = host.index_;
+    for (std::size_t i = host.index_; i < b.callers.size(); ++i) {
+      call& c = *b.callers[i];
+      if (c.host_ != &host) {
+        if (kept != i) {
+          b.args[kept] = std::move(b.args[i]);
+          b.callers[kept] = &c;
+          c.index_ = kept;
+        }
+        ++kept;
+        continue;
+      }
+      ++counters_.cancelled;
+      if (&c == &host) continue;
+      *tail = &c;
+      tail = &c.next_out_;
+    }
+    b.args.erase(b.args.begin() + static_cast<std::ptrdiff_t>(kept), b.args.end());
+    b.callers.resize(kept);
+    if (b.stop_host == &host) b.stop_host = nullptr;  // the next caller hosts a new one
+    for (call** h = &b.hosts; *h != nullptr; h = &(*h)->next_host_) {
+      if (*h == &host) {
+        *h = host.next_host_;
+        break;
+      }
+    }
+    if (b.callers.empty()) disarm_timer();
+    return out;
+  }
+
+  static std::exception_ptr size_mismatch() noexcept {
+    try {
+      throw std::logic_error(
+          "shoal::bound_batcher: the bulk function returned a result count "
+          "different from its argument count");
+    } catch (...) {
+      return std::current_exception();
+    }
+  }
+
+  std::coroutine_handle<> make_runner(batch_type& b);
+
+  executor* home_;
+  async_fn async_;
+  sync_fn sync_;
+  policy policy_;
+  batch_type* current_ = nullptr;
+  std::vector<std::unique_ptr<batch_type>> all_;  // every batch: filling, sent or free
+  std::vector<batch_type*> free_;                 // capacity >= all_.size()
+  hook_with_owner hook_;
+  bool hook_tried_ = false;  // a plain flag: hook_.linked() would be an atomic load per call
+  timer_with_owner timer_;   // the current batch's max-wait timer
+  bool timer_armed_ = false;
+  time_point deadline_{};  // the current batch's, when max_wait is set
+  batch_counters counters_;
+};
+
+// The runner: calls the bulk function on a taken batch and completes it.
+template <class Arg, class R>
+task<void> run_bound_batch(bound_state<Arg, R>& state, bound_batch<Arg, R>& b) {
+  std::vector<R> results;
+  std::exception_ptr failure;
+  try {
+    if (state.is_async()) {
+      results = co_await state.call_async(b);
+    } else {
+      results = state.call_sync(b);
+    }
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  state.complete(b, results, failure);
+}
+
+template <class Arg, class R>
+std::coroutine_handle<> bound_state<Arg, R>::make_runner(batch_type& b) {
+  return run_root<void>(run_bound_batch(*this, b), nullptr)
+      .start_with(&destroy_root, nullptr, home_);
+}
+
+}  // namespace shoal::detail
