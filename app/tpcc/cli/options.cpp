@@ -8,7 +8,7 @@
 
 #include "cli/values.hpp"
 #include "driver/sim/sim.hpp"
-#include "run/start_at.hpp"
+#include "cli/start_at.hpp"
 
 namespace tpcc::cli {
 namespace {

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "random/deck.hpp"
+#include "terminal/deck.hpp"
 #include "random/think_time.hpp"
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "run/start_at.hpp"
+#include "cli/start_at.hpp"
 
 namespace {
 

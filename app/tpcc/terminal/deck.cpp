@@ -1,5 +1,5 @@
 // The deck of clause 5.2.4.2; see deck.hpp.
-#include "random/deck.hpp"
+#include "terminal/deck.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,5 @@
-// app/tpcc/run/start_at.cpp: reading --start-at and waiting for it (see start_at.hpp).
-#include "run/start_at.hpp"
+// app/tpcc/cli/start_at.cpp: reading --start-at and waiting for it (see start_at.hpp).
+#include "cli/start_at.hpp"
 
 #include <algorithm>
 #include <charconv>

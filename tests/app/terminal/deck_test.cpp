@@ -1,6 +1,6 @@
 // The deck of clause 5.2.4.2: every 100 deals hold exactly 45/43/4/4/4, the order is shuffled
 // and differs from deck to deck.
-#include "random/deck.hpp"
+#include "terminal/deck.hpp"
 
 #include <gtest/gtest.h>
 

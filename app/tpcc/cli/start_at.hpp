@@ -1,4 +1,4 @@
-// app/tpcc/run/start_at.hpp: an agreed wall-clock start (--start-at), so that several client
+// app/tpcc/cli/start_at.hpp: an agreed wall-clock start (--start-at), so that several client
 // processes begin their warm-up together.
 //
 // What: parse_start_at() reads an ISO 8601 UTC time, 2026-11-21T10:00:00Z (seconds may carry

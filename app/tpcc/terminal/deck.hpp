@@ -1,4 +1,4 @@
-// app/tpcc/random/deck.hpp: the deck that picks each terminal's next transaction type
+// app/tpcc/terminal/deck.hpp: the deck that picks each terminal's next transaction type
 // (TPC-C clause 5.2.4.2).
 //
 // What: 100 cards, 45 New-Order, 43 Payment, 4 Order-Status, 4 Delivery, 4 Stock-Level
