@@ -6,9 +6,9 @@
 #include <initializer_list>
 #include <optional>
 
+#include "cli/start_at.hpp"
 #include "cli/values.hpp"
 #include "driver/sim/sim.hpp"
-#include "cli/start_at.hpp"
 
 namespace tpcc::cli {
 namespace {
@@ -161,7 +161,7 @@ std::optional<std::string> set_shard(config& c, string_view text) {
 }
 
 std::optional<std::string> set_start_at(config& c, string_view text) {
-  const auto at = run::parse_start_at(text);
+  const auto at = parse_start_at(text);
   if (!at) {
     return expected("an ISO 8601 UTC time such as 2026-11-21T10:00:00Z, or Unix epoch seconds");
   }

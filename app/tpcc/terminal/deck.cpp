@@ -6,7 +6,7 @@
 #include <numeric>
 #include <utility>
 
-namespace tpcc::random {
+namespace tpcc::terminal {
 
 static_assert(std::accumulate(txn::deck_cards.begin(), txn::deck_cards.end(), 0) ==
                   static_cast<int>(deck_size),
@@ -19,7 +19,7 @@ deck::deck() noexcept {
   }
 }
 
-txn::kind deck::next(rng& r) noexcept {
+txn::kind deck::next(random::rng& r) noexcept {
   if (position_ == deck_size) {
     shuffle(r);
     position_ = 0;
@@ -27,11 +27,11 @@ txn::kind deck::next(rng& r) noexcept {
   return cards_[position_++];
 }
 
-void deck::shuffle(rng& r) noexcept {
+void deck::shuffle(random::rng& r) noexcept {
   for (std::size_t i = deck_size - 1; i > 0; --i) {
     const auto j = static_cast<std::size_t>(r.uniform(0, static_cast<std::int64_t>(i)));
     std::swap(cards_[i], cards_[j]);
   }
 }
 
-}  // namespace tpcc::random
+}  // namespace tpcc::terminal

@@ -14,7 +14,7 @@
 #include "random/rng.hpp"
 #include "txn/kind.hpp"
 
-namespace tpcc::random {
+namespace tpcc::terminal {
 
 inline constexpr std::size_t deck_size = 100;
 
@@ -23,13 +23,13 @@ class deck {
   deck() noexcept;
 
   // The next card; shuffles (Fisher-Yates, with r) before the first deal and after the 100th.
-  txn::kind next(rng& r) noexcept;
+  txn::kind next(random::rng& r) noexcept;
 
  private:
-  void shuffle(rng& r) noexcept;
+  void shuffle(random::rng& r) noexcept;
 
   std::array<txn::kind, deck_size> cards_{};
   std::size_t position_ = deck_size;  // deck_size: exhausted, shuffle before dealing
 };
 
-}  // namespace tpcc::random
+}  // namespace tpcc::terminal

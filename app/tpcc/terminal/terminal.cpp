@@ -7,10 +7,10 @@
 #include <optional>
 #include <string>
 
-#include "terminal/deck.hpp"
 #include "random/think_time.hpp"
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
+#include "terminal/deck.hpp"
 #include "terminal/transact.hpp"
 #include "txn/new_order.hpp"
 #include "txn/order_status.hpp"
@@ -175,7 +175,7 @@ void record_slept(run_context& ctx, nanoseconds slept, nanoseconds keying,
 // catch, so nothing else lives beside it while the terminal sleeps.
 shoal::task<void> cycle(run_context& ctx, terminal_config config, random::rng rng) {
   try {
-    random::deck deck;
+    terminal::deck deck;
     nanoseconds wait = config.start_delay;
     std::optional<clock::time_point> thought_after;  // the transaction `wait` thinks after
     for (;;) {

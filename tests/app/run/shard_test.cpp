@@ -13,7 +13,7 @@
 
 namespace {
 
-using tpcc::run::parse_start_at;
+using tpcc::cli::parse_start_at;
 using tpcc::run::shard_range;
 using tpcc::run::warehouse_range;
 

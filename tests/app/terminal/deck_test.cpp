@@ -13,9 +13,9 @@
 
 namespace {
 
-using tpcc::random::deck;
-using tpcc::random::deck_size;
 using tpcc::random::rng;
+using tpcc::terminal::deck;
+using tpcc::terminal::deck_size;
 using tpcc::txn::kind;
 
 std::vector<kind> deal(deck& d, rng& r, std::size_t count) {
