@@ -8,7 +8,7 @@
 
 #include "cli/start_at.hpp"
 #include "cli/values.hpp"
-#include "driver/sim/sim.hpp"
+#include "driver/target.hpp"
 
 namespace tpcc::cli {
 namespace {
@@ -78,14 +78,9 @@ std::optional<std::string> set_seed(config& c, string_view text) {
 }
 
 std::optional<std::string> set_db(config& c, string_view text) {
-  if (text.empty()) return expected("sqlite:PATH or a PostgreSQL connection string");
-  if (driver::sim::accepts(text)) {
-    auto parsed = driver::sim::parse_target(text);
-    if (auto* wrong = std::get_if<std::string>(&parsed)) {
-      return join({"(simulated database): ", *wrong});
-    }
-  }
-  c.db = std::string(text);
+  auto parsed = driver::parse_target(text);
+  if (auto* wrong = std::get_if<std::string>(&parsed)) return std::move(*wrong);
+  c.db = std::move(std::get<driver::target>(parsed));
   return std::nullopt;
 }
 
@@ -94,7 +89,7 @@ std::optional<std::string> sim_only_runs(const config& c) {
   if (!c.is_sim() || c.cmd == command::run || c.cmd == command::help || c.cmd == command::version) {
     return std::nullopt;
   }
-  return join({"--db ", c.db,
+  return join({"--db ", c.db.text,
                " is the simulated database of the capacity mode: it holds no data, so only "
                "`shoal-tpcc run` works on it (init, load, check, clean and the default job "
                "do not)"});
