@@ -118,9 +118,7 @@ task<void> on_pool(shoal::thread_pool& pool, std::string path, body_fn body) {
 // A temporary directory and a 2-worker pool, both gone at the end of the test.
 class sqlite_copy : public ::testing::Test {
  protected:
-  void run(body_fn body) {
-    shoal::sync_wait(on_pool(workers_.pool, dir_.file("copy.db"), body));
-  }
+  void run(body_fn body) { shoal::sync_wait(on_pool(workers_.pool, dir_.file("copy.db"), body)); }
 
   tpcc::testing::temp_dir dir_{"shoal-copy"};
   shoal::testing::running_pool workers_{2};

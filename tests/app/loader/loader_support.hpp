@@ -36,9 +36,7 @@ class loader_scratch {
   loader_scratch& operator=(const loader_scratch&) = delete;
   ~loader_scratch() = default;
 
-  [[nodiscard]] std::string sqlite_target() const {
-    return "sqlite:" + dir_.file("tpcc.db");
-  }
+  [[nodiscard]] std::string sqlite_target() const { return "sqlite:" + dir_.file("tpcc.db"); }
 
   template <class T>
   T run(task<T> body) {

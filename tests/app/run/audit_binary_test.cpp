@@ -38,9 +38,7 @@ class audited_run : public ::testing::Test {
     r = run_binary({"load", "--db", db(), "--warehouses", "2", "--no-progress"}, 300s);
     ASSERT_EQ(r.exit_code, 0) << describe(r);
   }
-  static void TearDownTestSuite() {
-    delete scratch;
-  }
+  static void TearDownTestSuite() { delete scratch; }
   static std::string db() { return "sqlite:" + scratch->file("tpcc.db"); }
   static std::string file(const std::string& name) { return scratch->file(name); }
 

@@ -27,11 +27,11 @@ namespace {
 using namespace std::chrono_literals;
 using shoal::task;
 using tpcc::driver::outcome;
-using tpcc::testing::init_and_load;
-using tpcc::testing::measure;
 using tpcc::run::run_config;
 using tpcc::run::run_outcome;
 using tpcc::run::run_result;
+using tpcc::testing::init_and_load;
+using tpcc::testing::measure;
 
 // Blocks the worker it runs on for `busy` out of every `busy + idle` until `stop`: timers on
 // that worker fire late, as on a starved client.

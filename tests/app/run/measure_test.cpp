@@ -22,11 +22,11 @@ namespace {
 using namespace std::chrono_literals;
 using shoal::task;
 using tpcc::driver::outcome;
-using tpcc::testing::init_and_load;
-using tpcc::testing::measure;
 using tpcc::run::run_config;
 using tpcc::run::run_outcome;
 using tpcc::run::run_result;
+using tpcc::testing::init_and_load;
+using tpcc::testing::measure;
 
 constexpr std::int64_t warehouses = 2;
 
@@ -41,9 +41,7 @@ class measured_run : public ::testing::Test {
     const outcome loaded = shoal::sync_wait(init_and_load(workers.pool, target(), warehouses));
     ASSERT_TRUE(loaded.ok()) << loaded.message;
   }
-  static void TearDownTestSuite() {
-    delete scratch_dir;
-  }
+  static void TearDownTestSuite() { delete scratch_dir; }
   static std::string target() { return "sqlite:" + scratch_dir->file("tpcc.db"); }
 
   static run_config short_run() {

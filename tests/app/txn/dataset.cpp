@@ -283,9 +283,7 @@ shoal::task<void> open_into(std::filesystem::path dir,
 
 }  // namespace
 
-sqlite_fixture::sqlite_fixture() {
-  run_task(open_into(dir_.path(), db_));
-}
+sqlite_fixture::sqlite_fixture() { run_task(open_into(dir_.path(), db_)); }
 
 sqlite_fixture::~sqlite_fixture() {
   if (db_) run_task(db_->close());
