@@ -20,7 +20,6 @@
 namespace {
 
 using namespace std::chrono_literals;
-using shoal::task;
 using tpcc::driver::outcome;
 using tpcc::run::run_config;
 using tpcc::run::run_outcome;
