@@ -10,6 +10,9 @@ mkdir -p build/lint
 sed -E 's# -Xclang -include-pch -Xclang [^ ]+ -Xclang -include -Xclang [^ "]+##g' \
   build/release/compile_commands.json > build/lint/compile_commands.json
 
+# The application's layering (app/tpcc/README.md): no include crosses the diagram upward.
+scripts/check-layers.sh -q
+
 mapfile -t files < <(git ls-files '*.hpp' '*.cpp')
 clang-format-19 --dry-run -Werror "${files[@]}"
 

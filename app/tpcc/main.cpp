@@ -328,7 +328,7 @@ shoal::task<int> dispatch(app& a, driver::database& db) {
 
 driver::database_options database_options(const cli::config& cfg) {
   driver::database_options options;
-  options.target = cfg.db;
+  options.target = cfg.db.text;
   options.connections = cfg.connections;
   options.level = cfg.isolation;
   options.warehouses = cfg.warehouses;
@@ -339,7 +339,7 @@ shoal::task<int> app_main(app& a) {
   co_await a.pool.schedule();
   auto opened = co_await driver::open_database(database_options(a.cfg));
   if (auto* refused = std::get_if<driver::outcome>(&opened)) {
-    co_return fail("cannot open " + driver::redact(a.cfg.db), refused->message);
+    co_return fail("cannot open " + driver::redact(a.cfg.db.text), refused->message);
   }
   std::unique_ptr<driver::database> db = std::move(std::get<0>(opened));
   a.console.set_interrupt([&a] { a.interrupt.request_stop(); });

@@ -78,6 +78,9 @@ template <class Promise>
   return detail::walk_async_chain(coroutine.promise(), coroutine.address());
 }
 
+// What async_backtrace_here() returns: an awaitable (below), awaited at once.
+using backtrace_here_awaiter = detail::backtrace_here_awaiter;
+
 // Awaitable, only inside a shoal task. Result: the chain of the awaiting coroutine, itself first.
 // Errors: std::bad_alloc. Cancellation: none (never suspends).
 // Resumes on: the same thread, at once. Thread-safety: reads the awaiting chain only.
@@ -85,7 +88,7 @@ template <class Promise>
 // a store on every resumption. Example:
 //   auto frames = co_await shoal::async_backtrace_here();
 //   std::fputs(shoal::format_async_backtrace(frames).c_str(), stderr);
-[[nodiscard]] inline detail::backtrace_here_awaiter async_backtrace_here() noexcept { return {}; }
+[[nodiscard]] inline backtrace_here_awaiter async_backtrace_here() noexcept { return {}; }
 
 // Names the function holding `code`: the symbol table of its module (read from the file on
 // each call), else dladdr. Never throws on missing symbols: `function` is then empty.

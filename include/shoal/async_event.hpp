@@ -36,6 +36,9 @@
 
 namespace shoal {
 
+// What wait() returns: an awaitable (see the header comment), awaited at once.
+using event_wait_awaiter = detail::waiter;
+
 class async_event {
  public:
   explicit async_event(bool initially_set = false) noexcept : set_(initially_set) {}
@@ -51,8 +54,8 @@ class async_event {
     return set_.load(std::memory_order_acquire);  // pairs with the release store in set()
   }
 
-  [[nodiscard]] detail::waiter wait() noexcept {
-    return detail::waiter({&lock_, &waiters_, &attempt_wait, this});
+  [[nodiscard]] event_wait_awaiter wait() noexcept {
+    return event_wait_awaiter({&lock_, &waiters_, &attempt_wait, this});
   }
 
  private:

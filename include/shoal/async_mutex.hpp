@@ -47,6 +47,9 @@ class async_mutex;
 
 // The lock of an async_mutex, unlocked on destruction. Move-only; false when empty.
 using mutex_guard = detail::unique_hold<async_mutex>;
+// What lock() and scoped_lock() return: awaitables (see the header comment), awaited at once.
+using mutex_lock_awaiter = semaphore_acquire_awaiter;
+using mutex_scoped_lock_awaiter = detail::scoped_waiter<async_mutex>;
 
 class async_mutex {
  public:
@@ -55,10 +58,8 @@ class async_mutex {
   async_mutex& operator=(const async_mutex&) = delete;
   ~async_mutex() { assert(sem_.available() == 1 && "shoal: async_mutex destroyed while locked"); }
 
-  [[nodiscard]] detail::waiter lock() noexcept { return sem_.acquire(); }
-  [[nodiscard]] detail::scoped_waiter<async_mutex> scoped_lock() noexcept {
-    return {*this, sem_.acquire()};
-  }
+  [[nodiscard]] mutex_lock_awaiter lock() noexcept { return sem_.acquire(); }
+  [[nodiscard]] mutex_scoped_lock_awaiter scoped_lock() noexcept { return {*this, sem_.acquire()}; }
   // Takes the lock if it is free and nobody waits (no barging); never suspends.
   [[nodiscard]] bool try_lock() noexcept { return sem_.try_acquire(); }
   // Hands the lock to the oldest waiter, or frees it. Only by the holder.

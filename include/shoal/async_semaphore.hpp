@@ -49,6 +49,9 @@ class async_semaphore;
 
 // One permit of an async_semaphore, released on destruction. Move-only; false when empty.
 using semaphore_permit = detail::unique_hold<async_semaphore>;
+// What acquire() and scoped_acquire() return: awaitables (see the header comment), awaited at once.
+using semaphore_acquire_awaiter = detail::waiter;
+using semaphore_scoped_acquire_awaiter = detail::scoped_waiter<async_semaphore>;
 
 class async_semaphore {
  public:
@@ -57,10 +60,10 @@ class async_semaphore {
   async_semaphore& operator=(const async_semaphore&) = delete;
   ~async_semaphore();
 
-  [[nodiscard]] detail::waiter acquire() noexcept {
-    return detail::waiter({&lock_, &waiters_, &attempt_acquire, this});
+  [[nodiscard]] semaphore_acquire_awaiter acquire() noexcept {
+    return semaphore_acquire_awaiter({&lock_, &waiters_, &attempt_acquire, this});
   }
-  [[nodiscard]] detail::scoped_waiter<async_semaphore> scoped_acquire() noexcept {
+  [[nodiscard]] semaphore_scoped_acquire_awaiter scoped_acquire() noexcept {
     return {*this, acquire()};
   }
   // Takes a permit if one is free and nobody waits (no barging); never suspends.

@@ -56,6 +56,12 @@
 
 namespace shoal {
 
+// What send() and receive() return: awaitables (see the header comment), awaited at once.
+template <class T>
+using channel_send_awaiter = detail::send_waiter<T>;
+template <class T>
+using channel_receive_awaiter = detail::receive_waiter<T>;
+
 template <class T>
 class channel {
   static_assert(std::is_nothrow_move_constructible_v<T>,
@@ -71,11 +77,11 @@ class channel {
            "shoal: channel destroyed while coroutines wait on it");
   }
 
-  [[nodiscard]] detail::send_waiter<T> send(T value) noexcept {
+  [[nodiscard]] channel_send_awaiter<T> send(T value) noexcept {
     return {{&lock_, &senders_, &attempt_send, this}, std::move(value)};
   }
-  [[nodiscard]] detail::receive_waiter<T> receive() noexcept {
-    return detail::receive_waiter<T>({&lock_, &receivers_, &attempt_receive, this});
+  [[nodiscard]] channel_receive_awaiter<T> receive() noexcept {
+    return channel_receive_awaiter<T>({&lock_, &receivers_, &attempt_receive, this});
   }
 
   // Delivers `value` if that needs no wait; false (value untouched) when full or closed.

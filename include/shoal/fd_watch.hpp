@@ -41,6 +41,9 @@
 
 namespace shoal {
 
+// What readable() and writable() return: awaitables (see the header comment), awaited at once.
+using readiness_awaiter = detail::readiness_waiter;
+
 class fd_watch {
  public:
   fd_watch() noexcept = default;
@@ -68,12 +71,8 @@ class fd_watch {
   [[nodiscard]] explicit operator bool() const noexcept { return reg_ != nullptr; }
   [[nodiscard]] int fd() const noexcept { return reg_ != nullptr ? reg_->fd : -1; }
 
-  [[nodiscard]] detail::readiness_waiter readable() noexcept {
-    return detail::readiness_waiter(reg_->read);
-  }
-  [[nodiscard]] detail::readiness_waiter writable() noexcept {
-    return detail::readiness_waiter(reg_->write);
-  }
+  [[nodiscard]] readiness_awaiter readable() noexcept { return readiness_awaiter(reg_->read); }
+  [[nodiscard]] readiness_awaiter writable() noexcept { return readiness_awaiter(reg_->write); }
   // As above, giving up (false) after `timeout` too.
   [[nodiscard]] task<bool> readable(duration timeout) { return with_timeout(timeout, readable()); }
   [[nodiscard]] task<bool> writable(duration timeout) { return with_timeout(timeout, writable()); }

@@ -43,6 +43,8 @@ class gate;
 
 // One admission into a gate, leaving it on destruction. Move-only; false when empty.
 using gate_token = detail::unique_hold<gate>;
+// What close() returns: an awaitable (see the header comment), awaited at once.
+using gate_close_awaiter = detail::waiter;
 
 class gate {
  public:
@@ -54,7 +56,7 @@ class gate {
   // Admits one piece of work, or nothing (an empty token) once the gate is closed.
   [[nodiscard]] gate_token enter() noexcept;
   // Closes the gate now; the result awaits the work in flight (see above).
-  [[nodiscard]] detail::waiter close() noexcept;
+  [[nodiscard]] gate_close_awaiter close() noexcept;
 
   [[nodiscard]] bool is_closed() const noexcept;
   // Tokens alive now; a snapshot.

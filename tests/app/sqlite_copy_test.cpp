@@ -7,7 +7,6 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
-#include <cstdlib>  // mkdtemp (POSIX)
 #include <filesystem>
 #include <limits>
 #include <memory>
@@ -26,6 +25,7 @@
 #include "shoal/sync_wait.hpp"
 #include "shoal/task.hpp"
 #include "support/running_pool.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -118,20 +118,9 @@ task<void> on_pool(shoal::thread_pool& pool, std::string path, body_fn body) {
 // A temporary directory and a 2-worker pool, both gone at the end of the test.
 class sqlite_copy : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string pattern = (std::filesystem::temp_directory_path() / "shoal-copy-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    if (!dir_.empty()) std::filesystem::remove_all(dir_);
-  }
+  void run(body_fn body) { shoal::sync_wait(on_pool(workers_.pool, dir_.file("copy.db"), body)); }
 
-  void run(body_fn body) {
-    shoal::sync_wait(on_pool(workers_.pool, (dir_ / "copy.db").string(), body));
-  }
-
-  std::filesystem::path dir_;
+  tpcc::testing::temp_dir dir_{"shoal-copy"};
   shoal::testing::running_pool workers_{2};
 };
 

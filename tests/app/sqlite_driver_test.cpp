@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <cstdlib>  // mkdtemp (POSIX)
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -26,6 +25,7 @@
 #include "shoal/task.hpp"
 #include "shoal/timeout.hpp"
 #include "support/running_pool.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -107,20 +107,16 @@ task<std::unique_ptr<session>> with_items(std::string path, sqlite::settings tun
 // A temporary directory for one test's files and a 2-worker pool, both gone at its end.
 class scratch {
  public:
-  scratch() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "shoal-sqlite-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    dir_ = pattern;
-  }
+  scratch() = default;
   scratch(const scratch&) = delete;
   scratch& operator=(const scratch&) = delete;
-  ~scratch() { std::filesystem::remove_all(dir_); }
+  ~scratch() = default;
 
-  [[nodiscard]] std::string file(const char* name) const { return (dir_ / name).string(); }
+  [[nodiscard]] std::string file(const char* name) const { return dir_.file(name); }
   shoal::thread_pool& pool() { return workers_.pool; }
 
  private:
-  std::filesystem::path dir_;
+  tpcc::testing::temp_dir dir_{"shoal-sqlite"};
   shoal::testing::running_pool workers_{2};  // stopped before the directory goes
 };
 

@@ -10,7 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "driver/database.hpp"
+#include "driver/isolation.hpp"
+#include "driver/target.hpp"
 
 namespace tpcc::cli {
 
@@ -18,7 +19,7 @@ enum class command : std::uint8_t { all, init, load, run, check, clean, help, ve
 
 struct config {
   command cmd = command::all;
-  std::string db = "sqlite:shoal-tpcc.db";
+  driver::target db{.text = "sqlite:shoal-tpcc.db", .kind = driver::engine::sqlite};  // --db
   std::int64_t warehouses = 0;  // 0: 2 for the default job, "as loaded" for run and check
   std::size_t connections = 0;  // 0: 16 for PostgreSQL, 1 for SQLite, 4096 simulated
   std::size_t workers = 0;      // 0: one per hardware thread
@@ -48,9 +49,9 @@ struct config {
   std::vector<std::string> inputs;  // merge: the result files to add up
   bool tui = true;  // the dashboard when stdout and stderr are terminals; false: plain lines
 
-  [[nodiscard]] bool is_sqlite() const { return db.rfind("sqlite:", 0) == 0; }
+  [[nodiscard]] bool is_sqlite() const { return db.is_sqlite(); }
   // The capacity mode's simulated database (driver/sim/sim.hpp): not a database.
-  [[nodiscard]] bool is_sim() const { return db.rfind("sim:", 0) == 0; }
+  [[nodiscard]] bool is_sim() const { return db.is_sim(); }
   [[nodiscard]] bool tpc_c_waits() const { return wait_scale == 1.0; }
 };
 

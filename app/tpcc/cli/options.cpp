@@ -6,9 +6,9 @@
 #include <initializer_list>
 #include <optional>
 
+#include "cli/start_at.hpp"
 #include "cli/values.hpp"
-#include "driver/sim/sim.hpp"
-#include "run/start_at.hpp"
+#include "driver/target.hpp"
 
 namespace tpcc::cli {
 namespace {
@@ -78,14 +78,9 @@ std::optional<std::string> set_seed(config& c, string_view text) {
 }
 
 std::optional<std::string> set_db(config& c, string_view text) {
-  if (text.empty()) return expected("sqlite:PATH or a PostgreSQL connection string");
-  if (driver::sim::accepts(text)) {
-    auto parsed = driver::sim::parse_target(text);
-    if (auto* wrong = std::get_if<std::string>(&parsed)) {
-      return join({"(simulated database): ", *wrong});
-    }
-  }
-  c.db = std::string(text);
+  auto parsed = driver::parse_target(text);
+  if (auto* wrong = std::get_if<std::string>(&parsed)) return std::move(*wrong);
+  c.db = std::move(std::get<driver::target>(parsed));
   return std::nullopt;
 }
 
@@ -94,7 +89,7 @@ std::optional<std::string> sim_only_runs(const config& c) {
   if (!c.is_sim() || c.cmd == command::run || c.cmd == command::help || c.cmd == command::version) {
     return std::nullopt;
   }
-  return join({"--db ", c.db,
+  return join({"--db ", c.db.text,
                " is the simulated database of the capacity mode: it holds no data, so only "
                "`shoal-tpcc run` works on it (init, load, check, clean and the default job "
                "do not)"});
@@ -161,7 +156,7 @@ std::optional<std::string> set_shard(config& c, string_view text) {
 }
 
 std::optional<std::string> set_start_at(config& c, string_view text) {
-  const auto at = run::parse_start_at(text);
+  const auto at = parse_start_at(text);
   if (!at) {
     return expected("an ISO 8601 UTC time such as 2026-11-21T10:00:00Z, or Unix epoch seconds");
   }

@@ -23,13 +23,12 @@
 #include <string>
 #include <utility>
 
+#include "driver/isolation.hpp"
 #include "driver/outcome.hpp"
 #include "driver/session.hpp"
 #include "shoal/task.hpp"
 
 namespace tpcc::driver {
-
-enum class isolation { read_committed, repeatable_read, serializable };
 
 class database;
 

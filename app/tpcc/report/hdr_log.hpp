@@ -17,7 +17,7 @@
 #include <optional>
 #include <string>
 
-#include "run/run.hpp"
+#include "run/result.hpp"
 
 namespace tpcc::report {
 

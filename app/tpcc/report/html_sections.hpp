@@ -9,7 +9,7 @@
 #include <string>
 
 #include "report/html_data.hpp"
-#include "run/run.hpp"
+#include "run/result.hpp"
 
 namespace tpcc::report::html {
 

@@ -19,7 +19,7 @@
 #include <string_view>
 #include <variant>
 
-#include "run/run.hpp"
+#include "run/result.hpp"
 
 namespace tpcc::report {
 

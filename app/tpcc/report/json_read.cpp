@@ -10,6 +10,7 @@
 
 #include "report/json.hpp"
 #include "report/json_detail.hpp"
+#include "stats/inputs.hpp"
 #include "txn/kind.hpp"
 
 namespace tpcc::report {
@@ -191,17 +192,10 @@ stats::kind_totals kind_totals(const at& e) {
 
 stats::input_counts inputs(const at& a) {
   stats::input_counts in;
-  in.new_orders = a["new_orders"].count();
-  in.order_lines = a["order_lines"].count();
-  in.remote_lines = a["remote_lines"].count();
-  in.rollbacks_asked = a["rollbacks_asked"].count();
-  in.payments = a["payments"].count();
-  in.remote_payments = a["remote_payments"].count();
-  in.payments_by_name = a["payments_by_name"].count();
-  in.order_statuses = a["order_statuses"].count();
-  in.order_statuses_by_name = a["order_statuses_by_name"].count();
-  in.think_times = a["think_times"].count();
-  in.think_seconds = a["think_seconds"].number();
+  for (const stats::input_counter& c : stats::input_counter_table) {
+    in.*c.field = a[std::string(c.key).c_str()].count();
+  }
+  in.think_seconds = a[std::string(stats::think_seconds_key).c_str()].number();
   return in;
 }
 

@@ -7,6 +7,7 @@
 #include "report/json_detail.hpp"
 #include "report/summary.hpp"
 #include "report/verdict.hpp"
+#include "stats/inputs.hpp"
 #include "txn/kind.hpp"
 
 namespace tpcc::report {
@@ -97,18 +98,14 @@ json kind_json(txn::kind k, const stats::kind_totals& t) {
   return out;
 }
 
+// One field per counter (stats::input_counter_table), then the think time's sum.
 json inputs(const stats::input_counts& in) {
-  return {{"new_orders", in.new_orders},
-          {"order_lines", in.order_lines},
-          {"remote_lines", in.remote_lines},
-          {"rollbacks_asked", in.rollbacks_asked},
-          {"payments", in.payments},
-          {"remote_payments", in.remote_payments},
-          {"payments_by_name", in.payments_by_name},
-          {"order_statuses", in.order_statuses},
-          {"order_statuses_by_name", in.order_statuses_by_name},
-          {"think_times", in.think_times},
-          {"think_seconds", in.think_seconds}};
+  json out = json::object();
+  for (const stats::input_counter& c : stats::input_counter_table) {
+    out[std::string(c.key)] = in.*c.field;
+  }
+  out[std::string(stats::think_seconds_key)] = in.think_seconds;
+  return out;
 }
 
 json deliveries(const stats::snapshot& s) {

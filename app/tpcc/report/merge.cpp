@@ -8,6 +8,7 @@
 
 #include "report/merge_series.hpp"
 #include "report/text.hpp"
+#include "stats/inputs.hpp"
 
 namespace tpcc::report {
 namespace {
@@ -83,20 +84,6 @@ void add_totals(stats::kind_totals& a, const stats::kind_totals& b) {
   for (const auto& [cls, n] : b.error_classes) a.error_classes[cls] += n;
 }
 
-void add_inputs(stats::input_counts& a, const stats::input_counts& b) {
-  a.new_orders += b.new_orders;
-  a.order_lines += b.order_lines;
-  a.remote_lines += b.remote_lines;
-  a.rollbacks_asked += b.rollbacks_asked;
-  a.payments += b.payments;
-  a.remote_payments += b.remote_payments;
-  a.payments_by_name += b.payments_by_name;
-  a.order_statuses += b.order_statuses;
-  a.order_statuses_by_name += b.order_statuses_by_name;
-  a.think_times += b.think_times;
-  a.think_seconds += b.think_seconds;
-}
-
 void add_snapshot(stats::snapshot& a, const stats::snapshot& b) {
   for (std::size_t k = 0; k < a.kinds.size(); ++k) add_totals(a.kinds[k], b.kinds[k]);
   a.outside_window += b.outside_window;
@@ -105,7 +92,7 @@ void add_snapshot(stats::snapshot& a, const stats::snapshot& b) {
   a.skipped_districts += b.skipped_districts;
   a.deliveries_failed += b.deliveries_failed;
   a.delivery_completion.merge(b.delivery_completion);
-  add_inputs(a.inputs, b.inputs);
+  stats::add(a.inputs, b.inputs);
 }
 
 // CPU summed, RSS the largest, client-bound if any shard was (its reason named by file).

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "driver/target.hpp"
 #include "report/text.hpp"
 #include "report/verdict.hpp"
 #include "txn/kind.hpp"
@@ -207,7 +208,8 @@ const char* isolation_name(driver::isolation level) noexcept {
 
 std::string isolation_text(const run::run_result& r, std::string_view target) {
   std::string out = isolation_name(r.config.isolation);
-  if (target.starts_with("sqlite:")) out += " asked; SQLite runs every transaction serializable";
+  if (driver::engine_of(target) == driver::engine::sqlite)
+    out += " asked; SQLite runs every transaction serializable";
   return out;
 }
 

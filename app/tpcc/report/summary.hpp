@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "run/run.hpp"
+#include "run/result.hpp"
 
 namespace tpcc::report {
 

@@ -2,6 +2,7 @@
 // verdict.hpp); the input audit and the mix are in verdict_audit.cpp.
 #include "report/verdict.hpp"
 
+#include "driver/target.hpp"
 #include "report/summary.hpp"
 #include "report/text.hpp"
 #include "report/verdict_audit.hpp"
@@ -103,7 +104,9 @@ std::string names(const std::vector<std::string>& list) {
 
 }  // namespace
 
-bool is_simulated(std::string_view target) noexcept { return target.starts_with("sim:"); }
+bool is_simulated(std::string_view target) noexcept {
+  return driver::engine_of(target) == driver::engine::sim;
+}
 
 std::vector<std::string> verdict::failing() const {
   std::vector<std::string> out;

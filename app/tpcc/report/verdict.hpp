@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "run/run.hpp"
+#include "run/result.hpp"
 
 namespace tpcc::report {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "report/verdict.hpp"
-#include "run/run.hpp"
+#include "run/result.hpp"
 
 namespace tpcc::report {
 

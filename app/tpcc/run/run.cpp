@@ -10,7 +10,7 @@
 #include "random/rng.hpp"
 #include "run/monitor.hpp"
 #include "run/shard.hpp"
-#include "run/start_at.hpp"
+#include "run/wall_clock.hpp"
 #include "schema/meta.hpp"
 #include "shoal/gate.hpp"
 #include "shoal/sleep.hpp"

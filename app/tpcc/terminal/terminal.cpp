@@ -6,10 +6,10 @@
 #include <exception>
 #include <string>
 
-#include "random/deck.hpp"
 #include "random/think_time.hpp"
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
+#include "terminal/deck.hpp"
 #include "terminal/transact.hpp"
 #include "txn/new_order.hpp"
 #include "txn/order_status.hpp"
@@ -176,7 +176,7 @@ shoal::task<void> run_terminal(run_context& ctx, terminal_config config, random:
                                shoal::gate_token admission) {
   static_cast<void>(admission);
   try {
-    random::deck deck;
+    terminal::deck deck;
     nanoseconds wait = config.start_delay;
     bool thinking = false;  // `wait` holds a think time (a transaction came before it)
     for (;;) {

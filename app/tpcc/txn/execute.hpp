@@ -41,14 +41,9 @@
 #include "driver/session.hpp"
 #include "shoal/sleep.hpp"
 #include "shoal/task.hpp"
+#include "txn/retry_policy.hpp"
 
 namespace tpcc::txn {
-
-struct retry_policy {
-  int max_attempts = 10;
-  std::chrono::milliseconds first_backoff{5};
-  std::chrono::milliseconds max_backoff{1000};
-};
 
 struct attempt_report {
   driver::outcome status;

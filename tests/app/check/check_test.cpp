@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>  // mkdtemp (POSIX)
 #include <exception>
 #include <filesystem>
 #include <memory>
@@ -24,6 +23,7 @@
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
 #include "support/running_pool.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -83,23 +83,19 @@ task<run_record> checked(shoal::thread_pool& pool, std::string path, std::vector
 // A temporary directory and a 2-worker pool for one test.
 class scratch {
  public:
-  scratch() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "tpcc-check-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    dir_ = pattern;
-  }
+  scratch() = default;
   scratch(const scratch&) = delete;
   scratch& operator=(const scratch&) = delete;
-  ~scratch() { std::filesystem::remove_all(dir_); }
+  ~scratch() = default;
 
   run_record check(std::vector<call> corrupt, check_options options = whole_dataset(),
                    bool build = true) {
-    const std::string path = (dir_ / ("db" + std::to_string(++files_) + ".sqlite")).string();
+    const std::string path = dir_.file("db" + std::to_string(++files_) + ".sqlite");
     return shoal::sync_wait(checked(workers_.pool, path, std::move(corrupt), options, build));
   }
 
  private:
-  std::filesystem::path dir_;
+  tpcc::testing::temp_dir dir_{"tpcc-check"};
   int files_ = 0;
   shoal::testing::running_pool workers_{2};  // stopped before the directory goes
 };

@@ -29,7 +29,7 @@ TEST(cli_options, CommandAndOptionsInBothSpellings) {
   ASSERT_TRUE(std::holds_alternative<config>(r)) << std::get<std::string>(r);
   const config& c = std::get<config>(r);
   EXPECT_EQ(c.cmd, command::run);
-  EXPECT_EQ(c.db, "sqlite:/tmp/x.db");
+  EXPECT_EQ(c.db.text, "sqlite:/tmp/x.db");
   EXPECT_EQ(c.warehouses, 12);
   EXPECT_EQ(c.duration, 90s);
   EXPECT_EQ(c.warmup, 2min);

@@ -6,7 +6,6 @@
 
 #include <array>
 #include <cstdint>
-#include <cstdlib>  // mkdtemp (POSIX)
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -23,6 +22,7 @@
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
 #include "support/running_pool.hpp"
+#include "support/temp_dir.hpp"
 
 namespace tpcc::testing {
 
@@ -31,18 +31,12 @@ using shoal::task;
 // A temporary directory and a 2-worker pool, both gone at the end of the test.
 class loader_scratch {
  public:
-  loader_scratch() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "shoal-load-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    dir_ = pattern;
-  }
+  loader_scratch() = default;
   loader_scratch(const loader_scratch&) = delete;
   loader_scratch& operator=(const loader_scratch&) = delete;
-  ~loader_scratch() { std::filesystem::remove_all(dir_); }
+  ~loader_scratch() = default;
 
-  [[nodiscard]] std::string sqlite_target() const {
-    return "sqlite:" + (dir_ / "tpcc.db").string();
-  }
+  [[nodiscard]] std::string sqlite_target() const { return "sqlite:" + dir_.file("tpcc.db"); }
 
   template <class T>
   T run(task<T> body) {
@@ -56,7 +50,7 @@ class loader_scratch {
     co_return co_await std::move(body);
   }
 
-  std::filesystem::path dir_;
+  temp_dir dir_{"shoal-load"};
   shoal::testing::running_pool workers_{2};  // stopped before the directory goes
 };
 

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <vector>
 
+#include "support/temp_dir.hpp"
+
 namespace tpcc::testing {
 namespace {
 
@@ -35,18 +37,9 @@ std::string shell_quoted(const std::string& s) {
   return out + "'";
 }
 
-fs::path scratch_dir() {
-  const auto tick = std::chrono::steady_clock::now().time_since_epoch().count();
-  std::string name = "shoal-chromium-";
-  name.append(std::to_string(::getpid())).append("-").append(std::to_string(tick));
-  fs::path dir = fs::temp_directory_path() / name;
-  fs::create_directories(dir);
-  return dir;
-}
-
 browser_result run_chromium(const fs::path& chromium, const std::vector<std::string>& extra,
                             const fs::path& page) {
-  const fs::path dir = scratch_dir();
+  const temp_dir dir("shoal-chromium");
   std::string command = "timeout 120 ";
   command.append(shell_quoted(chromium.string()));
   for (const char* flag : {"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -55,18 +48,17 @@ browser_result run_chromium(const fs::path& chromium, const std::vector<std::str
     command.append(" ").append(flag);
   }
   command.append(" ").append(
-      shell_quoted(std::string("--user-data-dir=").append((dir / "profile").string())));
+      shell_quoted(std::string("--user-data-dir=").append((dir.path() / "profile").string())));
   for (const std::string& e : extra) command.append(" ").append(shell_quoted(e));
   command.append(" ").append(
       shell_quoted(std::string("file://").append(fs::absolute(page).string())));
-  command.append(" >").append(shell_quoted((dir / "out").string()));
-  command.append(" 2>").append(shell_quoted((dir / "err").string()));
+  command.append(" >").append(shell_quoted((dir.path() / "out").string()));
+  command.append(" 2>").append(shell_quoted((dir.path() / "err").string()));
   browser_result r;
   const int status = std::system(command.c_str());
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = read_all(dir / "out");
-  r.err = read_all(dir / "err");
-  fs::remove_all(dir);
+  r.out = read_all(dir.path() / "out");
+  r.err = read_all(dir.path() / "err");
   return r;
 }
 

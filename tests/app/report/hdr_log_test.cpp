@@ -23,6 +23,7 @@
 #include "report/hdr_encode.hpp"
 #include "report/hdr_log.hpp"
 #include "sample_run.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -251,21 +252,6 @@ command_result run_command(const std::string& command, const fs::path& dir) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out)};
 }
 
-struct temp_dir {
-  fs::path path;
-  temp_dir() {
-    std::string name = "shoal-hdr-";
-    name.append(std::to_string(::getpid()))
-        .append("-")
-        .append(std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
-    path = fs::temp_directory_path() / name;
-    fs::create_directories(path);
-  }
-  ~temp_dir() { fs::remove_all(path); }
-  temp_dir(const temp_dir&) = delete;
-  temp_dir& operator=(const temp_dir&) = delete;
-};
-
 constexpr const char* java_reader = R"java(
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
@@ -322,10 +308,10 @@ void expect_close(std::uint64_t theirs, std::uint64_t ours, const std::string& w
 
 TEST(hdr_log, HdrHistogramsJavaReaderReadsEveryIntervalAndCount) {
   if (!java_available()) GTEST_SKIP() << "javac or libhdrhistogram-java missing";
-  const temp_dir dir;
+  const tpcc::testing::temp_dir dir("shoal-hdr");
   const tpcc::run::run_result r = tpcc::testing::sample_run(40, 1.0);
-  ASSERT_FALSE(tpcc::report::write_hdr_log(r, (dir.path / "run.hlog").string()));
-  const std::vector<java_line> lines = read_with_java(dir.path, dir.path / "run.hlog");
+  ASSERT_FALSE(tpcc::report::write_hdr_log(r, (dir.path() / "run.hlog").string()));
+  const std::vector<java_line> lines = read_with_java(dir.path(), dir.path() / "run.hlog");
   ASSERT_EQ(lines.size(), 40U * 15U);
   const std::array<std::string, 5> tags{"NewOrder", "Payment", "OrderStatus", "Delivery",
                                         "StockLevel"};
@@ -350,9 +336,9 @@ TEST(hdr_log, HdrHistogramsJavaReaderReadsEveryIntervalAndCount) {
   // percentile distribution's last line carries the total count.
   std::string processor = "java -cp ";
   processor.append(hdr_jar).append(" org.HdrHistogram.HistogramLogProcessor -i ");
-  processor.append((dir.path / "run.hlog").string());
+  processor.append((dir.path() / "run.hlog").string());
   processor.append(" -tag NewOrder-response -outputValueUnitRatio 1000 -csv");
-  const command_result summary = run_command(processor, dir.path);
+  const command_result summary = run_command(processor, dir.path());
   ASSERT_EQ(summary.exit_code, 0) << summary.out;
   std::uint64_t new_orders = 0;
   for (const auto& s : r.series) new_orders += s.kinds[0].response.count();
@@ -375,9 +361,9 @@ TEST(hdr_log, HdrHistogramsJavaReaderReadsEveryIntervalAndCount) {
 #ifdef SHOAL_TPCC_BINARY
 TEST(hdr_log, ARealShortRunOnSqliteIsReadByHdrHistogram) {
   if (!java_available()) GTEST_SKIP() << "javac or libhdrhistogram-java missing";
-  const temp_dir dir;
-  const std::string db = std::string("sqlite:").append((dir.path / "tpcc.db").string());
-  const fs::path log = dir.path / "run.hlog";
+  const tpcc::testing::temp_dir dir("shoal-hdr");
+  const std::string db = std::string("sqlite:").append((dir.path() / "tpcc.db").string());
+  const fs::path log = dir.path() / "run.hlog";
   using tpcc::testing::run_binary;
   auto r = run_binary({"init", "--db", db});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -397,7 +383,7 @@ TEST(hdr_log, ARealShortRunOnSqliteIsReadByHdrHistogram) {
     ours.push_back(total(d.counts));
     if (line.rfind("Tag=NewOrder-response,", 0) == 0) new_orders += ours.back();
   }
-  const std::vector<java_line> theirs = read_with_java(dir.path, log);
+  const std::vector<java_line> theirs = read_with_java(dir.path(), log);
   ASSERT_EQ(theirs.size(), ours.size());
   ASSERT_GE(ours.size(), 8U * 15U);  // at least the 8 s of warm-up and measurement
   for (std::size_t i = 0; i < ours.size(); ++i) EXPECT_EQ(theirs[i].count, ours[i]) << i;

@@ -16,6 +16,7 @@
 #include "chromium.hpp"
 #include "report/html.hpp"
 #include "sample_run.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -66,21 +67,6 @@ std::vector<int> drawn_lines(const std::string& dom) {
   }
   return counts;
 }
-
-struct temp_dir {
-  fs::path path;
-  temp_dir() {
-    std::string name = "shoal-html-";
-    name.append(std::to_string(::getpid()))
-        .append("-")
-        .append(std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
-    path = fs::temp_directory_path() / name;
-    fs::create_directories(path);
-  }
-  ~temp_dir() { fs::remove_all(path); }
-  temp_dir(const temp_dir&) = delete;
-  temp_dir& operator=(const temp_dir&) = delete;
-};
 
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -182,19 +168,19 @@ void expect_rendered(const fs::path& chromium, const fs::path& page,
 TEST(html_chromium, RendersEveryChartOfASyntheticRun) {
   const auto chromium = tpcc::testing::find_chromium();
   if (!chromium) GTEST_SKIP() << "chromium is not installed (scripts/install-deps.sh)";
-  const temp_dir dir;
+  const tpcc::testing::temp_dir dir("shoal-html");
   for (const std::size_t intervals : {720U, 7200U}) {
     const fs::path page =
-        dir.path / std::string("run-").append(std::to_string(intervals)).append(".html");
+        dir.path() / std::string("run-").append(std::to_string(intervals)).append(".html");
     ASSERT_FALSE(tpcc::report::write_html(tpcc::testing::sample_run(intervals, 1.0), "sim:5ms",
                                           page.string()));
     expect_rendered(*chromium, page, {5, 3, 3, 3, 3, 3, 5});
   }
   // A screenshot to look at: kept when SHOAL_REPORT_SCREENSHOT names a file.
   const char* keep = std::getenv("SHOAL_REPORT_SCREENSHOT");
-  const fs::path png = keep != nullptr ? fs::path(keep) : dir.path / "run.png";
+  const fs::path png = keep != nullptr ? fs::path(keep) : dir.path() / "run.png";
   const auto shot =
-      tpcc::testing::screenshot(*chromium, dir.path / "run-720.html", png, 1280, 2600);
+      tpcc::testing::screenshot(*chromium, dir.path() / "run-720.html", png, 1280, 2600);
   ASSERT_EQ(shot.exit_code, 0) << shot.err;
   const std::string image = read_file(png);
   ASSERT_GT(image.size(), 20'000U);
@@ -205,9 +191,9 @@ TEST(html_chromium, RendersEveryChartOfASyntheticRun) {
 TEST(html_chromium, RendersARealShortRunOnSqlite) {
   const auto chromium = tpcc::testing::find_chromium();
   if (!chromium) GTEST_SKIP() << "chromium is not installed (scripts/install-deps.sh)";
-  const temp_dir dir;
-  const std::string db = std::string("sqlite:").append((dir.path / "tpcc.db").string());
-  const fs::path page = dir.path / "report.html";
+  const tpcc::testing::temp_dir dir("shoal-html");
+  const std::string db = std::string("sqlite:").append((dir.path() / "tpcc.db").string());
+  const fs::path page = dir.path() / "report.html";
   binary_result r = run_binary({"init", "--db", db});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = run_binary({"load", "--db", db, "--warehouses", "1", "--no-progress"}, 300s);

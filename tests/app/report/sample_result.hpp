@@ -8,7 +8,7 @@
 #include <chrono>
 #include <cstdint>
 
-#include "run/run.hpp"
+#include "run/result.hpp"
 #include "txn/kind.hpp"
 
 namespace tpcc::testing {

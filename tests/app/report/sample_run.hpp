@@ -11,7 +11,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "run/run.hpp"
+#include "run/result.hpp"
 #include "stats/series.hpp"
 
 namespace tpcc::testing {

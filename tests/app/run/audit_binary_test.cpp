@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "binary.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -26,25 +27,20 @@ using tpcc::testing::contains;
 using tpcc::testing::describe;
 using tpcc::testing::run_binary;
 
-fs::path* scratch = nullptr;  // the suite's loaded database lives here
+tpcc::testing::temp_dir* scratch = nullptr;  // the suite's loaded database lives here
 
 class audited_run : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    scratch =
-        new fs::path(fs::temp_directory_path() / ("shoal-audit-" + std::to_string(::getpid())));
-    fs::create_directories(*scratch);
+    scratch = new tpcc::testing::temp_dir("shoal-audit");
     binary_result r = run_binary({"init", "--db", db()});
     ASSERT_EQ(r.exit_code, 0) << describe(r);
     r = run_binary({"load", "--db", db(), "--warehouses", "2", "--no-progress"}, 300s);
     ASSERT_EQ(r.exit_code, 0) << describe(r);
   }
-  static void TearDownTestSuite() {
-    fs::remove_all(*scratch);
-    delete scratch;
-  }
-  static std::string db() { return "sqlite:" + (*scratch / "tpcc.db").string(); }
-  static std::string file(const std::string& name) { return (*scratch / name).string(); }
+  static void TearDownTestSuite() { delete scratch; }
+  static std::string db() { return "sqlite:" + scratch->file("tpcc.db"); }
+  static std::string file(const std::string& name) { return scratch->file(name); }
 
   // A short run with scaled waits; `more` are extra flags.
   static binary_result run(const std::vector<std::string>& more) {

@@ -15,6 +15,7 @@
 
 #include "binary.hpp"
 #include "postgres_server.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -23,14 +24,6 @@ using nlohmann::json;
 using tpcc::testing::binary_result;
 using tpcc::testing::describe;
 using tpcc::testing::run_binary;
-
-struct temp_dir {
-  std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("shoal-audit-pg-" + std::to_string(::getpid()));
-  temp_dir() { std::filesystem::create_directories(dir); }
-  ~temp_dir() { std::filesystem::remove_all(dir); }
-  [[nodiscard]] std::string file(const std::string& name) const { return (dir / name).string(); }
-};
 
 json read(const std::string& file) {
   std::ifstream in(file);
@@ -79,7 +72,7 @@ class audited_postgres : public ::testing::Test {
   [[nodiscard]] std::string db() const { return server_->conninfo(); }
 
   std::unique_ptr<tpcc::testing::postgres_server> server_;
-  temp_dir dir_;
+  tpcc::testing::temp_dir dir_{"shoal-audit-pg"};
 };
 
 TEST_F(audited_postgres, SeveralDeliverersOnOneWarehouseReportNoFalseSkippedDistricts) {

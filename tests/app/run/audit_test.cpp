@@ -14,15 +14,13 @@
 #include <thread>
 #include <variant>
 
-#include "driver/open.hpp"
-#include "loader/loader.hpp"
-#include "loader/progress.hpp"
+#include "in_process_run.hpp"
 #include "report/verdict_audit.hpp"
 #include "run/run.hpp"
-#include "schema/apply.hpp"
 #include "shoal/sleep.hpp"
 #include "shoal/sync_wait.hpp"
 #include "support/running_pool.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -32,40 +30,8 @@ using tpcc::driver::outcome;
 using tpcc::run::run_config;
 using tpcc::run::run_outcome;
 using tpcc::run::run_result;
-
-task<std::unique_ptr<tpcc::driver::database>> open(std::string target) {
-  tpcc::driver::database_options options;
-  options.target = std::move(target);
-  options.connections = 1;
-  auto opened = co_await tpcc::driver::open_database(options);
-  if (auto* failure = std::get_if<outcome>(&opened)) throw std::runtime_error(failure->message);
-  co_return std::move(std::get<0>(opened));
-}
-
-task<outcome> init_and_load(shoal::thread_pool& pool, std::string target) {
-  co_await pool.schedule();
-  auto db = co_await open(std::move(target));
-  tpcc::schema::init_report report;
-  outcome done = co_await tpcc::schema::create_schema(*db, report);
-  if (done.ok()) {
-    tpcc::loader::load_options options;
-    options.warehouses = 1;
-    options.seed = 5;
-    tpcc::loader::load_progress progress;
-    done = co_await tpcc::loader::load(*db, options, progress);
-  }
-  co_await db->close();
-  co_return done;
-}
-
-task<run_outcome> measure(shoal::thread_pool& pool, std::string target, run_config config) {
-  co_await pool.schedule();
-  auto db = co_await open(std::move(target));
-  auto control = std::make_unique<tpcc::run::run_control>();
-  run_outcome out = co_await tpcc::run::run_benchmark(pool, *db, config, *control);
-  co_await db->close();
-  co_return out;
-}
+using tpcc::testing::init_and_load;
+using tpcc::testing::measure;
 
 // Blocks the worker it runs on for `busy` out of every `busy + idle` until `stop`: timers on
 // that worker fire late, as on a starved client.
@@ -78,13 +44,11 @@ task<void> hog(std::atomic<bool>& stop, std::chrono::milliseconds busy,
 }
 
 TEST(audited_run, TheThinkTimeAuditChecksTheTimeTheTerminalsActuallySlept) {
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("shoal-audit-run-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const std::string target = "sqlite:" + (dir / "tpcc.db").string();
+  const tpcc::testing::temp_dir dir("shoal-audit-run");
+  const std::string target = "sqlite:" + dir.file("tpcc.db");
   std::atomic<bool> stop{false};  // outlives the pool: the hogs read it until the pool stops
   shoal::testing::running_pool workers(2);
-  ASSERT_TRUE(shoal::sync_wait(init_and_load(workers.pool, target)).ok());
+  ASSERT_TRUE(shoal::sync_wait(init_and_load(workers.pool, target, 1)).ok());
 
   run_config c;
   c.warmup = 1s;
@@ -104,7 +68,6 @@ TEST(audited_run, TheThinkTimeAuditChecksTheTimeTheTerminalsActuallySlept) {
   const double slept = in.think_seconds / static_cast<double>(in.think_times) * r.wait_scale;
   const double drawn = tpcc::report::expected_think_seconds(r);
   EXPECT_GT(slept, drawn * 1.15) << "slept " << slept << " s, the spec's mean " << drawn << " s";
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "binary.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -49,10 +50,8 @@ std::string epoch_seconds_from_now(std::chrono::seconds offset) {
 }
 
 TEST(measure_flags, StartAtInThePastWarnsAndCtrlCWhileWaitingExitsWithoutRunning) {
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("shoal-start-at-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const std::string db = "sqlite:" + (dir / "tpcc.db").string();
+  const tpcc::testing::temp_dir dir("shoal-start-at");
+  const std::string db = "sqlite:" + dir.file("tpcc.db");
   binary_result r = run_binary({"init", "--db", db});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   r = run_binary({"load", "--db", db, "--warehouses", "1", "--no-progress"}, 300s);
@@ -72,7 +71,6 @@ TEST(measure_flags, StartAtInThePastWarnsAndCtrlCWhileWaitingExitsWithoutRunning
   EXPECT_EQ(r.exit_code, 130) << describe(r);
   EXPECT_TRUE(contains(r.err, "interrupted while waiting for --start-at")) << r.err;
   EXPECT_LT(std::chrono::steady_clock::now() - before, 60s);
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -11,79 +11,37 @@
 #include <string>
 #include <variant>
 
-#include "driver/open.hpp"
-#include "loader/loader.hpp"
-#include "loader/progress.hpp"
+#include "in_process_run.hpp"
 #include "run/run.hpp"
-#include "schema/apply.hpp"
 #include "shoal/sync_wait.hpp"
 #include "support/running_pool.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
 using namespace std::chrono_literals;
-using shoal::task;
 using tpcc::driver::outcome;
 using tpcc::run::run_config;
 using tpcc::run::run_outcome;
 using tpcc::run::run_result;
+using tpcc::testing::init_and_load;
+using tpcc::testing::measure;
 
 constexpr std::int64_t warehouses = 2;
 
-task<std::unique_ptr<tpcc::driver::database>> open(std::string target) {
-  tpcc::driver::database_options options;
-  options.target = std::move(target);
-  options.connections = 1;
-  auto opened = co_await tpcc::driver::open_database(options);
-  if (auto* failure = std::get_if<outcome>(&opened)) throw std::runtime_error(failure->message);
-  co_return std::move(std::get<0>(opened));
-}
-
-task<outcome> init_and_load(shoal::thread_pool& pool, std::string target) {
-  co_await pool.schedule();
-  auto db = co_await open(std::move(target));
-  tpcc::schema::init_report report;
-  outcome done = co_await tpcc::schema::create_schema(*db, report);
-  if (done.ok()) {
-    tpcc::loader::load_options options;
-    options.warehouses = warehouses;
-    options.seed = 5;
-    tpcc::loader::load_progress progress;
-    done = co_await tpcc::loader::load(*db, options, progress);
-  }
-  co_await db->close();
-  co_return done;
-}
-
-task<run_outcome> measure(shoal::thread_pool& pool, std::string target, run_config config,
-                          bool interrupted) {
-  co_await pool.schedule();
-  auto db = co_await open(std::move(target));
-  auto control = std::make_unique<tpcc::run::run_control>();
-  if (interrupted) control->interrupt.request_stop();  // Ctrl-C before the run
-  run_outcome out = co_await tpcc::run::run_benchmark(pool, *db, config, *control);
-  co_await db->close();
-  co_return out;
-}
-
-std::filesystem::path* scratch_dir = nullptr;  // the suite's loaded database lives here
+tpcc::testing::temp_dir* scratch_dir = nullptr;  // the suite's loaded database lives here
 
 // Short waits so a few seconds measure something; one loaded database for every test.
 class measured_run : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    scratch_dir = new std::filesystem::path(std::filesystem::temp_directory_path() /
-                                            ("shoal-measure-" + std::to_string(::getpid())));
-    std::filesystem::create_directories(*scratch_dir);
+    scratch_dir = new tpcc::testing::temp_dir("shoal-measure");
     shoal::testing::running_pool workers(2);
-    const outcome loaded = shoal::sync_wait(init_and_load(workers.pool, target()));
+    const outcome loaded = shoal::sync_wait(init_and_load(workers.pool, target(), warehouses));
     ASSERT_TRUE(loaded.ok()) << loaded.message;
   }
-  static void TearDownTestSuite() {
-    std::filesystem::remove_all(*scratch_dir);
-    delete scratch_dir;
-  }
-  static std::string target() { return "sqlite:" + (*scratch_dir / "tpcc.db").string(); }
+  static void TearDownTestSuite() { delete scratch_dir; }
+  static std::string target() { return "sqlite:" + scratch_dir->file("tpcc.db"); }
 
   static run_config short_run() {
     run_config c;

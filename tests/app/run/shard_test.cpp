@@ -9,11 +9,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "run/start_at.hpp"
+#include "cli/start_at.hpp"
 
 namespace {
 
-using tpcc::run::parse_start_at;
+using tpcc::cli::parse_start_at;
 using tpcc::run::shard_range;
 using tpcc::run::warehouse_range;
 

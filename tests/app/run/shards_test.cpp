@@ -15,6 +15,7 @@
 
 #include "binary.hpp"
 #include "postgres_server.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -24,17 +25,6 @@ using tpcc::testing::binary_result;
 using tpcc::testing::contains;
 using tpcc::testing::describe;
 using tpcc::testing::run_binary;
-
-// A temporary directory, removed at the end.
-struct temp_dir {
-  std::filesystem::path dir =
-      std::filesystem::temp_directory_path() /
-      ("shoal-tpcc-shards-" + std::to_string(::getpid()) + "-" +
-       std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
-  temp_dir() { std::filesystem::create_directories(dir); }
-  ~temp_dir() { std::filesystem::remove_all(dir); }
-  [[nodiscard]] std::string file(const std::string& name) const { return (dir / name).string(); }
-};
 
 json read(const std::string& file) {
   std::ifstream in(file);
@@ -75,7 +65,7 @@ std::uint64_t response_count(const json& doc, std::size_t kind) {
 }
 
 TEST(shards, ARunsJsonResultIsWhatMergeReads) {
-  const temp_dir dir;
+  const tpcc::testing::temp_dir dir("shoal-tpcc-shards");
   const std::string db = "sqlite:" + dir.file("tpcc.db");
   ASSERT_NO_FATAL_FAILURE(init_and_load(db, "1"));
   binary_result r = run_binary(short_run(db, dir.file("a.json")), 120s);
@@ -100,7 +90,7 @@ TEST(shards, ARunsJsonResultIsWhatMergeReads) {
 }
 
 TEST(shards, MergeRefusesBadFilesNamingThem) {
-  const temp_dir dir;
+  const tpcc::testing::temp_dir dir("shoal-tpcc-shards");
   std::ofstream(dir.file("bad.json")) << "{\"format\": \"shoal-tpcc-result\"}";
   binary_result r = run_binary({"merge", dir.file("bad.json")});
   EXPECT_EQ(r.exit_code, 2) << describe(r);
@@ -123,7 +113,7 @@ TEST(shards, TwoShardProcessesOnOnePostgresMergeIntoOneResult) {
   const tpcc::testing::postgres_server server;
   const std::string db = server.conninfo();
   ASSERT_NO_FATAL_FAILURE(init_and_load(db, "2"));
-  const temp_dir dir;
+  const tpcc::testing::temp_dir dir("shoal-tpcc-shards");
   const std::string start = utc_in(10s);  // both processes connected by then, even under ASan
   std::vector<binary_result> shard(2);
   std::vector<std::thread> processes;

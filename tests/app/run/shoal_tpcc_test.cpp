@@ -15,6 +15,7 @@
 #include "postgres_server.hpp"
 #include "running_pool.hpp"
 #include "shoal/sync_wait.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -26,13 +27,8 @@ using tpcc::testing::run_binary;
 
 // A fresh SQLite target in a temporary directory, removed at the end.
 struct sqlite_file {
-  std::filesystem::path dir =
-      std::filesystem::temp_directory_path() /
-      ("shoal-tpcc-" + std::to_string(::getpid()) + "-" +
-       std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
-  sqlite_file() { std::filesystem::create_directories(dir); }
-  ~sqlite_file() { std::filesystem::remove_all(dir); }
-  [[nodiscard]] std::string target() const { return "sqlite:" + (dir / "tpcc.db").string(); }
+  tpcc::testing::temp_dir dir{"shoal-tpcc"};
+  [[nodiscard]] std::string target() const { return "sqlite:" + dir.file("tpcc.db"); }
 };
 
 // Short waits so a run measures something in seconds; labelled NOT TPC-C by the binary.

@@ -1,7 +1,6 @@
 // The transaction tests' dataset and tools (dataset.hpp).
 #include "dataset.hpp"
 
-#include <cstdlib>  // mkdtemp (POSIX)
 #include <stdexcept>
 #include <utility>
 #include <variant>
@@ -284,17 +283,11 @@ shoal::task<void> open_into(std::filesystem::path dir,
 
 }  // namespace
 
-sqlite_fixture::sqlite_fixture() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "tpcc-txn-XXXXXX").string();
-  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  dir_ = pattern;
-  run_task(open_into(dir_, db_));
-}
+sqlite_fixture::sqlite_fixture() { run_task(open_into(dir_.path(), db_)); }
 
 sqlite_fixture::~sqlite_fixture() {
   if (db_) run_task(db_->close());
   db_.reset();
-  std::filesystem::remove_all(dir_);
 }
 
 void sqlite_fixture::run_task(shoal::task<void> body) {

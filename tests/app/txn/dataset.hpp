@@ -32,6 +32,7 @@
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
 #include "support/running_pool.hpp"
+#include "support/temp_dir.hpp"
 
 namespace txn_test {
 
@@ -99,7 +100,7 @@ class sqlite_fixture {
   void run_task(shoal::task<void> body);
 
  private:
-  std::filesystem::path dir_;
+  tpcc::testing::temp_dir dir_{"tpcc-txn"};
   shoal::testing::running_pool workers_{2};
   std::unique_ptr<tpcc::driver::database> db_;
 };

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/temp_dir.hpp"
 #include "tmux.hpp"
 
 namespace tpcc::testing {
@@ -21,25 +22,10 @@ bool shows(const std::string& screen, const std::string& text) {
   return screen.find(text) != std::string::npos;
 }
 
-class temp_dir {
- public:
-  temp_dir() {
-    std::string pattern = "/tmp/shoal-tpcc-ui-XXXXXX";
-    path_ = mkdtemp(pattern.data());
-  }
-  temp_dir(const temp_dir&) = delete;
-  temp_dir& operator=(const temp_dir&) = delete;
-  ~temp_dir() { std::filesystem::remove_all(path_); }
-  [[nodiscard]] const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 // The default job (clean, init, load, run, check, clean) of one warehouse, waits x0.02.
 std::string default_job(const temp_dir& dir, const std::string& duration,
                         const std::string& extra = {}) {
-  std::string command = std::string(SHOAL_TPCC_BINARY) + " --db sqlite:" + dir.path() +
+  std::string command = std::string(SHOAL_TPCC_BINARY) + " --db sqlite:" + dir.path().string() +
                         "/ui.db --warehouses 1 --warmup 2s --duration " + duration +
                         " --wait-scale 0.02 --seed 7";
   if (!extra.empty()) command += " " + extra;
@@ -56,7 +42,7 @@ void expect_terminal_given_back(const std::string& raw) {
 
 TEST(dashboard_in_tmux, ShowsTheRunThenLeavesTheSummaryOnTheNormalScreen) {
   if (!tmux_session::available()) GTEST_SKIP() << "tmux is not installed";
-  const temp_dir dir;
+  const temp_dir dir("shoal-tpcc-ui");
   tmux_session pane(120, 40);
   pane.start(default_job(dir, "8s"));
   const auto measuring = [](const std::string& s) { return shows(s, "MEASURING"); };
@@ -88,9 +74,9 @@ TEST(dashboard_in_tmux, ShowsTheRunThenLeavesTheSummaryOnTheNormalScreen) {
 
 TEST(dashboard_in_tmux, LoaderHasItsOwnDashboard) {
   if (!tmux_session::available()) GTEST_SKIP() << "tmux is not installed";
-  const temp_dir dir;
+  const temp_dir dir("shoal-tpcc-ui");
   tmux_session pane(120, 40);
-  const std::string db = " --db sqlite:" + dir.path() + "/load.db";
+  const std::string db = " --db sqlite:" + dir.path().string() + "/load.db";
   pane.start(std::string(SHOAL_TPCC_BINARY) + " init" + db + " && " + SHOAL_TPCC_BINARY +
              " load --warehouses 2 --load-parallel 1" + db);
   const auto loading = [](const std::string& s) { return shows(s, "LOADING"); };
@@ -109,7 +95,7 @@ TEST(dashboard_in_tmux, LoaderHasItsOwnDashboard) {
 
 TEST(dashboard_in_tmux, CtrlCGivesTheTerminalBackAndKeepsWhatStderrSaid) {
   if (!tmux_session::available()) GTEST_SKIP() << "tmux is not installed";
-  const temp_dir dir;
+  const temp_dir dir("shoal-tpcc-ui");
   tmux_session pane(120, 40);
   pane.start(default_job(dir, "5m"));
   const auto measuring = [](const std::string& s) { return shows(s, "MEASURING"); };
@@ -129,7 +115,7 @@ TEST(dashboard_in_tmux, CtrlCGivesTheTerminalBackAndKeepsWhatStderrSaid) {
 
 TEST(dashboard_in_tmux, NoTuiPrintsPlainLinesWithoutEscapeSequences) {
   if (!tmux_session::available()) GTEST_SKIP() << "tmux is not installed";
-  const temp_dir dir;
+  const temp_dir dir("shoal-tpcc-ui");
   tmux_session pane(120, 40);
   pane.start(default_job(dir, "4s", "--no-tui"));
   ASSERT_EQ(pane.wait_exit(400s), 0) << pane.history();

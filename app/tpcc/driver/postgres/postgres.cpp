@@ -41,10 +41,9 @@ std::string parse_error(const std::string& target) {
 
 }  // namespace
 
-bool accepts(const std::string& target) {
-  const std::string_view t = target;
-  return t.starts_with("postgresql://") || t.starts_with("postgres://") ||
-         t.find('=') != std::string_view::npos;
+bool accepts(std::string_view target) noexcept {
+  return target.starts_with("postgresql://") || target.starts_with("postgres://") ||
+         target.find('=') != std::string_view::npos;
 }
 
 shoal::task<open_result> open(database_options options) {

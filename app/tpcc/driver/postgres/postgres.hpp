@@ -4,6 +4,8 @@
 // by open.cpp: transactions see the driver interface (database.hpp), never this.
 #pragma once
 
+#include <string_view>
+
 #include "driver/open.hpp"
 
 namespace tpcc::driver::postgres {
@@ -13,6 +15,6 @@ shoal::task<open_result> open(database_options options);
 
 // True when `target` looks like a PostgreSQL connection string (URI scheme postgres:// or
 // postgresql://, or key=value pairs).
-[[nodiscard]] bool accepts(const std::string& target);
+[[nodiscard]] bool accepts(std::string_view target) noexcept;
 
 }  // namespace tpcc::driver::postgres

@@ -1,13 +1,10 @@
-// app/tpcc/run/start_at.cpp: reading --start-at and waiting for it (see start_at.hpp).
-#include "run/start_at.hpp"
+// app/tpcc/cli/start_at.cpp: reading --start-at (see start_at.hpp).
+#include "cli/start_at.hpp"
 
-#include <algorithm>
 #include <charconv>
 #include <cmath>
 
-#include "shoal/sleep.hpp"
-
-namespace tpcc::run {
+namespace tpcc::cli {
 namespace {
 
 using std::string_view;
@@ -86,14 +83,4 @@ std::optional<system_clock::time_point> parse_start_at(string_view text) {
   return epoch_seconds(text);
 }
 
-shoal::task<bool> sleep_until_wall(system_clock::time_point at) {
-  while (true) {
-    const auto left = at - system_clock::now();
-    if (left <= system_clock::duration::zero()) co_return true;
-    const auto step = std::min<std::chrono::nanoseconds>(left, std::chrono::seconds(1));
-    const bool slept = co_await shoal::sleep_for(step);
-    if (!slept) co_return false;
-  }
-}
-
-}  // namespace tpcc::run
+}  // namespace tpcc::cli

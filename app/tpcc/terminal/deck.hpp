@@ -1,4 +1,4 @@
-// app/tpcc/random/deck.hpp: the deck that picks each terminal's next transaction type
+// app/tpcc/terminal/deck.hpp: the deck that picks each terminal's next transaction type
 // (TPC-C clause 5.2.4.2).
 //
 // What: 100 cards, 45 New-Order, 43 Payment, 4 Order-Status, 4 Delivery, 4 Stock-Level
@@ -19,7 +19,7 @@
 #include "random/rng.hpp"
 #include "txn/kind.hpp"
 
-namespace tpcc::random {
+namespace tpcc::terminal {
 
 inline constexpr std::size_t deck_size = 100;
 
@@ -27,11 +27,11 @@ class deck {
  public:
   deck() noexcept = default;
   // The next card: one drawn uniformly among those left; refills the deck after the 100th.
-  txn::kind next(rng& r) noexcept;
+  txn::kind next(random::rng& r) noexcept;
 
  private:
   std::array<std::uint8_t, txn::kind_count> left_{};  // cards of each type not yet dealt
   std::uint8_t total_left_ = 0;                       // 0: exhausted, refill before dealing
 };
 
-}  // namespace tpcc::random
+}  // namespace tpcc::terminal

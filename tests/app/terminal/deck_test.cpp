@@ -1,6 +1,6 @@
 // The deck of clause 5.2.4.2: every 100 deals hold exactly 45/43/4/4/4, the order is shuffled
 // and differs from deck to deck.
-#include "random/deck.hpp"
+#include "terminal/deck.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,9 +13,9 @@
 
 namespace {
 
-using tpcc::random::deck;
-using tpcc::random::deck_size;
 using tpcc::random::rng;
+using tpcc::terminal::deck;
+using tpcc::terminal::deck_size;
 using tpcc::txn::kind;
 
 std::vector<kind> deal(deck& d, rng& r, std::size_t count) {

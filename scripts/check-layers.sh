@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Checks shoal-tpcc's layering without a build: prints each module's includes of other modules
+# and fails on one that crosses the layer diagram upward (or sideways).
+#
+# The diagram (app/tpcc/README.md, docs/design/tpcc-layers.md) is the `rank` table below: a
+# module may include itself and the modules it links, and it may link only modules of a lower
+# rank. The links are read from each module's CMakeLists.txt (`tpcc_module(NAME ... DEPENDS
+# ...)`), the same ones the build enforces with per-module include roots; this script also
+# catches a DEPENDS that points up (which would make the build accept an upward include) and an
+# include of a concrete driver (driver/postgres, sqlite, sim, pool) from outside the driver.
+#
+# Usage: scripts/check-layers.sh [-q]     (-q: print only violations)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+quiet=false
+[ "${1:-}" = "-q" ] && quiet=true
+
+# The layer diagram, bottom up. run_result is run/result.hpp alone: the run's data, which the
+# reports read without the run's machinery.
+declare -A rank=(
+  [driver]=0 [random]=0
+  [cli]=1 [schema]=1 [txn]=1 [check]=1
+  [loader]=2 [stats]=2
+  [terminal]=3 [run_result]=3
+  [run]=4 [report]=4
+  [ui]=5
+)
+app=app/tpcc
+status=0
+
+fail() {
+  echo "check-layers: $*" >&2
+  status=1
+}
+
+# The modules a module's CMakeLists.txt says it DEPENDS on (tpcc_module or tpcc_header_module).
+declared_depends() {
+  local module=$1 dir=$1
+  [ "$module" = run_result ] && dir=run
+  tr '\n' ' ' < "$app/$dir/CMakeLists.txt" |
+    grep -oE "tpcc_(header_)?module\($module [^)]*\)" | tr -d ')' |
+    sed -nE 's/.* DEPENDS //p' | sed -E 's/ (LIBS|PRIVATE_LIBS|SOURCES|HEADERS|DIR) .*//' |
+    tr -s ' ' '\n' | grep -v '^$' || true
+}
+
+# The module a header path "module/...", or a file under app/tpcc, belongs to.
+module_of() {
+  case "$1" in
+    run/result.hpp) echo run_result ;;
+    *) echo "${1%%/*}" ;;
+  esac
+}
+
+declare -A depends
+for module in "${!rank[@]}"; do
+  depends[$module]=$(declared_depends "$module" | tr '\n' ' ')
+  [ -f "$app/${module/run_result/run}/CMakeLists.txt" ] || fail "$module: no CMakeLists.txt"
+  for dep in ${depends[$module]}; do
+    if [ -z "${rank[$dep]+x}" ]; then
+      fail "$module DEPENDS on $dep, which is not in the diagram"
+    elif [ "${rank[$dep]}" -ge "${rank[$module]}" ]; then
+      fail "$module (rank ${rank[$module]}) DEPENDS on $dep (rank ${rank[$dep]}): not below it"
+    fi
+  done
+done
+
+# Everything a module may include: itself and what it links, transitively.
+reachable() {
+  local -A seen=()
+  local queue=("$1") m dep
+  while [ ${#queue[@]} -gt 0 ]; do
+    m=${queue[0]}
+    queue=("${queue[@]:1}")
+    [ -n "${seen[$m]+x}" ] && continue
+    seen[$m]=1
+    for dep in ${depends[$m]:-}; do queue+=("$dep"); done
+  done
+  echo "${!seen[@]}"
+}
+
+for module in $(for m in "${!rank[@]}"; do echo "${rank[$m]} $m"; done | sort -k1,1nr -k2 |
+                cut -d' ' -f2); do
+  allowed=" $(reachable "$module") "
+  if [ "$module" = run_result ]; then
+    files=("$app/run/result.hpp")
+  else
+    mapfile -t files < <(git ls-files "$app/$module/*.hpp" "$app/$module/*.cpp" |
+                         grep -v "^$app/run/result.hpp$")
+  fi
+  [ ${#files[@]} -gt 0 ] || continue
+  # "file:line:#include "x/y.hpp"" for every quoted include of an application module.
+  includes=$(grep -HnoE '^#include "[a-z_]+/[^"]+"' "${files[@]}" || true)
+  used=""
+  while IFS= read -r hit; do
+    [ -n "$hit" ] || continue
+    path=${hit#*\"}
+    path=${path%\"}
+    target=$(module_of "$path")
+    [ "$target" = shoal ] && continue  # the runtime: below every module
+    [ -n "${rank[$target]+x}" ] || continue  # not an application module (a test's own dir)
+    [ "$target" = "$module" ] || used+="$target"$'\n'
+    if [[ "$allowed" != *" $target "* ]]; then
+      fail "${hit%%:#*}: $module includes \"$path\" ($target is not below $module)"
+    fi
+    if [ "$module" != driver ] && [[ "$path" =~ ^driver/(postgres|sqlite|sim|pool)/ ]]; then
+      fail "${hit%%:#*}: $module includes the concrete driver \"$path\" (only driver/*.hpp)"
+    fi
+  done <<< "$includes"
+  if ! $quiet; then
+    printf '%-10s (rank %s) links: %-34s includes: %s\n' "$module" "${rank[$module]}" \
+      "${depends[$module]:--}" "$(grep -v '^$' <<< "$used" | sort -u | tr '\n' ' ')"
+  fi
+done
+
+if [ "$status" -eq 0 ]; then
+  $quiet || echo "check-layers: every include goes down the diagram"
+fi
+exit "$status"
