@@ -113,22 +113,54 @@ bool pool_state::any_queued_work() const noexcept {
   return false;
 }
 
+// Under finish_mutex_: every worker idle (and, under the lock, staying so), nothing queued
+// anywhere, owner-only queues included, and no timer armed: no running coroutine is left to make
+// work ready, and none will be made ready by the pool's own clock.
+bool pool_state::quiescent() const noexcept {
+  if (idle_.load(std::memory_order_seq_cst) < workers_.size()) return false;
+  if (any_queued_work()) return false;
+  for (const auto& w : workers_) {
+    if (w->owner_work_while_idle() || w->timers_armed()) return false;
+  }
+  return true;
+}
+
 bool pool_state::try_finish() noexcept {
   {
     const mutex_lock lock(finish_mutex_);
     if (finished_.load(std::memory_order_relaxed)) return true;  // written under this lock
-    // Every worker idle (and, under the lock, staying so) and nothing queued anywhere, owner-only
-    // queues included: no running coroutine is left to post more.
-    if (idle_.load(std::memory_order_seq_cst) < workers_.size()) return false;
-    if (any_queued_work()) return false;
-    for (const auto& w : workers_) {
-      if (w->owner_work_while_idle()) return false;
+    // Re-read under the lock: a refusal (also under it) may have withdrawn the request.
+    if (!stopping_.load(std::memory_order_acquire) || !quiescent()) return false;
+    // acquire: pairs with spawned_ended's release, ordered before its worker went idle.
+    const std::size_t suspended = live_spawned_.load(std::memory_order_acquire);
+    if (suspended != 0) {
+      refuse_stop(suspended);
+      return false;
     }
     // release: pairs with the acquire loads in finished(): a worker that sees it exits.
     finished_.store(true, std::memory_order_release);
   }
   for (auto& w : workers_) w->unpark();
   return true;
+}
+
+void pool_state::refuse_stop(std::size_t suspended) noexcept {
+  std::vector<stop_waiter> waiters;
+  {
+    const mutex_lock lock(stop_mutex_);
+    stopping_.store(false, std::memory_order_release);  // pairs with stopping()'s acquire
+    waiters.swap(stop_waiters_);
+  }
+  for (const stop_waiter& w : waiters) {
+    *w.refused = suspended;
+    w.resume_on->post(w.h, true);  // the post publishes *refused to the awaiter
+  }
+}
+
+void pool_state::spawned_ended(void* self, std::coroutine_handle<> root) noexcept {
+  root.destroy();
+  // release: pairs with try_finish's acquire (through this worker's later enter_idle).
+  static_cast<pool_state*>(self)->live_spawned_.fetch_sub(1, std::memory_order_release);
 }
 
 void pool_state::start() {
@@ -138,28 +170,25 @@ void pool_state::start() {
     throw std::logic_error("shoal::thread_pool::start called twice, or after stop");
   }
   started_.store(true,
-                 std::memory_order_release);  // pairs with begin_stop's and running()'s acquire
+                 std::memory_order_release);  // pairs with running()'s acquire
   for (auto& w : workers_) w->start_thread();
 }
 
-bool pool_state::begin_stop() noexcept {
-  // acquire: pairs with start()'s release (its threads exist) and join()'s (they are gone).
-  if (!started_.load(std::memory_order_acquire)) return false;
-  // acq_rel: pairs with the exchange of a concurrent stop; only the first wakes the workers.
-  if (!stopping_.exchange(true, std::memory_order_acq_rel)) {
-    for (auto& w : workers_) w->unpark();  // sleepers re-evaluate: maybe the pool is done
-  }
-  return true;
-}
-
-void pool_state::on_finished(executor* resume_on, std::coroutine_handle<> h) {
+void pool_state::request_stop(executor* resume_on, std::coroutine_handle<> h,
+                              std::size_t* refused) {
   mutex_lock lock(stop_mutex_);
   if (all_exited_) {
     lock.unlock();
     resume_on->post(h, true);
     return;
   }
-  stop_waiters_.push_back({resume_on, h});
+  stop_waiters_.push_back({resume_on, h, refused});  // may throw: nothing requested yet
+  // acq_rel: pairs with a refusal's store; only the request that sets it wakes the workers.
+  const bool first = !stopping_.exchange(true, std::memory_order_acq_rel);
+  lock.unlock();
+  if (first) {
+    for (auto& w : workers_) w->unpark();  // sleepers re-evaluate: maybe the pool is done
+  }
 }
 
 void pool_state::worker_exited() noexcept {
@@ -179,7 +208,7 @@ void pool_state::worker_exited() noexcept {
 void pool_state::join() {
   const mutex_lock lock(join_mutex_);
   for (auto& w : workers_) w->join_thread();
-  started_.store(false, std::memory_order_release);  // pairs with begin_stop's acquire
+  started_.store(false, std::memory_order_release);  // pairs with running()'s acquire
 }
 
 }  // namespace shoal::detail

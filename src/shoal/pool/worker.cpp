@@ -239,6 +239,7 @@ bool worker::spin_for_work() noexcept {
 }
 
 void worker::park() {
+  timers_armed_.store(!timers_.empty(), std::memory_order_relaxed);  // published by enter_idle
   pool_->enter_idle();
   parked_in_pool_ = true;
   sleeping_.store(true, std::memory_order_seq_cst);
