@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <new>
 #include <utility>
 
 #include "shoal/detail/reactor.hpp"
@@ -60,9 +61,14 @@ class manual_scheduler final : public executor {
   void post(std::coroutine_handle<> h, bool /*pinned*/) noexcept override { ready_.push_back(h); }
   void defer(std::coroutine_handle<> h) noexcept override { ready_.push_front(h); }
   [[nodiscard]] time_point now() const noexcept override { return now_; }
-  void add_timer(detail::timer_node& node) override { timers_.push(node); }
+  void add_timer(detail::timer_node& node) override {
+    if (fail_timers_) throw std::bad_alloc();
+    timers_.push(node);
+  }
   bool cancel_timer(detail::timer_node& node) noexcept override { return timers_.erase(node); }
   detail::reactor* io_reactor() noexcept override { return &reactor_; }
+  // While set, add_timer throws std::bad_alloc, as a timer heap that cannot grow would.
+  void fail_timers(bool fail) noexcept { fail_timers_ = fail; }
   bool add_idle_hook(detail::idle_hook& hook) noexcept override {
     idle_hooks_.add(hook);
     return true;
@@ -140,6 +146,7 @@ class manual_scheduler final : public executor {
   detail::idle_hooks idle_hooks_;
   time_point now_{std::chrono::hours(1)};  // not zero: catches code that mistakes 0 for "unset"
   std::uint64_t rng_;
+  bool fail_timers_ = false;
 };
 
 }  // namespace shoal::testing
