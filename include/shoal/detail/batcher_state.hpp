@@ -83,6 +83,7 @@ struct batch_slot : idle_hook {
   State* state = nullptr;
   executor* where = nullptr;
   std::atomic<std::size_t> waiting{0};  // callers from `where` in the current batch
+  bool hooked = false;                  // claimed for registration as an idle hook; by lock
 };
 
 template <class Arg, class R>
@@ -102,7 +103,7 @@ class batcher_state {
   };
   struct joined {
     std::coroutine_handle<> runner;  // non-null: this call filled the batch; run it now
-    slot* register_idle = nullptr;   // non-null: first call from this executor
+    slot* register_idle = nullptr;   // non-null: register this idle hook (first of its executor)
     bool host_stop = false;          // register the stop callback covering its token's callers
     bool hold_timer = false;
     time_point deadline{};
@@ -131,9 +132,9 @@ class batcher_state {
     joined out;
     const spin_lock::guard lock(lock_);
     batch_type& b = prepared();
-    slot* const s = slot_for(c.owner_, out.register_idle);
     make_room(b.args);
     make_room(b.callers);
+    slot* const s = slot_for(c.owner_);
     if (b.callers.empty() && policy_.max_wait > duration::zero()) {
       b.deadline = c.owner_->now() + policy_.max_wait;
     }
@@ -144,6 +145,12 @@ class batcher_state {
     c.batch_seq_ = counters_.batches;
     add_waiting(*s, 1);
     const flush_reason due = due_reason(b, c);  // flush_if may throw: undone there
+    // Nothing throws from here. The first call of an executor to get this far registers its
+    // slot (one that failed before would have left it unregistered for good).
+    if (!s->hooked) {
+      s->hooked = true;
+      out.register_idle = s;
+    }
     out.host_stop = cover(b, c);
     if (due != flush_reason::none) {
       out.runner = take(due);
@@ -427,18 +434,18 @@ class batcher_state {
     return out;
   }
 
-  // Under the lock: the slot of `ex`, created on first use (`created` then set).
-  slot* slot_for(executor* ex, slot*& created) SHOAL_REQUIRES(lock_) {
+  // Under the lock: the slot of `ex`, created on first use.
+  slot* slot_for(executor* ex) SHOAL_REQUIRES(lock_) {
     for (auto& s : slots_) {
       if (s->where == ex) return s.get();
     }
+    make_room(slots_);
     auto s = std::make_unique<slot>();
     s->run = &on_idle;
     s->state = this;
     s->where = ex;
-    created = s.get();
-    slots_.push_back(std::move(s));
-    return created;
+    slots_.push_back(std::move(s));  // within capacity: cannot throw
+    return slots_.back().get();
   }
 
   std::coroutine_handle<> make_runner(batch_type& b);

@@ -13,6 +13,8 @@ std::size_t worker_count(const thread_pool_options& options) {
   return n == 0 ? 1 : n;
 }
 
+constexpr std::size_t preallocated_global_slots = 1024;
+
 std::uint64_t pick_seed(const thread_pool_options& options) {
   if (options.shuffle_seed != 0) return options.shuffle_seed;
   std::random_device device;
@@ -24,12 +26,17 @@ std::uint64_t pick_seed(const thread_pool_options& options) {
 pool_state::pool_state(thread_pool& owner, const thread_pool_options& options)
     : owner_(&owner), shuffle_seed_(pick_seed(options)) {
   const std::size_t n = worker_count(options);
+  global_.reserve(preallocated_global_slots);  // see push_global
   workers_.reserve(n);
   for (std::size_t k = 0; k < n; ++k) {
     workers_.push_back(std::make_unique<worker>(*this, k, options));
   }
 }
 
+// Allocation: room for 1024 handles was made by the constructor; past that global_ grows to the
+// most it ever held, then never allocates again. Growing is the only failure, and a post cannot
+// report one: out of memory there terminates (noexcept), as documented in
+// docs/design/scheduler.md.
 void pool_state::push_global(std::coroutine_handle<> h) noexcept {
   {
     const mutex_lock lock(global_mutex_);
@@ -41,7 +48,7 @@ void pool_state::push_global(std::coroutine_handle<> h) noexcept {
 
 void pool_state::push_global(const std::vector<std::coroutine_handle<>>& batch) noexcept {
   const mutex_lock lock(global_mutex_);
-  global_.insert(global_.end(), batch.begin(), batch.end());
+  for (std::coroutine_handle<> h : batch) global_.push_back(h);
   global_size_.store(global_.size(), std::memory_order_release);  // pairs with global_empty
 }
 
@@ -52,10 +59,9 @@ std::coroutine_handle<> pool_state::pop_global(worker& into) noexcept {
   // Take a fair share, bounded by half the local ring, so one worker does not hoard it.
   std::size_t take = global_.size() / workers_.size() + 1;
   take = std::min(take, into.ring().capacity() / 2);
-  std::coroutine_handle<> first = global_.front();
-  global_.pop_front();
+  std::coroutine_handle<> first = global_.pop_front();
   for (std::size_t i = 1; i < take && !global_.empty(); ++i) {
-    if (!into.ring().push(global_.front())) break;
+    if (!into.ring().push(global_[0])) break;
     global_.pop_front();
   }
   global_size_.store(global_.size(), std::memory_order_release);
@@ -169,9 +175,37 @@ void pool_state::start() {
   if (started_.load(std::memory_order_acquire) || stopping_.load(std::memory_order_acquire)) {
     throw std::logic_error("shoal::thread_pool::start called twice, or after stop");
   }
-  started_.store(true,
-                 std::memory_order_release);  // pairs with running()'s acquire
-  for (auto& w : workers_) w->start_thread();
+  started_.store(true, std::memory_order_release);  // pairs with running()'s acquire
+  // All or nothing: the threads wait for the launch, so one that cannot be created (out of
+  // memory or threads) leaves the pool as never started.
+  try {
+    for (auto& w : workers_) w->start_thread();
+  } catch (...) {
+    abort_start();
+    throw;
+  }
+  launch(launch_run);
+}
+
+void pool_state::launch(int how) noexcept {
+  launch_.store(how, std::memory_order_release);  // pairs with wait_for_launch's acquire
+  launch_.notify_all();
+}
+
+void pool_state::abort_start() noexcept {
+  launch(launch_abort);
+  for (auto& w : workers_) w->join_thread();
+  launch_.store(launch_wait, std::memory_order_relaxed);  // no worker thread is left to read it
+  started_.store(false, std::memory_order_release);       // pairs with running()'s acquire
+}
+
+bool pool_state::wait_for_launch() const noexcept {
+  int how = launch_.load(std::memory_order_acquire);  // pairs with launch's release
+  while (how == launch_wait) {
+    launch_.wait(launch_wait, std::memory_order_acquire);
+    how = launch_.load(std::memory_order_acquire);
+  }
+  return how == launch_run;
 }
 
 void pool_state::request_stop(executor* resume_on, std::coroutine_handle<> h,

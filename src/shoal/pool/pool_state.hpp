@@ -34,10 +34,10 @@
 #include <atomic>
 #include <coroutine>
 #include <cstddef>
-#include <deque>
 #include <memory>
 #include <vector>
 
+#include "pool/fifo.hpp"
 #include "pool/worker.hpp"
 #include "shoal/executor.hpp"
 #include "shoal/thread_pool.hpp"
@@ -96,7 +96,10 @@ class pool_state {
   static void spawned_ended(void* self, std::coroutine_handle<> root) noexcept;
 
   // Stop protocol, driven by thread_pool.
+  // Starts every worker thread, or (throwing what failed) none.
   void start();
+  // Called first by each worker thread: true to run, false when start() failed part-way.
+  bool wait_for_launch() const noexcept;
   // Requests stop and resumes `h` on `resume_on` once every worker has exited (at once if they
   // have), or once the stop is refused, with the number of suspended spawned chains in
   // `*refused`. Any number of awaiters, from any threads. Throws std::bad_alloc (nothing done).
@@ -115,7 +118,7 @@ class pool_state {
   std::vector<std::unique_ptr<worker>> workers_;
 
   mutex global_mutex_;
-  std::deque<std::coroutine_handle<>> global_ SHOAL_GUARDED_BY(global_mutex_);
+  fifo<std::coroutine_handle<>> global_ SHOAL_GUARDED_BY(global_mutex_);
   std::atomic<std::size_t> global_size_{0};
 
   std::atomic<std::size_t> spinning_{0};
@@ -129,8 +132,14 @@ class pool_state {
   };
 
   bool quiescent() const noexcept;
+  void launch(int how) noexcept;
+  void abort_start() noexcept;
   void refuse_stop(std::size_t suspended) noexcept;
 
+  static constexpr int launch_wait = 0;
+  static constexpr int launch_run = 1;
+  static constexpr int launch_abort = 2;
+  std::atomic<int> launch_{launch_wait};  // what the worker threads do once created
   std::atomic<bool> started_{false};
   std::atomic<bool> stopping_{false};
   std::atomic<bool> finished_{false};
