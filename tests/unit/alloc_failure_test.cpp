@@ -133,7 +133,9 @@ TEST(AllocationFailure, EveryAllocationOfAFlushFailsTheBatchsCallersCleanly) {
     const allocations_allowed checks;
     for (int i = 1; i <= callers; ++i) {
       const std::optional<int> r = value_or_bad_alloc(calls[static_cast<std::size_t>(i - 1)]);
-      if (r) EXPECT_EQ(*r, 10 * i);
+      if (r) {
+        EXPECT_EQ(*r, 10 * i);
+      }
     }
     EXPECT_EQ(b.pending(), 0U);
   });
@@ -181,7 +183,9 @@ void run_under_failure(Make make, int expected) {
   for (int k = 0; k < 10 && !s->done(); ++k) sched.advance(1ms);
   const allocations_allowed checks;
   const std::optional<int> r = value_or_bad_alloc(*s);
-  if (r) EXPECT_EQ(*r, expected);
+  if (r) {
+    EXPECT_EQ(*r, expected);
+  }
   EXPECT_EQ(sched.timer_count(), 0U);
 }
 
