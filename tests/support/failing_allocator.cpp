@@ -16,7 +16,9 @@ constinit thread_local std::uint64_t count = 0;
 bool should_fail() noexcept {
   ++count;
   if (failing_from_now) return true;
-  if (countdown == 0 || --countdown != 0) return false;
+  if (countdown == 0) return false;
+  --countdown;
+  if (countdown != 0) return false;
   injected = true;
   failing_from_now = fail_every_later;
   return true;

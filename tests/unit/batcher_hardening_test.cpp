@@ -20,7 +20,6 @@ using namespace std::chrono_literals;
 using shoal::batcher;
 using shoal::task;
 using shoal::testing::manual_scheduler;
-using shoal::testing::spawned;
 
 // x -> 10x, recording each batch it was called with.
 struct times_ten {

@@ -275,7 +275,7 @@ class batcher_state {
   }
 
  private:
-  enum class flush_reason { none, size, predicate, time, idle };
+  enum class flush_reason : std::uint8_t { none, size, predicate, time, idle };
   static void deliver(call& c, std::vector<R>& results, std::size_t i,
                       const std::exception_ptr& failure) noexcept {
     if (failure) {
