@@ -67,7 +67,9 @@ class thread_pool {
   thread_pool& operator=(const thread_pool&) = delete;
   ~thread_pool();
 
-  // Starts the workers. Errors: std::logic_error when called twice, or after stop.
+  // Starts the workers, all or none. Errors: std::logic_error when called twice, or after stop;
+  // std::system_error or std::bad_alloc when a thread cannot be created (then none runs and
+  // the pool is as never started).
   void start();
 
   // Awaitable. Result: void. Errors: std::logic_error when awaited on one of this pool's workers,
