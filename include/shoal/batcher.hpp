@@ -32,7 +32,9 @@
 //           nullopt when the call was cancelled.
 //   Errors: the caller's item error (item_result); the bulk function's exception, rethrown in
 //           every caller of that batch; std::logic_error when the bulk function returned a
-//           wrong number of results or when awaited with no executor on this thread.
+//           wrong number of results or when awaited with no executor on this thread;
+//           std::bad_alloc, or what flush_if threw, when the call could not join (it joined
+//           nothing: the batch and its other callers are as before).
 //   Cancellation: the chain's stop token (shoal/stop.hpp). Stopped before the await: nullopt
 //                 at once, nothing joins. Stopped while its batch fills: it leaves the batch
 //                 (its argument is not sent) and resumes promptly with nullopt. Stopped during

@@ -96,7 +96,8 @@ class task_group {
  public:
   task_group(const task_group&) = delete;
   task_group& operator=(const task_group&) = delete;
-  // with_task_group has awaited every child; anything else is a broken invariant.
+  // with_task_group has awaited every child (its drain cannot throw); anything else is a broken
+  // invariant.
   ~task_group() {
     if (queue_.outstanding() != 0) std::terminate();
   }
@@ -137,6 +138,12 @@ class task_group {
 
   explicit task_group(detail::task_env parent) { queue_.open(parent); }
 
+  // The next child to end, destroyed with its value; its exception kept (with_task_group's
+  // final drain).
+  [[nodiscard]] detail::drain_awaiter<T> drain_next() noexcept {
+    return detail::drain_awaiter<T>(queue_);
+  }
+
   detail::completion_queue queue_;
 };
 
@@ -162,8 +169,9 @@ task<Result> run_task_group(Body body) {
   }
   group.cancel();
   std::exception_ptr untaken_error;
-  while (std::optional<indexed_result<T>> ended = co_await group.next_result()) {
-    if (!untaken_error) untaken_error = ended->exception();
+  // The drain cannot throw (it moves no value): every child is waited for, whatever happens.
+  while (std::optional<std::exception_ptr> error = co_await group.drain_next()) {
+    if (!untaken_error) untaken_error = *error;
   }
   if (body_error) std::rethrow_exception(body_error);
   if (untaken_error) std::rethrow_exception(untaken_error);

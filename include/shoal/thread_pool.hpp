@@ -15,12 +15,20 @@
 //
 // Lifecycle: construct, start() once, use, `co_await pool.stop()` from a coroutine that does not
 // run on the pool (typically `sync_wait(pool.stop())` in main). stop() lets the workers run until
-// no ready work is left anywhere (every worker idle, every queue empty, owner-only ones included),
-// then they exit and the awaiter resumes once their threads are joined; coroutines still
-// suspended then (sleeping, waiting for I/O or an event) are never resumed (stop the work you
-// started before stopping the pool). stop may be awaited any number of times, from several
-// threads at once: each awaiter resumes after the threads are joined. The destructor terminates
-// the program if the pool was started and not stopped.
+// no ready work is left anywhere (every worker idle, every queue empty, owner-only ones included)
+// and no worker has a timer armed (a sleep in progress is work to come: stop waits for it). Then:
+//   - no chain started by spawn/spawn_on is left: the workers exit, and the awaiter resumes once
+//     their threads are joined;
+//   - some are left, suspended on what no worker will make ready by itself (an event, a channel,
+//     I/O, another thread): stop refuses rather than strand them. Their frames would leak, and a
+//     stop callback of theirs, run later, would post to a destroyed pool. The awaiter throws
+//     std::logic_error saying how many, and the pool keeps running: end them (request stop on
+//     their tokens, close what they wait on) and stop again.
+// A chain that entered the pool with schedule()/schedule_on() from elsewhere (a sync_wait) is its
+// starter's: stop does not know it, so end it before stopping the pool. stop may be awaited any
+// number of times, from several threads at once: each awaiter resumes after the threads are
+// joined (or each is refused). The destructor terminates the program if the pool was started and
+// not stopped.
 //
 // Thread-safety: schedule, schedule_on, spawn, spawn_on and stop may be called from any thread;
 // start once. A post happens-before the posted coroutine resumes.
@@ -59,13 +67,18 @@ class thread_pool {
   thread_pool& operator=(const thread_pool&) = delete;
   ~thread_pool();
 
-  // Starts the workers. Errors: std::logic_error when called twice, or after stop.
+  // Starts the workers, all or none. Errors: std::logic_error when called twice, or after stop;
+  // std::system_error or std::bad_alloc when a thread cannot be created (then none runs and
+  // the pool is as never started).
   void start();
 
   // Awaitable. Result: void. Errors: std::logic_error when awaited on one of this pool's workers,
-  // or outside any executor. Cancellation: none. Resumes on: the executor it was awaited on, after
-  // every worker has exited and been joined (at once when the pool was never started or is
-  // already stopped). Thread-safety: any thread, any number of times, concurrently too.
+  // or outside any executor; std::logic_error naming how many, when chains started by spawn or
+  // spawn_on are still suspended once no work is ready and no timer armed (the stop is refused:
+  // the pool keeps running; end them and stop again); std::bad_alloc. Cancellation: none.
+  // Resumes on: the executor it was awaited on, after every worker has exited and been joined
+  // (at once when the pool was never started or is already stopped), or after the refusal.
+  // Thread-safety: any thread, any number of times, concurrently too.
   // Example: `shoal::sync_wait(pool.stop());`
   [[nodiscard]] detail::pool_stop_awaiter stop() noexcept {
     return detail::pool_stop_awaiter(*this);
@@ -104,9 +117,10 @@ class thread_pool {
 
  private:
   friend class detail::pool_stop_awaiter;
-  bool begin_stop();
-  void finish_stop_when_idle(executor* resume_on, std::coroutine_handle<> h);
+  bool running() const noexcept;
+  void request_stop(executor* resume_on, std::coroutine_handle<> h, std::size_t* refused);
   void join();
+  std::coroutine_handle<> spawned_root(detail::root_task root, executor* home);
 
   std::unique_ptr<detail::pool_state> state_;
 };

@@ -21,10 +21,11 @@ thread_pool::~thread_pool() {
 
 void thread_pool::start() { state_->start(); }
 
-bool thread_pool::begin_stop() { return state_->begin_stop(); }
+bool thread_pool::running() const noexcept { return state_->running(); }
 
-void thread_pool::finish_stop_when_idle(executor* resume_on, std::coroutine_handle<> h) {
-  state_->on_finished(resume_on, h);
+void thread_pool::request_stop(executor* resume_on, std::coroutine_handle<> h,
+                               std::size_t* refused) {
+  state_->request_stop(resume_on, h, refused);
 }
 
 void thread_pool::join() { state_->join(); }
@@ -61,27 +62,28 @@ detail::pool_schedule_on_awaiter thread_pool::schedule_on(std::size_t k) {
   return detail::pool_schedule_on_awaiter(worker(k));
 }
 
+// A spawned root counts itself in the pool until it ends (stop refuses while any is left).
+std::coroutine_handle<> thread_pool::spawned_root(detail::root_task root, executor* home) {
+  state_->count_spawned();  // nothing below throws
+  return root.start_with(&detail::pool_state::spawned_ended, state_.get(), home);
+}
+
 void thread_pool::spawn(task<void> t) {
-  post(detail::run_root<void>(std::move(t), nullptr).start_with(&detail::destroy_root, nullptr));
+  post(spawned_root(detail::run_root<void>(std::move(t), nullptr), nullptr));
 }
 
 void thread_pool::spawn(task<void> t, std::stop_token token) {
-  post(detail::run_detached_under<void>(std::move(t), std::move(token))
-           .start_with(&detail::destroy_root, nullptr));
+  post(spawned_root(detail::run_detached_under<void>(std::move(t), std::move(token)), nullptr));
 }
 
 void thread_pool::spawn_on(std::size_t k, task<void> t) {
   executor& w = worker(k);
-  w.post(
-      detail::run_root<void>(std::move(t), nullptr).start_with(&detail::destroy_root, nullptr, &w),
-      true);
+  w.post(spawned_root(detail::run_root<void>(std::move(t), nullptr), &w), true);
 }
 
 void thread_pool::spawn_on(std::size_t k, task<void> t, std::stop_token token) {
   executor& w = worker(k);
-  w.post(detail::run_detached_under<void>(std::move(t), std::move(token))
-             .start_with(&detail::destroy_root, nullptr, &w),
-         true);
+  w.post(spawned_root(detail::run_detached_under<void>(std::move(t), std::move(token)), &w), true);
 }
 
 namespace detail {
@@ -93,17 +95,25 @@ bool pool_stop_awaiter::await_ready() {
   if (thread_pool::current() == pool_) {
     throw std::logic_error("shoal::thread_pool::stop awaited on one of the pool's own workers");
   }
-  return !pool_->begin_stop();
+  return !pool_->running();
 }
 
 void pool_stop_awaiter::await_suspend(std::coroutine_handle<> h) {
   executor* here = executor::current();
   if (here == nullptr)
     throw std::logic_error("shoal::thread_pool::stop awaited outside an executor");
-  pool_->finish_stop_when_idle(here, h);
+  pool_->request_stop(here, h, &refused_);
 }
 
-void pool_stop_awaiter::await_resume() { pool_->join(); }
+void pool_stop_awaiter::await_resume() {
+  if (refused_ != 0) {
+    throw std::logic_error("shoal::thread_pool::stop refused: " + std::to_string(refused_) +
+                           " chain(s) started by spawn/spawn_on still suspended with no work "
+                           "ready and no timer armed; end them, then stop again (the pool keeps "
+                           "running)");
+  }
+  pool_->join();
+}
 
 }  // namespace detail
 }  // namespace shoal

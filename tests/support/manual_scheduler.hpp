@@ -12,9 +12,10 @@
 
 #include <coroutine>
 #include <cstdint>
-#include <deque>
 #include <memory>
+#include <new>
 #include <utility>
+#include <vector>
 
 #include "shoal/detail/reactor.hpp"
 #include "shoal/detail/root_task.hpp"
@@ -53,16 +54,31 @@ class spawned {
 class manual_scheduler final : public executor {
  public:
   explicit manual_scheduler(std::uint64_t shuffle_seed = 0) : rng_(shuffle_seed) {
+    ready_.reserve(ready_room);
     reactor_.set_owner_thread();
   }
   ~manual_scheduler() override = default;
 
-  void post(std::coroutine_handle<> h, bool /*pinned*/) noexcept override { ready_.push_back(h); }
-  void defer(std::coroutine_handle<> h) noexcept override { ready_.push_front(h); }
+  void post(std::coroutine_handle<> h, bool /*pinned*/) noexcept override {
+    if (head_ != 0 && ready_.size() == ready_.capacity()) compact();
+    ready_.push_back(h);
+  }
+  void defer(std::coroutine_handle<> h) noexcept override {
+    if (head_ != 0) {
+      ready_[--head_] = h;
+    } else {
+      ready_.insert(ready_.begin(), h);
+    }
+  }
   [[nodiscard]] time_point now() const noexcept override { return now_; }
-  void add_timer(detail::timer_node& node) override { timers_.push(node); }
+  void add_timer(detail::timer_node& node) override {
+    if (fail_timers_) throw std::bad_alloc();
+    timers_.push(node);
+  }
   bool cancel_timer(detail::timer_node& node) noexcept override { return timers_.erase(node); }
   detail::reactor* io_reactor() noexcept override { return &reactor_; }
+  // While set, add_timer throws std::bad_alloc, as a timer heap that cannot grow would.
+  void fail_timers(bool fail) noexcept { fail_timers_ = fail; }
   bool add_idle_hook(detail::idle_hook& hook) noexcept override {
     idle_hooks_.add(hook);
     return true;
@@ -84,11 +100,15 @@ class manual_scheduler final : public executor {
 
   // Resumes one ready coroutine; false when none was ready.
   bool run_one() {
-    if (ready_.empty()) return false;
+    if (ready_count() == 0) return false;
     std::size_t pick = 0;
-    if (rng_ != 0) pick = next_random() % ready_.size();
-    std::coroutine_handle<> h = ready_[pick];
-    ready_.erase(ready_.begin() + static_cast<std::ptrdiff_t>(pick));
+    if (rng_ != 0) pick = next_random() % ready_count();
+    std::coroutine_handle<> h = ready_[head_ + pick];
+    if (pick == 0) {
+      if (++head_ == ready_.size()) compact();  // empty: start again from the front
+    } else {
+      ready_.erase(ready_.begin() + static_cast<std::ptrdiff_t>(head_ + pick));
+    }
     detail::executor_scope scope(this);
     detail::resume(h);
     return true;
@@ -123,7 +143,7 @@ class manual_scheduler final : public executor {
     return run_all();
   }
 
-  [[nodiscard]] std::size_t ready_count() const noexcept { return ready_.size(); }
+  [[nodiscard]] std::size_t ready_count() const noexcept { return ready_.size() - head_; }
   [[nodiscard]] std::size_t timer_count() const noexcept { return timers_.size(); }
 
  private:
@@ -134,12 +154,24 @@ class manual_scheduler final : public executor {
     return rng_;
   }
 
-  std::deque<std::coroutine_handle<>> ready_;
+  // Drops what was taken from the front, making room at the back without allocating.
+  void compact() noexcept {
+    ready_.erase(ready_.begin(), ready_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
+  }
+
+  // Ready work: ready_[head_..] in order. Room for ready_room handles is made at construction,
+  // so posts and defers allocate nothing until more are ready at once (the allocation-failure
+  // tests rely on it: a post cannot report a failure).
+  static constexpr std::size_t ready_room = 4096;
+  std::vector<std::coroutine_handle<>> ready_;
+  std::size_t head_ = 0;
   detail::timer_heap timers_;
   detail::reactor reactor_;
   detail::idle_hooks idle_hooks_;
   time_point now_{std::chrono::hours(1)};  // not zero: catches code that mistakes 0 for "unset"
   std::uint64_t rng_;
+  bool fail_timers_ = false;
 };
 
 }  // namespace shoal::testing

@@ -5,6 +5,15 @@
 // holds the batch's max-wait timer), its stop callback and its link in the list of callers to
 // resume are all members, so a call allocates nothing.
 //
+// Exceptions: await_suspend throws only before the call is in a batch (join undoes its own
+// partial work); once it is in, nothing throws: a timer the executor cannot arm flushes the
+// batch at once instead.
+//
+// The max-wait timer is armed by one caller of the batch, on its own executor. When that caller
+// leaves the batch (cancelled) before the deadline, its await_resume, on that executor, hands
+// the timer to the next caller of the same executor still in the batch; when there is none, it
+// flushes the batch at once (another executor's timers can only be armed on its own thread).
+//
 // Resumption: a caller always resumes on the executor it suspended on. A completion running on
 // that executor's own thread resumes it directly (resume_here below, after the completion let go
 // of the batcher); any other completion posts it pinned there. Neither can resume it while its
@@ -25,6 +34,7 @@
 
 #include <coroutine>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <optional>
 #include <stdexcept>
@@ -135,10 +145,13 @@ class batch_call {
     handle_ = h;
     if (env != nullptr && env->stop.stop_possible()) token_ = &env->stop.token();
     auto joined = state_->join(*this);
-    // Nothing below can race with our resumption: it is posted pinned to owner_, whose thread
-    // is this one.
+    // From here nothing throws: the call is in the batch, and an exception would leave it there
+    // dangling. Nothing below can race with our resumption either: it is posted pinned to
+    // owner_, whose thread is this one.
     if (joined.register_idle != nullptr) state_->register_idle(*joined.register_idle);
-    if (joined.hold_timer) arm_timer(joined.deadline);
+    if (joined.hold_timer && !try_arm_timer(joined.deadline)) {
+      joined.runner = state_->flush_unarmed(*this);  // early rather than never
+    }
     // A batch this call filled is flushed already: its completion reads the token.
     if (joined.host_stop && !joined.runner) stop_.emplace(*token_, on_stop{this});
     return transfer(joined.runner);
@@ -148,7 +161,9 @@ class batch_call {
   // call's exception.
   std::optional<value_type> await_resume() {
     stop_.reset();  // a host's: waits for its callback running on another thread
-    if (timer_armed_) owner_->cancel_timer(node_);  // no-op when it fired
+    // Still armed: this call left its batch before the deadline (cancelled); the batch's timer
+    // passes to another of its callers.
+    if (timer_armed_ && owner_->cancel_timer(node_)) state_->timer_holder_left(*this);
     if (cancelled_) return std::nullopt;
     if (error_) std::rethrow_exception(error_);
     // deliver() set result_: neither cancelled nor failed.
@@ -175,12 +190,18 @@ class batch_call {
     self.state_->on_timer(self);
   }
 
-  void arm_timer(time_point deadline) {
+  // On owner_'s thread. False when the executor could not arm it (out of memory).
+  bool try_arm_timer(time_point deadline) noexcept {
     node_.deadline = deadline;
     node_.fire = &on_fire;
     node_.self = this;
-    owner_->add_timer(node_);
+    try {
+      owner_->add_timer(node_);
+    } catch (...) {
+      return false;
+    }
     timer_armed_ = true;
+    return true;
   }
 
   // Completion of a sent call (bulk call returned): deliver, unless its token was stopped
@@ -212,6 +233,7 @@ class batch_call {
   executor* owner_ = nullptr;
   std::coroutine_handle<> handle_;
   std::size_t index_ = 0;                   // position in the current batch; under state's lock
+  std::uint64_t batch_seq_ = 0;             // which batch it joined; under state's lock
   batch_slot<state_type>* slot_ = nullptr;  // the owner's idle slot; under state's lock
   std::optional<R> result_;
   std::exception_ptr error_;

@@ -2,22 +2,28 @@
 //
 // What: the batch being filled (arguments and their callers, in arrival order), recycled batch
 // buffers, one idle slot per executor callers came from, the flush policy and the bulk function.
-// A flush takes the current batch under the lock and hands it to a runner: a detached root
-// coroutine (frames from the recycling frame allocator) that calls the bulk function, gives
-// each caller its item or the call's exception, posts the callers of other executors back to
-// their own, returns the batch's buffers (capacity kept) to the free list and, last, resumes the
-// callers of its own executor directly (resume_here, batcher_call.hpp).
+// A flush takes the current batch under the lock and starts its runner: a detached root
+// coroutine (frames from the recycling frame allocator, made with the batch) that calls the bulk
+// function, gives each caller its item or the call's exception, posts the callers of other
+// executors back to their own, returns the batch's buffers (capacity kept) to the free list and,
+// last, resumes the callers of its own executor directly (resume_here, batcher_call.hpp).
 //
 // Idle slots: the first caller from an executor registers that executor's slot as an idle hook
 // (once; it stays registered until the batcher is destroyed). The hook flushes the current batch
 // when some of its callers came from that executor: they are stalled exactly when it is idle.
 //
+// Allocation and failure: a batch, its room in the free list and its runner's frames are made by
+// the join that finds no batch being filled (join may throw std::bad_alloc, with the batch
+// unchanged); the vectors grow, geometrically, before the push that needs it. So the paths that
+// cannot report an error (the timer, the idle flush, the completion: all noexcept) allocate
+// nothing. Per-path decisions: docs/design/batcher.md.
+//
 // Thread-safety: every member function may be called from any thread; `lock_` (a spin lock:
-// each critical section is a few dozen instructions; the vectors only allocate while they grow
-// to their largest batch, and flush_if runs under it, so it must be short) guards the batches,
-// the slots' list and the counters. Memory ordering: a caller's argument joins under the lock,
-// which happens-before the flush that takes it; the runner's delivery happens-before the caller
-// resumes (its post, or the same thread).
+// each critical section is a few dozen instructions; the vectors and frames only allocate while
+// a new batch is prepared or they grow to their largest batch, and flush_if runs under it, so it
+// must be short) guards the batches, the slots' list and the counters. Memory ordering: a caller's
+// argument joins under the lock, which happens-before the flush that takes it; the runner's
+// delivery happens-before the caller resumes (its post, or the same thread).
 #pragma once
 
 #include <atomic>
@@ -50,8 +56,16 @@ struct batch_counters {
 
 template <class Arg, class R>
 struct batch {
+  batch() = default;
+  batch(const batch&) = delete;
+  batch& operator=(const batch&) = delete;
+  ~batch() {
+    if (runner) runner.destroy();  // prepared, never started (the batcher is being destroyed)
+  }
+
   std::vector<Arg> args;
   std::vector<batch_call<Arg, R>*> callers;
+  std::coroutine_handle<> runner;              // prepared by its first caller; started by take
   batch_call<Arg, R>* timer_holder = nullptr;  // the caller whose timer flushes it
   batch_call<Arg, R>* stop_host = nullptr;     // the latest caller hosting a stop callback
   time_point deadline{};                       // when max_wait is set: first arrival + max_wait
@@ -69,6 +83,7 @@ struct batch_slot : idle_hook {
   State* state = nullptr;
   executor* where = nullptr;
   std::atomic<std::size_t> waiting{0};  // callers from `where` in the current batch
+  bool hooked = false;                  // claimed for registration as an idle hook; by lock
 };
 
 template <class Arg, class R>
@@ -88,17 +103,14 @@ class batcher_state {
   };
   struct joined {
     std::coroutine_handle<> runner;  // non-null: this call filled the batch; run it now
-    slot* register_idle = nullptr;   // non-null: first call from this executor
+    slot* register_idle = nullptr;   // non-null: register this idle hook (first of its executor)
     bool host_stop = false;          // register the stop callback covering its token's callers
     bool hold_timer = false;
     time_point deadline{};
   };
 
   batcher_state(async_fn async, sync_fn sync, policy p)
-      : async_(std::move(async)),
-        sync_(std::move(sync)),
-        policy_(std::move(p)),
-        current_(std::make_unique<batch_type>()) {}
+      : async_(std::move(async)), sync_(std::move(sync)), policy_(std::move(p)) {}
   batcher_state(const batcher_state&) = delete;
   batcher_state& operator=(const batcher_state&) = delete;
   ~batcher_state() {
@@ -114,30 +126,39 @@ class batcher_state {
     }
   }
 
+  // Adds c to the current batch. Throws (std::bad_alloc, or what flush_if throws) only with
+  // the batch as it was: everything that may fail is done before c is in, or undone.
   joined join(call& c) {
     joined out;
-    std::unique_ptr<batch_type> full;
-    {
-      const spin_lock::guard lock(lock_);
-      batch_type& b = *current_;
-      if (b.callers.empty() && policy_.max_wait > duration::zero()) {
-        b.deadline = c.owner_->now() + policy_.max_wait;
-      }
-      c.slot_ = slot_for(c.owner_, out.register_idle);
-      c.slot_->waiting.store(c.slot_->waiting.load(std::memory_order_relaxed) + 1,
-                             std::memory_order_relaxed);  // read by on_idle's precheck
-      c.index_ = b.callers.size();
-      b.args.push_back(std::move(c.arg_));
-      b.callers.push_back(&c);
-      out.host_stop = cover(b, c);
-      full = take_if_due(b, c);
-      if (!full && b.timer_holder == nullptr && policy_.max_wait > duration::zero()) {
-        b.timer_holder = &c;
-        out.hold_timer = true;
-        out.deadline = b.deadline;
-      }
+    const spin_lock::guard lock(lock_);
+    batch_type& b = prepared();
+    make_room(b.args);
+    make_room(b.callers);
+    slot* const s = slot_for(c.owner_);
+    if (b.callers.empty() && policy_.max_wait > duration::zero()) {
+      b.deadline = c.owner_->now() + policy_.max_wait;
     }
-    if (full) out.runner = make_runner(std::move(full));
+    b.args.push_back(std::move(c.arg_));  // no reallocation; if Arg's move throws, not added
+    b.callers.push_back(&c);              // no reallocation: cannot throw
+    c.index_ = b.callers.size() - 1;
+    c.slot_ = s;
+    c.batch_seq_ = counters_.batches;
+    add_waiting(*s, 1);
+    const flush_reason due = due_reason(b, c);  // flush_if may throw: undone there
+    // Nothing throws from here. The first call of an executor to get this far registers its
+    // slot (one that failed before would have left it unregistered for good).
+    if (!s->hooked) {
+      s->hooked = true;
+      out.register_idle = s;
+    }
+    out.host_stop = cover(b, c);
+    if (due != flush_reason::none) {
+      out.runner = take(due);
+    } else if (b.timer_holder == nullptr && policy_.max_wait > duration::zero()) {
+      b.timer_holder = &c;
+      out.hold_timer = true;
+      out.deadline = b.deadline;
+    }
     return out;
   }
 
@@ -149,6 +170,7 @@ class batcher_state {
     call* out = nullptr;  // the removed callers, in arrival order
     {
       const spin_lock::guard lock(lock_);
+      if (current_ == nullptr) return;
       batch_type& b = *current_;
       if (host.index_ >= b.callers.size() || b.callers[host.index_] != &host) return;
       out = remove_covered(b, host);
@@ -160,16 +182,45 @@ class batcher_state {
     }
   }
 
-  // c's max-wait timer fired (on c's executor).
+  // c's max-wait timer fired (on c's executor): flushes the batch c joined if it is still being
+  // filled and its deadline has come (c may have left it meanwhile: the timer still counts).
   void on_timer(call& c) noexcept {
-    std::unique_ptr<batch_type> full;
+    std::coroutine_handle<> runner;
     {
       const spin_lock::guard lock(lock_);
-      if (current_->timer_holder != &c) return;
-      ++counters_.by_time;
-      full = take();
+      if (!still_filling(c) || current_->callers.empty()) return;
+      if (c.owner_->now() < current_->deadline) return;  // emptied and refilled since: not due
+      runner = take(flush_reason::time);
     }
-    c.owner_->post(make_runner(std::move(full)), false);
+    c.owner_->post(runner, false);
+  }
+
+  // c, which held the max-wait timer, left its batch before the deadline (on c's executor):
+  // hands the timer to the next caller of the same executor, or flushes the batch now.
+  void timer_holder_left(call& c) noexcept {
+    std::coroutine_handle<> runner;
+    {
+      const spin_lock::guard lock(lock_);
+      if (!still_filling(c)) return;
+      batch_type& b = *current_;
+      if (b.timer_holder != nullptr || b.callers.empty()) return;  // taken over, or nobody left
+      for (call* next : b.callers) {
+        if (next->owner_ == c.owner_ && next->try_arm_timer(b.deadline)) {
+          b.timer_holder = next;
+          return;
+        }
+      }
+      runner = take(flush_reason::time);
+    }
+    c.owner_->post(runner, false);
+  }
+
+  // c holds the timer of its batch but could not arm it (on c's executor): the batch, flushed
+  // now if c is still in it; the runner to transfer to, or null.
+  std::coroutine_handle<> flush_unarmed(call& c) noexcept {
+    const spin_lock::guard lock(lock_);
+    if (!still_filling(c) || current_->timer_holder != &c) return nullptr;
+    return take(flush_reason::time);
   }
 
   static bool on_idle(idle_hook& hook) noexcept {
@@ -183,18 +234,18 @@ class batcher_state {
   // The runner's body, minus the coroutine: what the bulk function gets.
   [[nodiscard]] bool is_async() const noexcept { return static_cast<bool>(async_); }
   task<std::vector<R>> call_async(batch_type& b) { return async_(std::span<Arg>(b.args)); }
+  // Allocation: none in complete (free_ has room for every batch ever made).
   std::vector<R> call_sync(batch_type& b) { return sync_(std::span<Arg>(b.args)); }
 
   // Delivers each caller its item (or the failure), posts those of other executors, recycles
   // the batch, then resumes those of this executor here: after the recycling, because they may
   // destroy the batcher.
-  void complete(std::unique_ptr<batch_type> b, std::vector<R>& results,
-                std::exception_ptr failure) noexcept {
-    if (!failure && results.size() != b->callers.size()) failure = size_mismatch();
+  void complete(batch_type& b, std::vector<R>& results, std::exception_ptr failure) noexcept {
+    if (!failure && results.size() != b.callers.size()) failure = size_mismatch();
     resume_link* first = nullptr;
     resume_link* last = nullptr;
-    for (std::size_t i = 0; i < b->callers.size(); ++i) {
-      call& c = *b->callers[i];
+    for (std::size_t i = 0; i < b.callers.size(); ++i) {
+      call& c = *b.callers[i];
       const bool local = resumable_here(c.owner_);
       resume_link* link = c.finish_sent([&](call& to) { deliver(to, results, i, failure); }, local);
       if (link == nullptr) continue;
@@ -205,11 +256,11 @@ class batcher_state {
       }
       last = link;
     }
-    b->clear();
+    b.clear();
     {
       const spin_lock::guard lock(lock_);
-      free_.push_back(std::move(b));  // may allocate (free_ grows to the batches in flight)
-      --in_flight_;                   // the last touch of this state by the runner
+      free_.emplace_back(&b);  // within capacity: reserved when b was made
+      --in_flight_;            // the last touch of this state by the runner
     }
     if (first != nullptr) resume_here(first, last);
   }
@@ -220,10 +271,11 @@ class batcher_state {
   }
   [[nodiscard]] std::size_t pending() const {
     const spin_lock::guard lock(lock_);
-    return current_->callers.size();
+    return current_ != nullptr ? current_->callers.size() : 0;
   }
 
  private:
+  enum class flush_reason : std::uint8_t { none, size, predicate, time, idle };
   static void deliver(call& c, std::vector<R>& results, std::size_t i,
                       const std::exception_ptr& failure) noexcept {
     if (failure) {
@@ -244,48 +296,101 @@ class batcher_state {
   }
 
   bool flush_idle(slot& s) noexcept {
-    std::unique_ptr<batch_type> full;
+    std::coroutine_handle<> runner;
     {
       const spin_lock::guard lock(lock_);
       if (s.waiting.load(std::memory_order_relaxed) == 0) return false;
-      ++counters_.by_idle;
-      full = take();
+      runner = take(flush_reason::idle);
     }
-    s.where->post(make_runner(std::move(full)), false);
+    s.where->post(runner, false);
     return true;
   }
 
-  // Under the lock: the batch when the policy says it is due now (c just joined it).
-  std::unique_ptr<batch_type> take_if_due(batch_type& b, const call& c) SHOAL_REQUIRES(lock_) {
-    if (policy_.max_size != 0 && b.args.size() >= policy_.max_size) {
-      ++counters_.by_size;
-      return take();
-    }
-    if (policy_.flush_if && policy_.flush_if(std::span<const Arg>(b.args))) {
-      ++counters_.by_predicate;
-      return take();
-    }
-    if (policy_.max_wait > duration::zero() && c.owner_->now() >= b.deadline) {
-      ++counters_.by_time;
-      return take();
-    }
-    return nullptr;
+  // Under the lock: true while the batch c joined is the one being filled.
+  bool still_filling(const call& c) const noexcept SHOAL_REQUIRES(lock_) {
+    return current_ != nullptr && counters_.batches == c.batch_seq_;
   }
 
-  // Under the lock: detaches the current batch and starts an empty one (recycled buffers).
-  std::unique_ptr<batch_type> take() SHOAL_REQUIRES(lock_) {
-    std::unique_ptr<batch_type> full = std::move(current_);
-    if (free_.empty()) {
-      current_ = std::make_unique<batch_type>();
-    } else {
-      current_ = std::move(free_.back());
-      free_.pop_back();
+  // Under the lock: the batch being filled, made (with room for it in free_) and given its
+  // runner when needed. Throws std::bad_alloc with nothing changed that matters.
+  batch_type& prepared() SHOAL_REQUIRES(lock_) {
+    if (current_ == nullptr) {
+      if (free_.empty()) {
+        free_.reserve(made_ + 1);  // so complete never allocates: free_ can hold every batch
+        current_ = std::make_unique<batch_type>();
+        ++made_;
+      } else {
+        current_ = std::move(free_.back());
+        free_.pop_back();
+      }
     }
+    if (!current_->runner) current_->runner = make_runner(*current_);
+    return *current_;
+  }
+
+  // Grows v geometrically ahead of a push_back, so the push cannot fail.
+  template <class V>
+  static void make_room(V& v) {
+    if (v.size() == v.capacity()) v.reserve(v.capacity() < 8 ? 8 : 2 * v.capacity());
+  }
+
+  static void add_waiting(slot& s, std::ptrdiff_t n) noexcept {
+    const std::size_t now = s.waiting.load(std::memory_order_relaxed);
+    s.waiting.store(now + static_cast<std::size_t>(n),
+                    std::memory_order_relaxed);  // read by on_idle's precheck
+  }
+
+  // Under the lock: why b is due now (c just joined it at its back). If flush_if throws, c is
+  // taken out again first.
+  flush_reason due_reason(batch_type& b, call& c) SHOAL_REQUIRES(lock_) {
+    if (policy_.max_size != 0 && b.args.size() >= policy_.max_size) return flush_reason::size;
+    if (policy_.flush_if) {
+      bool flush = false;
+      try {
+        flush = policy_.flush_if(std::span<const Arg>(b.args));
+      } catch (...) {
+        b.args.pop_back();
+        b.callers.pop_back();
+        add_waiting(*c.slot_, -1);
+        throw;
+      }
+      if (flush) return flush_reason::predicate;
+    }
+    if (policy_.max_wait > duration::zero() && c.owner_->now() >= b.deadline) {
+      return flush_reason::time;
+    }
+    return flush_reason::none;
+  }
+
+  // Under the lock: detaches the current batch (the next join prepares another) and returns its
+  // runner, to be started. Allocates nothing.
+  std::coroutine_handle<> take(flush_reason why) noexcept SHOAL_REQUIRES(lock_) {
+    count(why);
+    batch_type* full = current_.release();  // owned by its runner until complete
     for (auto& s : slots_) s->waiting.store(0, std::memory_order_relaxed);
     ++counters_.batches;
     ++in_flight_;
     counters_.items += full->args.size();
-    return full;
+    return std::exchange(full->runner, nullptr);
+  }
+
+  void count(flush_reason why) noexcept SHOAL_REQUIRES(lock_) {
+    switch (why) {
+      case flush_reason::size:
+        ++counters_.by_size;
+        break;
+      case flush_reason::predicate:
+        ++counters_.by_predicate;
+        break;
+      case flush_reason::time:
+        ++counters_.by_time;
+        break;
+      case flush_reason::idle:
+        ++counters_.by_idle;
+        break;
+      case flush_reason::none:
+        break;
+    }
   }
 
   // Under the lock: which stop callback covers c (it just joined b). True: c hosts a new one.
@@ -317,8 +422,7 @@ class batcher_state {
         ++kept;
         continue;
       }
-      c.slot_->waiting.store(c.slot_->waiting.load(std::memory_order_relaxed) - 1,
-                             std::memory_order_relaxed);
+      add_waiting(*c.slot_, -1);
       if (b.timer_holder == &c) b.timer_holder = nullptr;  // the next caller takes the timer
       *tail = &c;
       tail = &c.next_cancelled_;
@@ -330,28 +434,29 @@ class batcher_state {
     return out;
   }
 
-  // Under the lock: the slot of `ex`, created on first use (`created` then set).
-  slot* slot_for(executor* ex, slot*& created) SHOAL_REQUIRES(lock_) {
+  // Under the lock: the slot of `ex`, created on first use.
+  slot* slot_for(executor* ex) SHOAL_REQUIRES(lock_) {
     for (auto& s : slots_) {
       if (s->where == ex) return s.get();
     }
+    make_room(slots_);
     auto s = std::make_unique<slot>();
     s->run = &on_idle;
     s->state = this;
     s->where = ex;
-    created = s.get();
-    slots_.push_back(std::move(s));
-    return created;
+    slots_.push_back(std::move(s));  // within capacity: cannot throw
+    return slots_.back().get();
   }
 
-  std::coroutine_handle<> make_runner(std::unique_ptr<batch_type> full);
+  std::coroutine_handle<> make_runner(batch_type& b);
 
   async_fn async_;
   sync_fn sync_;
   policy policy_;
   mutable spin_lock lock_;
-  std::unique_ptr<batch_type> current_ SHOAL_GUARDED_BY(lock_);
+  std::unique_ptr<batch_type> current_ SHOAL_GUARDED_BY(lock_);  // null after a take
   std::vector<std::unique_ptr<batch_type>> free_ SHOAL_GUARDED_BY(lock_);
+  std::size_t made_ SHOAL_GUARDED_BY(lock_) = 0;  // batches ever made
   std::vector<std::unique_ptr<slot>> slots_ SHOAL_GUARDED_BY(lock_);
   batch_counters counters_ SHOAL_GUARDED_BY(lock_);
   std::size_t in_flight_ SHOAL_GUARDED_BY(lock_) = 0;  // taken, not yet recycled
@@ -359,25 +464,24 @@ class batcher_state {
 
 // The runner: calls the bulk function on a taken batch and completes it.
 template <class Arg, class R>
-task<void> run_batch(batcher_state<Arg, R>& state, std::unique_ptr<batch<Arg, R>> b) {
+task<void> run_batch(batcher_state<Arg, R>& state, batch<Arg, R>& b) {
   std::vector<R> results;
   std::exception_ptr failure;
   try {
     if (state.is_async()) {
-      results = co_await state.call_async(*b);
+      results = co_await state.call_async(b);
     } else {
-      results = state.call_sync(*b);
+      results = state.call_sync(b);
     }
   } catch (...) {
     failure = std::current_exception();
   }
-  state.complete(std::move(b), results, failure);
+  state.complete(b, results, failure);
 }
 
 template <class Arg, class R>
-std::coroutine_handle<> batcher_state<Arg, R>::make_runner(std::unique_ptr<batch_type> full) {
-  return run_root<void>(run_batch(*this, std::move(full)), nullptr)
-      .start_with(&destroy_root, nullptr);
+std::coroutine_handle<> batcher_state<Arg, R>::make_runner(batch_type& b) {
+  return run_root<void>(run_batch(*this, b), nullptr).start_with(&destroy_root, nullptr);
 }
 
 }  // namespace shoal::detail

@@ -30,7 +30,7 @@ namespace shoal::detail {
 
 class completion_queue final : public fork_scope {
  public:
-  completion_queue() noexcept : fork_scope(&on_end) {}
+  completion_queue() : fork_scope(&on_end) {}  // std::bad_alloc (fork_scope)
   completion_queue(const completion_queue&) = delete;
   completion_queue& operator=(const completion_queue&) = delete;
   ~completion_queue() = default;

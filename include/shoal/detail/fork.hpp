@@ -104,7 +104,8 @@ class fork_scope {
   }
 
  protected:
-  explicit fork_scope(end_hook on_end) noexcept : on_end_(on_end) {}
+  // Throws std::bad_alloc: the stop source allocates its shared state.
+  explicit fork_scope(end_hook on_end) : on_end_(on_end) {}
   ~fork_scope() = default;
 
  private:

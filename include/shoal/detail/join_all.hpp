@@ -37,7 +37,7 @@ class join_all final : public fork_scope {
   enum class stop_on : std::uint8_t { first_failure, first_end };
   static constexpr std::size_t none = static_cast<std::size_t>(-1);
 
-  explicit join_all(stop_on policy) noexcept : fork_scope(&on_end), policy_(policy) {}
+  explicit join_all(stop_on policy) : fork_scope(&on_end), policy_(policy) {}  // std::bad_alloc
 
   // The parent is suspending to launch `children`: takes its env and where it resumes.
   template <class Promise>

@@ -1,11 +1,17 @@
-// shoal/detail/task_group.hpp: the awaiter behind task_group::next_result.
+// shoal/detail/task_group.hpp: the awaiters behind task_group::next_result and the group's
+// final drain.
 //
-// Ready at once when no child is outstanding (the result is empty) or one has already ended;
-// otherwise it waits on the completion queue (detail/completion_queue.hpp). The ended child's
-// outcome is moved into an indexed_result and its frame destroyed before await_resume returns.
+// Both are ready at once when no child is outstanding (the result is empty) or one has already
+// ended; otherwise they wait on the completion queue (detail/completion_queue.hpp).
+// next_result moves the ended child's outcome into an indexed_result (a throwing move of the
+// value reaches the body, the child's frame destroyed either way) and destroys its frame before
+// await_resume returns. The drain keeps only the child's exception and destroys its frame with
+// the value in it: it moves nothing, so it cannot throw, and with_task_group always gets to wait
+// for every child (a group destroyed with a child outstanding would be a broken invariant).
 #pragma once
 
 #include <coroutine>
+#include <exception>
 #include <optional>
 
 #include "shoal/detail/completion_queue.hpp"
@@ -41,6 +47,37 @@ class next_result_awaiter {
     fork_promise<T>& outcome = ended.promise();
     if (outcome.error) return indexed_result<T>::failed(outcome.index, outcome.error);
     return indexed_result<T>::succeeded(outcome.index, ended.take());
+  }
+
+ private:
+  completion_queue* queue_;
+  fork_node* node_ = nullptr;
+};
+
+template <class T>
+class drain_awaiter {
+ public:
+  explicit drain_awaiter(completion_queue& queue) noexcept : queue_(&queue) {}
+
+  bool await_ready() noexcept {
+    if (queue_->outstanding() == 0) return true;
+    node_ = queue_->try_take();
+    return node_ != nullptr;
+  }
+  // wait() throws only with no executor, and a group with children outstanding has one.
+  template <class Promise>
+  bool await_suspend(std::coroutine_handle<Promise> owner) {
+    return queue_->wait(owner);
+  }
+  // nullopt when every child has been taken; else the ended child's exception (null when it
+  // returned). Its frame, value included, is destroyed here.
+  std::optional<std::exception_ptr> await_resume() noexcept {
+    if (node_ == nullptr) {
+      if (queue_->outstanding() == 0) return std::nullopt;
+      node_ = queue_->try_take();  // woken by, or raced with, a child's end: one is there
+    }
+    const fork_child<T> ended = fork_child<T>::adopt(*node_);
+    return ended.promise().error;
   }
 
  private:

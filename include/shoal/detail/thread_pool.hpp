@@ -14,6 +14,7 @@ class thread_pool;
 namespace shoal::detail {
 
 class pool_state;
+class root_task;
 
 #if defined(SHOAL_SHUFFLE_READY_QUEUE) && SHOAL_SHUFFLE_READY_QUEUE
 inline constexpr bool shuffle_by_default = true;
@@ -62,6 +63,7 @@ class pool_stop_awaiter {
 
  private:
   thread_pool* pool_;
+  std::size_t refused_ = 0;  // set by a refused stop: the spawned chains still suspended
 };
 
 }  // namespace shoal::detail

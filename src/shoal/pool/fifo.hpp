@@ -3,6 +3,7 @@
 // Thread-safety: none; a worker's own queues only.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <utility>
 #include <vector>
@@ -15,8 +16,14 @@ class fifo {
   [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
 
+  // Makes room for n items in all (rounded up to a power of two), so that pushes up to there
+  // cannot fail.
+  void reserve(std::size_t n) {
+    if (n > slots_.size()) regrow(std::bit_ceil(n));
+  }
+
   void push_back(T value) {
-    if (size_ == slots_.size()) grow();
+    if (size_ == slots_.size()) regrow(slots_.empty() ? 64 : slots_.size() * 2);
     slots_[(head_ + size_) & (slots_.size() - 1)] = std::move(value);
     ++size_;
   }
@@ -31,8 +38,8 @@ class fifo {
   T& operator[](std::size_t i) noexcept { return slots_[(head_ + i) & (slots_.size() - 1)]; }
 
  private:
-  void grow() {
-    std::vector<T> bigger(slots_.empty() ? 64 : slots_.size() * 2);
+  void regrow(std::size_t capacity) {
+    std::vector<T> bigger(capacity);
     for (std::size_t i = 0; i < size_; ++i) bigger[i] = std::move((*this)[i]);
     slots_ = std::move(bigger);
     head_ = 0;

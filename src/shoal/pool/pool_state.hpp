@@ -12,9 +12,16 @@
 // moment, never progress. That keeps a full fence off the hot path of every local post.
 //
 // Stopping: once stop is requested, an idle worker that finds every worker idle while no queue
-// holds work declares the pool finished and wakes the rest; each exits its loop, and the last
-// one to exit resumes every stop awaiter on the executor it was awaited from; the first of them
-// to resume joins the threads (under join_mutex_, so that two awaiters never join at once).
+// holds work and no worker has a timer armed decides. When no chain started by spawn/spawn_on is
+// left (`live_spawned_`), it declares the pool finished and wakes the rest; each exits its loop,
+// and the last one to exit resumes every stop awaiter on the executor it was awaited from; the
+// first of them to resume joins the threads (under join_mutex_, so that two awaiters never join
+// at once). When some are left, suspended on something no worker will make ready by itself (an
+// event, I/O, another thread), it refuses: under stop_mutex_ it clears the stop request and
+// resumes every stop awaiter with the number left (they throw std::logic_error), and the pool
+// keeps running. Requests and refusals both happen under stop_mutex_, so an awaiter is either
+// refused or waits for a request still in force. An armed timer is work to come, not a refusal:
+// a worker publishes whether it has one (`timers_armed`, worker.hpp) before it counts itself idle.
 // Why no ready work is dropped: the decision (try_finish) and every worker's way out of the idle
 // state (leave_idle) are serialised by finish_mutex_, so a worker counted idle by the decision
 // stays idle until it is made. An idle worker runs nothing, but the reactor it sleeps in
@@ -27,10 +34,10 @@
 #include <atomic>
 #include <coroutine>
 #include <cstddef>
-#include <deque>
 #include <memory>
 #include <vector>
 
+#include "pool/fifo.hpp"
 #include "pool/worker.hpp"
 #include "shoal/executor.hpp"
 #include "shoal/thread_pool.hpp"
@@ -84,13 +91,19 @@ class pool_state {
   // Called by an idle worker while stopping; true when the pool is finished.
   bool try_finish() noexcept;
 
+  // Chains started by spawn/spawn_on and not ended: the completion hook of their roots.
+  void count_spawned() noexcept { live_spawned_.fetch_add(1, std::memory_order_relaxed); }
+  static void spawned_ended(void* self, std::coroutine_handle<> root) noexcept;
+
   // Stop protocol, driven by thread_pool.
+  // Starts every worker thread, or (throwing what failed) none.
   void start();
-  // False when there is nothing to wait for: never started, or already joined.
-  bool begin_stop() noexcept;
-  // Resumes `h` on `resume_on` once every worker has exited (at once if they have). Any number
-  // of awaiters, from any threads. Throws std::bad_alloc.
-  void on_finished(executor* resume_on, std::coroutine_handle<> h);
+  // Called first by each worker thread: true to run, false when start() failed part-way.
+  bool wait_for_launch() const noexcept;
+  // Requests stop and resumes `h` on `resume_on` once every worker has exited (at once if they
+  // have), or once the stop is refused, with the number of suspended spawned chains in
+  // `*refused`. Any number of awaiters, from any threads. Throws std::bad_alloc (nothing done).
+  void request_stop(executor* resume_on, std::coroutine_handle<> h, std::size_t* refused);
   void worker_exited() noexcept;
   // Joins every worker thread; safe to call concurrently and repeatedly.
   void join();
@@ -105,7 +118,7 @@ class pool_state {
   std::vector<std::unique_ptr<worker>> workers_;
 
   mutex global_mutex_;
-  std::deque<std::coroutine_handle<>> global_ SHOAL_GUARDED_BY(global_mutex_);
+  fifo<std::coroutine_handle<>> global_ SHOAL_GUARDED_BY(global_mutex_);
   std::atomic<std::size_t> global_size_{0};
 
   std::atomic<std::size_t> spinning_{0};
@@ -115,12 +128,23 @@ class pool_state {
   struct stop_waiter {
     executor* resume_on;
     std::coroutine_handle<> h;
+    std::size_t* refused;
   };
 
+  bool quiescent() const noexcept;
+  void launch(int how) noexcept;
+  void abort_start() noexcept;
+  void refuse_stop(std::size_t suspended) noexcept;
+
+  static constexpr int launch_wait = 0;
+  static constexpr int launch_run = 1;
+  static constexpr int launch_abort = 2;
+  std::atomic<int> launch_{launch_wait};  // what the worker threads do once created
   std::atomic<bool> started_{false};
   std::atomic<bool> stopping_{false};
   std::atomic<bool> finished_{false};
   std::atomic<std::size_t> exited_{0};
+  std::atomic<std::size_t> live_spawned_{0};
   mutex stop_mutex_;
   std::vector<stop_waiter> stop_waiters_ SHOAL_GUARDED_BY(stop_mutex_);
   bool all_exited_ SHOAL_GUARDED_BY(stop_mutex_) = false;

@@ -17,6 +17,7 @@ constexpr unsigned max_lifo_streak = 3;
 constexpr std::uint64_t global_check_interval = 61;  // prime: avoids lockstep with other periods
 constexpr std::uint64_t timer_check_interval = 16;
 constexpr std::uint64_t io_check_interval = 32;
+constexpr std::size_t preallocated_queue_slots = 64;
 
 void cpu_relax() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
@@ -34,6 +35,11 @@ worker::worker(pool_state& pool, std::size_t index, const thread_pool_options& o
       rng_(pool.shuffle_seed() * 0x9E3779B97F4A7C15ULL + index + 1),
       ring_(options.local_queue_capacity) {
   spill_.reserve(ring_.capacity() / 2 + 1);
+  // Room made now, where a failure is an exception, for the queues a post pushes onto (a post
+  // cannot report one): see post().
+  pinned_.reserve(preallocated_queue_slots);
+  inbox_.reserve(preallocated_queue_slots);
+  draining_.reserve(preallocated_queue_slots);
 }
 
 worker* worker::current() noexcept { return this_worker; }
@@ -86,6 +92,10 @@ void worker::post(std::coroutine_handle<> h, bool pinned) noexcept {
     return;
   }
   {
+    // Allocation: room for 64 items was made by the constructor; inbox_ and draining_ swap, each
+    // keeping its capacity, so the inbox allocates only while it grows past the most it ever
+    // held. Out of memory then terminates (noexcept: a post cannot report it; the same for
+    // pinned_ above). docs/design/scheduler.md.
     const mutex_lock lock(inbox_mutex_);
     inbox_.push_back({h, pinned});
     inbox_nonempty_.store(true, std::memory_order_release);  // pairs with drain_inbox's acquire
@@ -239,6 +249,7 @@ bool worker::spin_for_work() noexcept {
 }
 
 void worker::park() {
+  timers_armed_.store(!timers_.empty(), std::memory_order_relaxed);  // published by enter_idle
   pool_->enter_idle();
   parked_in_pool_ = true;
   sleeping_.store(true, std::memory_order_seq_cst);
@@ -267,6 +278,7 @@ bool worker::wait_for_work() {
 }
 
 void worker::run() {
+  if (!pool_->wait_for_launch()) return;  // start() failed part-way: leave without running
   this_worker = this;
   reactor_.set_owner_thread();
   executor_scope scope(this);

@@ -71,6 +71,13 @@ class worker final : public executor {
   [[nodiscard]] bool owner_work_while_idle() const noexcept {
     return owner_work_while_idle_.load(std::memory_order_seq_cst);  // pairs with post's store
   }
+  // Whether this worker had a timer armed when it last went idle (a timer is work to come: stop
+  // waits for it). Its heap changes only on its own thread, so while it is counted idle this
+  // stays true. Written before enter_idle (whose seq_cst increment publishes it), read by
+  // try_finish after its load of the idle count.
+  [[nodiscard]] bool timers_armed() const noexcept {
+    return timers_armed_.load(std::memory_order_relaxed);  // ordered by the idle count
+  }
   void clear_owner_work_while_idle() noexcept {
     owner_work_while_idle_.store(false, std::memory_order_relaxed);  // under the finish mutex
   }
@@ -130,6 +137,7 @@ class worker final : public executor {
   parker parker_{reactor_};
   std::atomic<bool> sleeping_{false};
   std::atomic<bool> owner_work_while_idle_{false};
+  std::atomic<bool> timers_armed_{false};
 
   std::atomic<std::uint64_t> resumed_{0};
   std::atomic<std::uint64_t> stolen_{0};

@@ -1,0 +1,135 @@
+// shoal::batcher under failure: an exception once a call is in its batch, a predicate that
+// throws, a max-wait timer that cannot be armed, and the timer's holder leaving the batch.
+// Deterministic, on the manual scheduler.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <stop_token>
+#include <vector>
+
+#include "shoal/batcher.hpp"
+#include "shoal/stop.hpp"
+#include "support/manual_scheduler.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using shoal::batcher;
+using shoal::task;
+using shoal::testing::manual_scheduler;
+
+// x -> 10x, recording each batch it was called with.
+struct times_ten {
+  std::vector<std::vector<int>>* seen;
+  std::vector<int> operator()(std::span<int> args) const {
+    seen->emplace_back(args.begin(), args.end());
+    std::vector<int> out;
+    for (int a : args) out.push_back(a * 10);
+    return out;
+  }
+};
+
+task<std::optional<int>> call(batcher<int, int>& b, int x) { co_return co_await b(x); }
+
+task<std::optional<int>> call_stoppable(batcher<int, int>& b, int x, std::stop_token t) {
+  co_return co_await shoal::with_stop_token(std::move(t), call(b, x));
+}
+
+std::vector<int> values(std::initializer_list<int> v) { return v; }
+
+// The holder is the first caller; when it is cancelled, the second (same executor) must take
+// the timer over, or the batch would wait for an unrelated flush.
+TEST(BatcherHardening, WhenTheTimerHolderIsCancelledTheNextCallerOfItsExecutorTakesTheTimer) {
+  manual_scheduler sched;
+  std::vector<std::vector<int>> seen;
+  batcher<int, int> b(times_ten{&seen}, {.max_size = 100, .max_wait = 10ms});
+  std::stop_source holder_stop;
+  auto holder = sched.spawn(call_stoppable(b, 1, holder_stop.get_token()));
+  auto second = sched.spawn(call(b, 2));
+  sched.run_all();
+  sched.advance(4ms);
+  holder_stop.request_stop();
+  sched.run_all();
+  EXPECT_EQ(holder.get(), std::nullopt);
+  EXPECT_EQ(b.pending(), 1U);
+  EXPECT_EQ(sched.timer_count(), 1U);  // armed again, for the second caller
+  sched.advance(5ms);
+  EXPECT_TRUE(seen.empty());
+  sched.advance(1ms);  // the batch's deadline: 10 ms after its first arrival
+  ASSERT_EQ(seen.size(), 1U);
+  EXPECT_EQ(seen[0], values({2}));
+  EXPECT_EQ(second.get(), 20);
+  EXPECT_EQ(b.stats().by_time, 1U);
+  EXPECT_EQ(sched.timer_count(), 0U);
+}
+
+// With no caller of the holder's executor left, no other executor's timer can be armed from
+// there: the batch is flushed at once (early rather than never).
+TEST(BatcherHardening, WhenNoCallerOfTheHoldersExecutorRemainsTheBatchIsFlushedAtOnce) {
+  manual_scheduler here;
+  manual_scheduler there;
+  std::vector<std::vector<int>> seen;
+  batcher<int, int> b(times_ten{&seen}, {.max_size = 100, .max_wait = 10ms});
+  std::stop_source holder_stop;
+  auto holder = here.spawn(call_stoppable(b, 1, holder_stop.get_token()));
+  here.run_all();
+  auto other = there.spawn(call(b, 2));
+  there.run_all();
+  EXPECT_EQ(there.timer_count(), 0U);  // the batch's timer is the holder's, on `here`
+  holder_stop.request_stop();
+  here.run_all();
+  EXPECT_EQ(holder.get(), std::nullopt);
+  ASSERT_EQ(seen.size(), 1U);
+  EXPECT_EQ(seen[0], values({2}));
+  there.run_all();
+  EXPECT_EQ(other.get(), 20);
+  EXPECT_EQ(b.stats().by_time, 1U);
+}
+
+TEST(BatcherHardening, AThrowingPredicateFailsOnlyTheArrivingCallerAndLeavesNoneBehind) {
+  manual_scheduler sched;
+  std::vector<std::vector<int>> seen;
+  batcher<int, int> b(times_ten{&seen}, {.flush_if = [](std::span<const int> args) -> bool {
+                        if (args.back() == 2) throw std::runtime_error("predicate");
+                        return false;
+                      }});
+  auto first = sched.spawn(call(b, 1));
+  auto second = sched.spawn(call(b, 2));
+  sched.run_all();
+  ASSERT_TRUE(second.done());
+  EXPECT_THROW(second.get(), std::runtime_error);
+  EXPECT_EQ(b.pending(), 1U);  // the failed caller is not in the batch
+  auto third = sched.spawn(call(b, 3));
+  sched.run_all();
+  sched.idle();
+  ASSERT_EQ(seen.size(), 1U);
+  EXPECT_EQ(seen[0], values({1, 3}));
+  EXPECT_EQ(first.get(), 10);
+  EXPECT_EQ(third.get(), 30);
+}
+
+// add_timer throwing after the call joined used to escape await_suspend, leaving the caller's
+// destroyed awaiter in the batch.
+TEST(BatcherHardening, ATimerThatCannotBeArmedFlushesTheBatchAtOnceInsteadOfThrowing) {
+  manual_scheduler sched;
+  std::vector<std::vector<int>> seen;
+  batcher<int, int> b(times_ten{&seen}, {.max_size = 100, .max_wait = 10ms});
+  sched.fail_timers(true);
+  auto first = sched.spawn(call(b, 1));
+  sched.run_all();
+  sched.fail_timers(false);
+  ASSERT_TRUE(first.done());
+  EXPECT_EQ(first.get(), 10);
+  EXPECT_EQ(b.pending(), 0U);
+  ASSERT_EQ(seen.size(), 1U);
+  EXPECT_EQ(b.stats().by_time, 1U);
+  auto second = sched.spawn(call(b, 2));  // the batcher goes on as before
+  sched.run_all();
+  sched.advance(10ms);
+  EXPECT_EQ(second.get(), 20);
+}
+
+}  // namespace
