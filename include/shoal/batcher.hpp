@@ -99,6 +99,10 @@ struct batcher_stats {
   std::uint64_t by_size = 0, by_predicate = 0, by_time = 0, by_idle = 0;
 };
 
+// What `b(arg)` returns: an awaitable (see the header comment).
+template <class Arg, class Result>
+using batch_call_awaiter = detail::batch_call<Arg, Result>;
+
 template <class Arg, class Result>
 class batcher {
   using state = detail::batcher_state<Arg, Result>;
@@ -122,8 +126,8 @@ class batcher {
   ~batcher() = default;
 
   // Awaitable: see the header comment.
-  [[nodiscard]] detail::batch_call<Arg, Result> operator()(Arg arg) {
-    return detail::batch_call<Arg, Result>(state_, std::move(arg));
+  [[nodiscard]] batch_call_awaiter<Arg, Result> operator()(Arg arg) {
+    return batch_call_awaiter<Arg, Result>(state_, std::move(arg));
   }
 
   // Callers in the batch being filled now (a snapshot).

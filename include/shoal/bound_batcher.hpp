@@ -65,6 +65,10 @@ class wrong_executor : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
+// What `b(arg)` returns: an awaitable (see the header comment).
+template <class Arg, class Result>
+using bound_call_awaiter = detail::bound_call<Arg, Result>;
+
 template <class Arg, class Result>
 class bound_batcher {
   using state = detail::bound_state<Arg, Result>;
@@ -95,8 +99,8 @@ class bound_batcher {
   // less than a by-value parameter).
   template <class A = Arg>
     requires std::is_constructible_v<Arg, A&&>
-  [[nodiscard]] detail::bound_call<Arg, Result> operator()(A&& arg) {
-    return detail::bound_call<Arg, Result>(state_, std::forward<A>(arg));
+  [[nodiscard]] bound_call_awaiter<Arg, Result> operator()(A&& arg) {
+    return bound_call_awaiter<Arg, Result>(state_, std::forward<A>(arg));
   }
 
   [[nodiscard]] executor& home() const noexcept { return state_.home(); }

@@ -45,6 +45,15 @@
 
 namespace shoal {
 
+namespace detail {
+template <class T>
+class local_bind_awaiter;
+}  // namespace detail
+
+// What `key.bind(value)` returns: an awaitable (see coroutine_local::bind).
+template <class T>
+using local_bind_awaiter = detail::local_bind_awaiter<T>;
+
 template <class T>
 class coroutine_local;
 
@@ -134,8 +143,8 @@ class coroutine_local {
   // destroyed; keep it in a local variable. Errors: what moving T throws. Cancellation: none
   // (never suspends). Resumes on: the same thread, at once. Thread-safety: the awaiting
   // coroutine's own frame only. Example: auto scope = co_await request_id.bind(42);
-  [[nodiscard]] detail::local_bind_awaiter<T> bind(T value) const {
-    return detail::local_bind_awaiter<T>(*this, std::move(value));
+  [[nodiscard]] local_bind_awaiter<T> bind(T value) const {
+    return local_bind_awaiter<T>(*this, std::move(value));
   }
 
  private:

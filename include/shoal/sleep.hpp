@@ -25,11 +25,14 @@
 
 namespace shoal {
 
-[[nodiscard]] inline detail::sleep_awaiter sleep_until(time_point t) noexcept {
+// What sleep_for, sleep_until and `co_await deadline` return: an awaitable (see above).
+using sleep_awaiter = detail::sleep_awaiter;
+
+[[nodiscard]] inline sleep_awaiter sleep_until(time_point t) noexcept {
   return detail::sleep_awaiter(t);
 }
 
-[[nodiscard]] inline detail::sleep_awaiter sleep_for(duration d) noexcept {
+[[nodiscard]] inline sleep_awaiter sleep_for(duration d) noexcept {
   return detail::sleep_awaiter(now() + d);
 }
 
@@ -45,7 +48,7 @@ class deadline {
     return left > duration::zero() ? left : duration::zero();
   }
 
-  friend detail::sleep_awaiter operator co_await(deadline d) noexcept { return sleep_until(d.at_); }
+  friend sleep_awaiter operator co_await(deadline d) noexcept { return sleep_until(d.at_); }
 
  private:
   explicit deadline(time_point t) noexcept : at_(t) {}

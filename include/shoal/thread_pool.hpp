@@ -45,6 +45,11 @@
 
 namespace shoal {
 
+// What stop(), schedule() and schedule_on() return: awaitables (see each below).
+using pool_stop_awaiter = detail::pool_stop_awaiter;
+using pool_schedule_awaiter = detail::pool_schedule_awaiter;
+using pool_schedule_on_awaiter = detail::pool_schedule_on_awaiter;
+
 struct thread_pool_options {
   std::size_t workers = 0;                    // 0: one per hardware thread
   std::size_t local_queue_capacity = 256;     // per worker, rounded up to a power of two
@@ -80,20 +85,16 @@ class thread_pool {
   // (at once when the pool was never started or is already stopped), or after the refusal.
   // Thread-safety: any thread, any number of times, concurrently too.
   // Example: `shoal::sync_wait(pool.stop());`
-  [[nodiscard]] detail::pool_stop_awaiter stop() noexcept {
-    return detail::pool_stop_awaiter(*this);
-  }
+  [[nodiscard]] pool_stop_awaiter stop() noexcept { return pool_stop_awaiter(*this); }
 
   // Awaitable. Result: void. Errors: none. Cancellation: none. Resumes on: some worker of this
   // pool (the caller's own when already on one), unbound. Thread-safety: any thread.
   // Example: `co_await pool.schedule();`
-  [[nodiscard]] detail::pool_schedule_awaiter schedule() noexcept {
-    return detail::pool_schedule_awaiter(*this);
-  }
+  [[nodiscard]] pool_schedule_awaiter schedule() noexcept { return pool_schedule_awaiter(*this); }
   // Awaitable. Result: void. Errors: std::out_of_range (thrown here) when k >= size().
   // Cancellation: none. Resumes on: worker k, and the chain stays bound to it.
   // Thread-safety: any thread. Example: `co_await pool.schedule_on(terminal % pool.size());`
-  [[nodiscard]] detail::pool_schedule_on_awaiter schedule_on(std::size_t k);
+  [[nodiscard]] pool_schedule_on_awaiter schedule_on(std::size_t k);
 
   // Starts `t` detached on some worker (unbound) or bound to worker k. An exception escaping `t`
   // terminates the program, as with std::thread. With `token`, the chain runs under it (as under

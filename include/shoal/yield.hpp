@@ -31,6 +31,9 @@ struct yield_awaiter {
 };
 }  // namespace detail
 
-[[nodiscard]] inline detail::yield_awaiter yield() noexcept { return {}; }
+// What yield() returns: an awaitable (see above).
+using yield_awaiter = detail::yield_awaiter;
+
+[[nodiscard]] inline yield_awaiter yield() noexcept { return {}; }
 
 }  // namespace shoal
