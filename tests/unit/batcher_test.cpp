@@ -7,11 +7,9 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <iostream>
 #include <latch>
 #include <mutex>
-#include <new>
 #include <numeric>
 #include <optional>
 #include <span>
@@ -24,49 +22,9 @@
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
 #include "shoal/thread_pool.hpp"
+#include "support/counting_new.hpp"
 #include "support/manual_scheduler.hpp"
 #include "support/running_pool.hpp"
-
-namespace {
-std::atomic<std::uint64_t> allocations{0};
-}  // namespace
-
-// ThreadSanitizer's runtime defines operator new itself (a second definition fails to link):
-// there the allocation test is skipped. Elsewhere these replacements count every allocation.
-#if defined(__SANITIZE_THREAD__)
-#define SHOAL_TEST_COUNTS_NEW 0
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define SHOAL_TEST_COUNTS_NEW 0
-#endif
-#endif
-#ifndef SHOAL_TEST_COUNTS_NEW
-#define SHOAL_TEST_COUNTS_NEW 1
-#endif
-
-#if SHOAL_TEST_COUNTS_NEW
-// Counting replacements of the global operator new (the other forms forward to these).
-// g++ 12 at -O3 inlines these into new-expressions and then warns that free() meets a pointer
-// from operator new: here operator new is malloc, so the pair matches.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-void* operator new(std::size_t size) {
-  allocations.fetch_add(1, std::memory_order_relaxed);  // a counter only: no ordering
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) { return ::operator new(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t /*size*/) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t /*size*/) noexcept { std::free(p); }
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-
-#endif
 
 namespace {
 
@@ -74,6 +32,7 @@ using namespace std::chrono_literals;
 using shoal::batcher;
 using shoal::item_result;
 using shoal::task;
+using shoal::testing::allocations;
 using shoal::testing::manual_scheduler;
 using shoal::testing::spawned;
 
