@@ -26,13 +26,21 @@ interval_sample sampler::next(const cumulative& now, double end_seconds, phase i
   s.start_seconds = last_end_;
   s.end_seconds = end_seconds;
   s.in = in;
+  // Each part moves on only when an interval takes it: a window record counted while a
+  // warm-up interval ran late past the window's start goes to the first measurement interval,
+  // an outside one counted during a late measurement interval to the next drain interval.
   const bool measuring = in == phase::measuring;
   for (std::size_t i = 0; i < txn::kind_count; ++i) {
     s.kinds[i] = measuring ? between(now.window[i], last_.window[i])
                            : between(now.outside[i], last_.outside[i]);
   }
-  if (measuring) measuring_base_ = last_.window;
-  last_ = now;
+  if (measuring) {
+    measuring_base_ = last_.window;
+    last_.window = now.window;
+  } else {
+    last_.outside = now.outside;
+  }
+  last_.kinds = now.kinds;
   last_end_ = end_seconds;
   return s;
 }

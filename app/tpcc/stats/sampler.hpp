@@ -6,11 +6,13 @@
 // (sparse_histogram::difference). Because every counter is monotonic, the intervals of a run
 // add up exactly to the last cumulative snapshot: nothing is lost or counted twice between
 // intervals. An interval of the measurement phase holds what ended inside the measurement
-// window, any other what ended outside it (recorder's `window` and `outside` parts): with
-// the intervals cut at the window's edges, the measurement intervals add up exactly to the
-// window's totals once settle() has given the last of them the window's records still in
-// flight at its cut. The client's own measurement (`client`) is left empty for the caller
-// to fill.
+// window and was counted since the previous measurement interval, any other what ended
+// outside it and was counted since the previous other interval (recorder's `window` and
+// `outside` parts). A cut that comes late at a window edge (a loaded machine) therefore
+// moves records to the neighbouring interval but never drops one: the measurement intervals
+// add up exactly to the window's totals once settle() has given the last of them the
+// window's records still in flight at its cut. The client's own measurement (`client`) is
+// left empty for the caller to fill.
 // Lifetime: one per run. Thread-safety: a plain value (one owner).
 #pragma once
 
