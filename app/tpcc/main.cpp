@@ -5,20 +5,27 @@
 // run (run/, report/), check (check/), clean, or with no command all of them in turn.
 // Exit status: 0 done; 1 the database refused or a check failed; 2 bad command line;
 // 130 interrupted (the results measured so far are printed first).
+#include <unistd.h>
+
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <variant>
 #include <vector>
 
 #include "check/check.hpp"
 #include "check/print.hpp"
+#include "cli/command_line.hpp"
 #include "cli/console.hpp"
+#include "cli/help.hpp"
 #include "cli/options.hpp"
+#include "cli/output_paths.hpp"
 #include "driver/open.hpp"
 #include "loader/loader.hpp"
 #include "random/rng.hpp"
@@ -35,6 +42,7 @@
 #include "shoal/sync_wait.hpp"
 #include "shoal/thread_pool.hpp"
 #include "stats/process.hpp"
+#include "tpcc_commit.hpp"
 #include "ui/live_display.hpp"
 
 namespace {
@@ -48,6 +56,7 @@ constexpr int exit_judged = 3;  // run: the verdict failed or transactions faile
 
 struct app {
   cli::config cfg;
+  std::string command_line;  // as recorded in every result (cli/command_line.hpp)
   shoal::thread_pool& pool;
   cli::console& console;
   std::stop_source interrupt;
@@ -118,9 +127,10 @@ shoal::task<int> load_command(app& a, driver::database& db) {
   if (!done.ok()) {
     co_return a.console.interrupted() ? a.console.interrupt_status() : fail("load", done.message);
   }
-  std::printf("load: %lld warehouses loaded, %lld rows in %s s (%s rows/s)\n",
-              static_cast<long long>(last.warehouses_total), static_cast<long long>(last.rows),
-              fixed(last.elapsed_seconds, 1).c_str(), fixed(last.rows_per_second, 0).c_str());
+  std::printf("load: %lld warehouse%s loaded, %lld rows in %s s (%s rows/s)\n",
+              static_cast<long long>(last.warehouses_total), last.warehouses_total == 1 ? "" : "s",
+              static_cast<long long>(last.rows), fixed(last.elapsed_seconds, 1).c_str(),
+              fixed(last.rows_per_second, 0).c_str());
   std::fflush(stdout);
   co_return exit_ok;
 }
@@ -213,6 +223,18 @@ void print_final_rss() {
   std::fflush(stdout);
 }
 
+// How the result was obtained: the command line, this build, this machine.
+void record_origin(const app& a, run::provenance& p) {
+  p.command_line = a.command_line;
+  p.version = SHOAL_TPCC_VERSION;
+  p.commit = SHOAL_TPCC_COMMIT;
+  std::array<char, 256> host{};
+  if (::gethostname(host.data(), host.size() - 1) == 0) p.host = host.data();
+  p.cores = std::thread::hardware_concurrency();
+  p.workers = a.pool.size();
+  p.connections = a.cfg.connections;
+}
+
 shoal::task<int> run_command(app& a, driver::database& db) {
   run::run_config rc;
   rc.warehouses = a.cfg.warehouses;
@@ -243,7 +265,8 @@ shoal::task<int> run_command(app& a, driver::database& db) {
     const int status = fail("run", refused->message);
     co_return a.console.interrupted() ? a.console.interrupt_status() : status;  // before the start
   }
-  const run::run_result& result = std::get<run::run_result>(outcome);
+  run::run_result& result = std::get<run::run_result>(outcome);
+  record_origin(a, result.origin);
   std::printf("%s", report::format_summary(result, db.describe()).c_str());
   std::fflush(stdout);
   if (!write_report_files(a.cfg, result, db.describe())) co_return exit_failed;
@@ -332,6 +355,9 @@ driver::database_options database_options(const cli::config& cfg) {
   options.connections = cfg.connections;
   options.level = cfg.isolation;
   options.warehouses = cfg.warehouses;
+  // Only init and the default job make a database; check, run, load and clean never create
+  // an empty SQLite file where a path was mistyped.
+  options.create_sqlite_file = cfg.cmd == cli::command::init || cfg.cmd == cli::command::all;
   return options;
 }
 
@@ -348,7 +374,7 @@ shoal::task<int> app_main(app& a) {
   co_return status;
 }
 
-int run_app(const cli::config& cfg) {
+int run_app(const cli::config& cfg, std::string command_line) {
   cli::block_signals();
   shoal::thread_pool_options options;
   options.workers = cfg.workers;
@@ -356,7 +382,7 @@ int run_app(const cli::config& cfg) {
   pool.start();
   cli::console console(std::chrono::seconds(1), cfg.progress);
   console.start();
-  app a{cfg, pool, console, {}};
+  app a{cfg, std::move(command_line), pool, console, {}};
   int status = exit_failed;
   try {
     status = shoal::sync_wait(app_main(a));
@@ -404,14 +430,19 @@ int main(int argc, char** argv) {
   }
   cli::config cfg = std::get<cli::config>(parsed);
   if (cfg.cmd == cli::command::help) {
-    std::printf("%s", cli::usage().c_str());
+    const std::string text = cfg.help_topic ? cli::usage(*cfg.help_topic) : cli::usage();
+    std::printf("%s", text.c_str());
     return exit_ok;
   }
   if (cfg.cmd == cli::command::version) {
-    std::printf("shoal-tpcc %s\n", SHOAL_TPCC_VERSION);
+    std::printf("shoal-tpcc %s (commit %s)\n", SHOAL_TPCC_VERSION, SHOAL_TPCC_COMMIT);
     return exit_ok;
+  }
+  if (auto wrong = cli::check_output_paths(cfg)) {
+    std::fprintf(stderr, "shoal-tpcc: %s\n", wrong->c_str());
+    return exit_usage;
   }
   if (cfg.cmd == cli::command::merge) return merge_command(cfg);  // no database, no pool
   cli::resolve_defaults(cfg);
-  return run_app(cfg);
+  return run_app(cfg, cli::command_line(args));
 }

@@ -48,6 +48,7 @@ struct config {
   std::string json_path;            // --json FILE: the result as JSON (run, merge)
   std::vector<std::string> inputs;  // merge: the result files to add up
   bool tui = true;  // the dashboard when stdout and stderr are terminals; false: plain lines
+  std::optional<command> help_topic;  // `help run`, `run --help`: that command's help
 
   [[nodiscard]] bool is_sqlite() const { return db.is_sqlite(); }
   // The capacity mode's simulated database (driver/sim/sim.hpp): not a database.

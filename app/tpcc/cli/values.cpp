@@ -2,6 +2,7 @@
 #include "cli/values.hpp"
 
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <utility>
@@ -27,22 +28,60 @@ std::optional<double> read_number(std::string_view text) {
   return v;
 }
 
-std::optional<std::chrono::nanoseconds> read_duration(std::string_view text) {
-  constexpr std::array<std::pair<std::string_view, double>, 4> units{
-      {{"ms", 1e-3}, {"s", 1.0}, {"m", 60.0}, {"h", 3600.0}}};
-  double scale = 1.0;
-  for (const auto& [suffix, seconds] : units) {
-    if (text.size() > suffix.size() && text.ends_with(suffix)) {
-      const auto number = text.substr(0, text.size() - suffix.size());
-      text = number;
-      scale = seconds;
-      break;
+namespace {
+
+struct duration_unit {
+  std::string_view suffix;
+  double seconds;
+};
+
+// Longest first where one is a prefix of another ("ms" before "m"); the larger units rank higher.
+constexpr std::array<duration_unit, 4> units{
+    {{"h", 3600.0}, {"ms", 1e-3}, {"m", 60.0}, {"s", 1.0}}};
+
+int rank(const duration_unit& u) {
+  return u.seconds >= 3600 ? 3 : u.seconds >= 60 ? 2 : u.seconds >= 1 ? 1 : 0;
+}
+
+// Reads one "<number><unit>" piece off the front of `text`; nullopt when there is none.
+std::optional<std::pair<double, const duration_unit*>> read_piece(std::string_view& text) {
+  std::size_t digits = 0;
+  while (digits < text.size() &&
+         (std::isdigit(static_cast<unsigned char>(text[digits])) != 0 || text[digits] == '.')) {
+    ++digits;
+  }
+  const auto number = read_number(text.substr(0, digits));
+  if (!number) return std::nullopt;
+  text.remove_prefix(digits);
+  for (const duration_unit& u : units) {
+    if (text.starts_with(u.suffix)) {
+      text.remove_prefix(u.suffix.size());
+      return std::pair{*number, &u};
     }
   }
-  const auto v = read_number(text);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::chrono::nanoseconds> read_duration(std::string_view text) {
   constexpr double longest = 1e6 * 3600;  // a million hours: far beyond any run, no overflow
-  if (!v || *v < 0 || *v * scale > longest) return std::nullopt;
-  return std::chrono::nanoseconds(std::llround(*v * scale * 1e9));
+  if (text.empty()) return std::nullopt;
+  double seconds = 0;
+  if (const auto bare = read_number(text)) {
+    seconds = *bare;  // a bare number is seconds
+    if (seconds < 0) return std::nullopt;
+  } else {
+    int last = 4;  // pieces in decreasing units, each unit at most once: 1h30m, 2m30s, 1s500ms
+    while (!text.empty()) {
+      const auto piece = read_piece(text);
+      if (!piece || rank(*piece->second) >= last) return std::nullopt;
+      last = rank(*piece->second);
+      seconds += piece->first * piece->second->seconds;
+    }
+  }
+  if (seconds > longest) return std::nullopt;
+  return std::chrono::nanoseconds(std::llround(seconds * 1e9));
 }
 
 }  // namespace tpcc::cli

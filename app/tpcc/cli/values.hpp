@@ -1,7 +1,8 @@
 // app/tpcc/cli/values.hpp: reading one option value (numbers, durations, names).
 //
 // What: each reader returns the value, or nullopt when the text is not one; durations are a
-// number with a unit (ms, s, m, h; a bare number is seconds), e.g. 90s, 2m, 1.5h, 250ms.
+// number with a unit (ms, s, m, h; a bare number is seconds), e.g. 90s, 2m, 1.5h, 250ms, or
+// several such pieces in decreasing units, each once: 1h30m, 2m30s, 1s500ms.
 // Thread-safety: pure functions.
 #pragma once
 

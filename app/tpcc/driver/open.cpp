@@ -1,6 +1,7 @@
 // From a --db target to a database (open.hpp).
 #include "driver/open.hpp"
 
+#include <filesystem>
 #include <utility>
 
 #include "driver/postgres/postgres.hpp"
@@ -16,6 +17,13 @@ shoal::task<open_result> open_database(database_options options) {
       std::string path(sqlite_path(options.target));
       if (path.empty()) {
         co_return outcome::make(outcome_kind::failed, "", "--db sqlite: needs a file path");
+      }
+      if (!options.create_sqlite_file && path != ":memory:" && !std::filesystem::exists(path)) {
+        co_return outcome::make(outcome_kind::failed, "",
+                                "SQLite file '" + path +
+                                    "' does not exist (nothing was created; `shoal-tpcc init "
+                                    "--db sqlite:" +
+                                    path + "` creates it, or run the default job)");
       }
       co_return co_await sqlite::open(std::move(path), options);
     }

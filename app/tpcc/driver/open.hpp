@@ -30,7 +30,8 @@ struct database_options {
   std::size_t connections = 16;  // pool size (SQLite: 1 writer thread regardless)
   isolation level = isolation::read_committed;
   std::chrono::milliseconds connect_timeout{5000};
-  std::int64_t warehouses = 0;  // --warehouses: the simulated database's size (sim: only)
+  std::int64_t warehouses = 0;     // --warehouses: the simulated database's size (sim: only)
+  bool create_sqlite_file = true;  // false: a missing SQLite file is an error, never created
 };
 
 using open_result = std::variant<std::unique_ptr<database>, outcome>;

@@ -140,7 +140,8 @@ shoal::task<schema::meta_result> agreed_meta(driver::database& db, const load_op
   schema::load_meta& meta = std::get<schema::load_meta>(read);
   if (meta.warehouses != 0 && meta.warehouses != options.warehouses) {
     co_return failed("database was loaded with " + std::to_string(meta.warehouses) +
-                     " warehouses, asked for " + std::to_string(options.warehouses));
+                     (meta.warehouses == 1 ? " warehouse" : " warehouses") + ", asked for " +
+                     std::to_string(options.warehouses));
   }
   if (meta.warehouses != 0) co_return read;
   const outcome recorded = co_await record_meta(db, meta, options);

@@ -25,6 +25,14 @@ nurand_constants run_constants(rng& r, const nurand_constants& load) noexcept {
   return c;
 }
 
+nurand_constants shared_run_constants(const nurand_constants& load) noexcept {
+  const auto bits = static_cast<std::uint64_t>(load.c_last) << 40U |
+                    static_cast<std::uint64_t>(load.c_id) << 20U |
+                    static_cast<std::uint64_t>(load.ol_i_id);
+  rng r(bits ^ 0x7470'6363'2D72'756EULL);  // "tpcc-run"
+  return run_constants(r, load);
+}
+
 bool c_last_delta_ok(std::int64_t load_c, std::int64_t run_c) noexcept {
   const std::int64_t delta = run_c > load_c ? run_c - load_c : load_c - run_c;
   return delta >= 65 && delta <= 119 && delta != 96 && delta != 112;

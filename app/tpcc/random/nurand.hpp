@@ -35,6 +35,11 @@ struct nurand_constants {
 // drawn until c_last_delta_ok(load.c_last, c_last); c_id and ol_i_id drawn afresh.
 [[nodiscard]] nurand_constants run_constants(rng& r, const nurand_constants& load) noexcept;
 
+// The run constants every client process of a run derives alike from the load's constants
+// (stored with the load), so that shards agree by construction, --seed or not: run_constants
+// over an rng seeded from `load` alone.
+[[nodiscard]] nurand_constants shared_run_constants(const nurand_constants& load) noexcept;
+
 // True when |run_c - load_c| is in 65..119 and is neither 96 nor 112 (clause 2.1.6.1).
 [[nodiscard]] bool c_last_delta_ok(std::int64_t load_c, std::int64_t run_c) noexcept;
 

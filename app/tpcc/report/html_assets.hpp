@@ -60,6 +60,8 @@ th, td { padding: 6px 10px; border-bottom: 1px solid #e3e7ed; text-align: right;
 th:first-child, td:first-child { text-align: left; }
 th { background: #f0f3f7; font-weight: 600; font-size: 13px; }
 td.fail { color: #b3261e; font-weight: 600; }
+table.settings th, table.settings td { text-align: left; white-space: normal; }
+table.settings th { width: 28%; }
 .empty { color: #5b6575; font-style: italic; }
 footer { color: #7a8391; font-size: 12px; margin-top: 24px; }
 )css";

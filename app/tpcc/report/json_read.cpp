@@ -144,6 +144,26 @@ run::run_config config(const at& a) {
   return c;
 }
 
+// Files written before results carried their provenance have none: left empty.
+run::provenance origin(const json& doc) {
+  run::provenance p;
+  if (!doc.contains("provenance") || !doc["provenance"].is_object()) return p;
+  const json& o = doc["provenance"];
+  try {
+    p.command_line = o.value("command_line", "");
+    p.version = o.value("version", "");
+    p.commit = o.value("commit", "");
+    p.server_version = o.value("server_version", "");
+    p.host = o.value("host", "");
+    p.cores = o.value("cores", 0U);
+    p.workers = o.value("workers", std::size_t{0});
+    p.connections = o.value("connections", std::size_t{0});
+  } catch (const json::exception& e) {
+    throw malformed(std::string("field provenance: ").append(e.what()));
+  }
+  return p;
+}
+
 random::nurand_constants constants(const at& a) {
   return {a["c_last"].integer(), a["c_id"].integer(), a["ol_i_id"].integer()};
 }
@@ -295,6 +315,7 @@ loaded_result document(const at& doc) {
   r.started = doc["started"].time();
   r.ended = doc["ended"].time();
   r.config = config(doc["config"]);
+  r.origin = origin(doc.value);
   r.load_constants = constants(doc["nurand"]["load"]);
   r.run_constants = constants(doc["nurand"]["run"]);
   figures(doc, r);

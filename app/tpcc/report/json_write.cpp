@@ -72,6 +72,17 @@ json config(const run::run_config& c) {
             {"max_backoff_ms", c.retry.max_backoff.count()}}}};
 }
 
+json origin(const run::provenance& p) {
+  return {{"command_line", p.command_line},
+          {"version", p.version},
+          {"commit", p.commit},
+          {"server_version", p.server_version},
+          {"host", p.host},
+          {"cores", p.cores},
+          {"workers", p.workers},
+          {"connections", p.connections}};
+}
+
 json constants(const random::nurand_constants& c) {
   return {{"c_last", c.c_last}, {"c_id", c.c_id}, {"ol_i_id", c.ol_i_id}};
 }
@@ -220,6 +231,7 @@ json document(const run::run_result& r, const result_context& context) {
       {"started", detail::iso_utc(r.started)},
       {"ended", detail::iso_utc(r.ended)},
       {"config", config(r.config)},
+      {"provenance", origin(r.origin)},
       {"nurand",
        {{"load", constants(r.load_constants)},
         {"run", constants(r.run_constants)},

@@ -36,7 +36,7 @@ std::optional<std::string> incompatible(const merge_input& a, const merge_input&
              !same_constants(x.run_constants, y.run_constants)) {
     why = std::string("NURand C constants differ from ")
               .append(a.file)
-              .append("'s (shards must share --seed and the load)");
+              .append("'s (shards must run against the same load)");
   } else if (x.wait_scale != y.wait_scale) {
     why = format("wait scale %g, %s has %g", y.wait_scale, a.file.c_str(), x.wait_scale);
   } else if (x.config.interval != y.config.interval) {
@@ -125,6 +125,17 @@ double seconds_between(system_clock::time_point a, system_clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
 
+// The client machines add up: hosts listed once each, cores, workers and connections summed;
+// the first shard's command line, build and server version stand for all.
+void add_origin(run::provenance& a, const run::provenance& b) {
+  if (!b.host.empty() && (", " + a.host + ",").find(", " + b.host + ",") == std::string::npos) {
+    a.host += a.host.empty() ? b.host : ", " + b.host;
+  }
+  a.cores += b.cores;
+  a.workers += b.workers;
+  a.connections += b.connections;
+}
+
 // Adds shard `b` (not the first) into `m`.
 void add_shard(merged_result& m, const merge_input& b) {
   run::run_result& a = m.result;
@@ -140,6 +151,7 @@ void add_shard(merged_result& m, const merge_input& b) {
     if (!a.fatal.empty()) a.fatal += "; ";
     a.fatal.append(b.file).append(": ").append(r.fatal);
   }
+  add_origin(a.origin, r.origin);
   if (b.loaded.context.target != m.context.target) {
     m.notes.push_back(std::string(b.file).append(" ran against ").append(b.loaded.context.target));
   }

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "driver/target.hpp"
+#include "report/json_detail.hpp"
 #include "report/text.hpp"
 #include "report/verdict.hpp"
 #include "txn/kind.hpp"
@@ -42,16 +43,41 @@ std::string isolation_line(const run::run_result& r, const std::string& target) 
   return "  isolation   " + isolation_text(r, target) + "\n";
 }
 
+// Where, when and with what the result was obtained; what an older or merged file lacks is
+// left out.
+std::string origin_lines(const run::run_result& r) {
+  const run::provenance& p = r.origin;
+  std::string out;
+  if (!p.server_version.empty()) out.append("  server      ").append(p.server_version).append("\n");
+  if (!p.version.empty()) {
+    out += format(
+        "  client      shoal-tpcc %s (commit %s) on %s, %u cores, %zu workers, %zu "
+        "connections\n",
+        p.version.c_str(), p.commit.c_str(), p.host.c_str(), p.cores, p.workers, p.connections);
+  }
+  if (!p.command_line.empty()) out.append("  command     ").append(p.command_line).append("\n");
+  out.append("  time        ")
+      .append(detail::iso_utc(r.started))
+      .append(" to ")
+      .append(detail::iso_utc(r.ended))
+      .append("\n");
+  return out;
+}
+
 std::string header(const run::run_result& r, const std::string& target) {
   std::string out;
   if (is_simulated(target)) out += capacity_mode_line;
   out += "shoal-tpcc result\n";
   out.append("  database    ").append(target).append("\n");
   out += mode_line(r);
+  out += origin_lines(r);
   out += isolation_line(r, target);
   out += format("  warehouses  %lld, terminals %lld\n", static_cast<long long>(r.warehouses),
                 static_cast<long long>(r.terminals));
   out += shard_line(r);
+  out += format("  seed        %llu (--seed %llu draws the same inputs again)\n",
+                static_cast<unsigned long long>(r.config.seed),
+                static_cast<unsigned long long>(r.config.seed));
   out += format("  measured    %.1f s%s\n", r.measured_seconds,
                 r.interrupted ? " (interrupted: the interval was cut short)" : "");
   if (!r.drained) out += "  drain       transactions still in flight at the end were abandoned\n";
@@ -106,11 +132,13 @@ std::string headline(const run::run_result& r) {
   } else if (r.wait_scale != 1.0) {
     out += format(
         "  efficiency  %.1f %%  of the scaled maximum (tpmC / (12.86 / %g x %lld "
-        "warehouses)), not a TPC-C figure\n",
-        efficiency(r) * 100.0, r.wait_scale, static_cast<long long>(warehouses_run(r)));
+        "warehouse%s)), not a TPC-C figure\n",
+        efficiency(r) * 100.0, r.wait_scale, static_cast<long long>(warehouses_run(r)),
+        warehouses_run(r) == 1 ? "" : "s");
   } else {
-    out += format("  efficiency  %.1f %%  (tpmC / (12.86 x %lld warehouses))\n",
-                  efficiency(r) * 100.0, static_cast<long long>(warehouses_run(r)));
+    out += format("  efficiency  %.1f %%  (tpmC / (12.86 x %lld warehouse%s))\n",
+                  efficiency(r) * 100.0, static_cast<long long>(warehouses_run(r)),
+                  warehouses_run(r) == 1 ? "" : "s");
   }
   return out + precision_line(r);
 }

@@ -57,8 +57,18 @@ struct run_config {
   std::chrono::nanoseconds client_lag_limit = std::chrono::milliseconds(50);
 };
 
-using stats::phase;
-using stats::to_string;
+// How a result was obtained, in every output: filled by main (the command line, the build,
+// the host) and by the run (the server's version).
+struct provenance {
+  std::string command_line;    // as typed, any password redacted
+  std::string version;         // shoal-tpcc's version
+  std::string commit;          // the source commit it was built from; "unknown" outside git
+  std::string server_version;  // as the database reports it
+  std::string host;            // the client machine
+  unsigned cores = 0;          // its hardware threads
+  std::size_t workers = 0;     // worker threads of the client
+  std::size_t connections = 0;
+};
 
 struct run_result {
   stats::snapshot results;
@@ -78,7 +88,8 @@ struct run_result {
   [[nodiscard]] std::int64_t shard_warehouses() const noexcept {
     return last_warehouse >= first_warehouse ? last_warehouse - first_warehouse + 1 : 0;
   }
-  run_config config;                                     // as effective
+  run_config config;  // as effective
+  provenance origin;
   std::chrono::system_clock::time_point started, ended;  // wall clock: terminals start, run end
   std::vector<stats::interval_sample> series;            // every interval of the run, in order
   stats::client_totals client;

@@ -12,6 +12,7 @@
 #include "run/shard.hpp"
 #include "run/wall_clock.hpp"
 #include "schema/meta.hpp"
+#include "schema/server_version.hpp"
 #include "shoal/gate.hpp"
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
@@ -46,7 +47,8 @@ std::optional<outcome> validate(const schema::load_meta& meta, std::int64_t& war
   }
   if (warehouses != 0 && warehouses != meta.warehouses) {
     return refuse("the database was loaded with " + std::to_string(meta.warehouses) +
-                  " warehouses, but the run asks for " + std::to_string(warehouses));
+                  (meta.warehouses == 1 ? " warehouse" : " warehouses") +
+                  ", but the run asks for " + std::to_string(warehouses));
   }
   warehouses = meta.warehouses;
   return std::nullopt;
@@ -164,6 +166,20 @@ std::string no_warehouses(const run_config& config, std::int64_t warehouses) {
   return why;
 }
 
+// Waits for --start-at, saying on stderr how long is left: at once, then every 10 s.
+shoal::task<bool> count_down_to(std::chrono::system_clock::time_point at) {
+  using std::chrono::system_clock;
+  while (true) {
+    const auto left = std::chrono::duration_cast<std::chrono::seconds>(at - system_clock::now());
+    if (left.count() <= 0) co_return true;
+    std::fprintf(stderr, "shoal-tpcc: run: starting in %lld s (--start-at)\n",
+                 static_cast<long long>(left.count()));
+    const auto step = std::chrono::seconds(10);
+    const auto until = std::min<system_clock::time_point>(at, system_clock::now() + step);
+    if (!co_await sleep_until_wall(until)) co_return false;
+  }
+}
+
 // This process's warehouses, once the agreed start (--start-at) has come.
 shoal::task<std::variant<warehouse_range, outcome>> take_part(const run_config& config,
                                                               run_control& control,
@@ -172,7 +188,7 @@ shoal::task<std::variant<warehouse_range, outcome>> take_part(const run_config& 
   if (range.count() == 0) co_return refuse(no_warehouses(config, warehouses));
   if (config.start_at) {
     const bool reached = co_await shoal::with_stop_token(control.interrupt.get_token(),
-                                                         sleep_until_wall(*config.start_at));
+                                                         count_down_to(*config.start_at));
     if (!reached) co_return refuse("interrupted while waiting for --start-at");
   }
   co_return range;
@@ -249,7 +265,8 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   result.warehouses = p.warehouses;
   result.wait_scale = config.wait_scale;
   result.load_constants = p.meta.constants;
-  result.run_constants = random::run_constants(rng, p.meta.constants);
+  // Every shard derives the same run constants from the load's (merge needs them equal).
+  result.run_constants = random::shared_run_constants(p.meta.constants);
 
   const clock::time_point measure_start = clock::now() + config.warmup;
   const clock::time_point end = measure_start + config.measure;
@@ -275,6 +292,8 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   fixed.simulated = db.simulated();
   result.simulated = db.simulated();
   result.config = config;
+  result.config.warehouses = p.warehouses;  // as loaded when not given
+  result.origin.server_version = co_await schema::server_version(db);
   result.first_warehouse = range.first;
   result.last_warehouse = range.last;
   result.started = std::chrono::system_clock::now();

@@ -45,8 +45,9 @@ std::vector<std::string> render_load(const load_screen& s, screen_size size,
 std::string load_line(const loader::progress_snapshot& s) {
   std::string line =
       "load: " + std::to_string(s.warehouses_done) + "/" + std::to_string(s.warehouses_total) +
-      " warehouses, " + std::to_string(s.rows) + " rows (" + fixed(load_fraction(s) * 100, 0) +
-      "%), " + fixed(s.rows_per_second, 0) + " rows/s, " + fixed(s.mib_per_second, 1) + " MiB/s";
+      (s.warehouses_total == 1 ? " warehouse, " : " warehouses, ") + std::to_string(s.rows) +
+      " rows (" + fixed(load_fraction(s) * 100, 0) + "%), " + fixed(s.rows_per_second, 0) +
+      " rows/s, " + fixed(s.mib_per_second, 1) + " MiB/s";
   if (s.eta_seconds >= 0) line += ", ETA " + fixed(s.eta_seconds, 0) + " s";
   return line;
 }

@@ -33,9 +33,10 @@ std::string mode(double wait_scale) {
 
 std::string header(const run_screen& s) {
   const run::live_view& v = s.view;
-  std::string line = format("shoal-tpcc run  %s  %lld warehouses, %lld terminals  %s",
-                            s.target.c_str(), static_cast<long long>(v.warehouses),
-                            static_cast<long long>(v.terminals), mode(s.wait_scale).c_str());
+  std::string line =
+      format("shoal-tpcc run  %s  %lld warehouse%s, %lld terminals  %s", s.target.c_str(),
+             static_cast<long long>(v.warehouses), v.warehouses == 1 ? "" : "s",
+             static_cast<long long>(v.terminals), mode(s.wait_scale).c_str());
   if (!s.note.empty()) line.append("  ").append(s.note);
   return line;
 }

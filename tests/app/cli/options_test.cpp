@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/command_line.hpp"
+#include "cli/help.hpp"
 #include "cli/values.hpp"
 
 namespace {
@@ -51,7 +53,7 @@ TEST(cli_options, ErrorsNameTheInputAndWhatWasExpected) {
             std::string::npos);
   EXPECT_NE(error_of({"--warehouses", "0"}).find("got '0'"), std::string::npos);
   EXPECT_EQ(error_of({"--duration"}), "option --duration needs a value");
-  EXPECT_NE(error_of({"--duration", "soon"}).find("a duration"), std::string::npos);
+  EXPECT_NE(error_of({"--duration", "soon"}).find("a positive duration"), std::string::npos);
   EXPECT_EQ(error_of({"--no-wait=1"}), "option --no-wait takes no value");
   EXPECT_EQ(error_of({"run", "extra"}), "unexpected argument 'extra'");
   EXPECT_NE(error_of({"--isolation", "snapshot"}).find("serializable"), std::string::npos);
@@ -71,6 +73,17 @@ TEST(cli_options, UsageListsEveryCommandAndOption) {
   }
 }
 
+TEST(cli_command_line, RecordsTheArgumentsQuotedAndThePasswordRedacted) {
+  const std::vector<std::string_view> args{"run", "--db", "postgresql://u:secret@db/tpcc", "--json",
+                                           "my result.json"};
+  const std::string line = tpcc::cli::command_line(args);
+  EXPECT_EQ(line.find("secret"), std::string::npos) << line;
+  EXPECT_EQ(line.find("shoal-tpcc run --db "), 0U) << line;
+  EXPECT_NE(line.find("'my result.json'"), std::string::npos) << line;
+  const std::vector<std::string_view> joined{"--db=host=db password=secret dbname=tpcc"};
+  EXPECT_EQ(tpcc::cli::command_line(joined).find("secret"), std::string::npos);
+}
+
 TEST(cli_values, DurationsTakeUnits) {
   EXPECT_EQ(tpcc::cli::read_duration("250ms"), 250ms);
   EXPECT_EQ(tpcc::cli::read_duration("90s"), 90s);
@@ -81,6 +94,93 @@ TEST(cli_values, DurationsTakeUnits) {
   EXPECT_FALSE(tpcc::cli::read_duration("s"));
   EXPECT_FALSE(tpcc::cli::read_duration("5x"));
   EXPECT_FALSE(tpcc::cli::read_duration("1e12"));  // would overflow nanoseconds
+  EXPECT_FALSE(tpcc::cli::read_duration(""));
+}
+
+TEST(cli_values, CompositeDurationsAddTheirPiecesInDecreasingUnits) {
+  EXPECT_EQ(tpcc::cli::read_duration("1h30m"), 90min);
+  EXPECT_EQ(tpcc::cli::read_duration("2m30s"), 150s);
+  EXPECT_EQ(tpcc::cli::read_duration("1h0m5s"), 3605s);
+  EXPECT_EQ(tpcc::cli::read_duration("1s500ms"), 1500ms);
+  EXPECT_EQ(tpcc::cli::read_duration("0.5h15m"), 45min);
+  EXPECT_FALSE(tpcc::cli::read_duration("30m1h"));  // increasing units
+  EXPECT_FALSE(tpcc::cli::read_duration("1m1m"));   // a unit twice
+  EXPECT_FALSE(tpcc::cli::read_duration("1h30"));   // a piece without its unit
+  EXPECT_FALSE(tpcc::cli::read_duration("1h-30m"));
+}
+
+TEST(cli_options, EverySeedAResultPrintsIsAccepted) {
+  auto r = parse({"run", "--seed", "11376129682864994259"});
+  ASSERT_TRUE(std::holds_alternative<config>(r)) << std::get<std::string>(r);
+  EXPECT_EQ(std::get<config>(r).seed, 11376129682864994259ULL);
+  EXPECT_NE(error_of({"run", "--seed", "0"}).find("--seed expects"), std::string::npos);
+  EXPECT_NE(error_of({"run", "--seed", "18446744073709551616"}).find("--seed expects"),
+            std::string::npos);
+  EXPECT_NE(error_of({"run", "--seed", "-3"}).find("--seed expects"), std::string::npos);
+}
+
+TEST(cli_options, AnEmptyMeasurementIntervalIsRefused) {
+  EXPECT_NE(error_of({"run", "--duration", "0s"}).find("--duration expects a positive duration"),
+            std::string::npos);
+  EXPECT_NE(error_of({"run", "--duration", "0"}).find("got '0'"), std::string::npos);
+  auto r = parse({"run", "--duration", "1h30m", "--warmup", "0s"});
+  ASSERT_TRUE(std::holds_alternative<config>(r)) << std::get<std::string>(r);
+  EXPECT_EQ(std::get<config>(r).duration, 90min);
+  EXPECT_EQ(std::get<config>(r).warmup, 0s);
+}
+
+TEST(cli_options, AnOptionTheCommandDoesNotTakeIsAnErrorNamingTheCommand) {
+  EXPECT_EQ(error_of({"load", "--duration", "5m"}),
+            "--duration does not apply to `shoal-tpcc load` (it is an option of the default job, "
+            "run)");
+  EXPECT_NE(error_of({"check", "--json", "x.json"}).find("`shoal-tpcc check`"), std::string::npos);
+  EXPECT_NE(error_of({"merge", "a.json", "--db", "sqlite:x"}).find("--db does not apply"),
+            std::string::npos);
+  EXPECT_NE(error_of({"clean", "--keep"}).find("the default job"), std::string::npos);
+  EXPECT_NE(error_of({"help", "--warehouses", "3"}).find("`shoal-tpcc help`"), std::string::npos);
+  // What each command does take still parses.
+  for (std::vector<std::string_view> ok :
+       {std::vector<std::string_view>{"load", "--warehouses", "3", "--load-parallel", "2"},
+        {"check", "--check-chunk", "5", "--connections", "4"},
+        {"merge", "a.json", "--json", "m.json", "--html", "m.html"},
+        {"--keep", "--duration", "5s", "--check-chunk", "2", "--load-parallel", "1"},
+        {"clean", "--db", "sqlite:x.db"}}) {
+    EXPECT_TRUE(std::holds_alternative<config>(parse(ok))) << error_of(ok);
+  }
+}
+
+TEST(cli_options, HelpOfOneCommandInEverySpelling) {
+  for (std::vector<std::string_view> args :
+       {std::vector<std::string_view>{"help", "run"}, {"run", "--help"}, {"run", "-h"}}) {
+    auto r = parse(args);
+    ASSERT_TRUE(std::holds_alternative<config>(r)) << std::get<std::string>(r);
+    EXPECT_EQ(std::get<config>(r).cmd, command::help);
+    ASSERT_TRUE(std::get<config>(r).help_topic.has_value());
+    EXPECT_EQ(*std::get<config>(r).help_topic, command::run);
+  }
+  auto general = parse({"-h"});
+  ASSERT_TRUE(std::holds_alternative<config>(general));
+  EXPECT_EQ(std::get<config>(general).cmd, command::help);
+  EXPECT_FALSE(std::get<config>(general).help_topic.has_value());
+  EXPECT_EQ(error_of({"help", "frobnicate"}), "help: unknown command 'frobnicate'");
+}
+
+TEST(cli_options, OneCommandsHelpListsOnlyItsOptionsWithAnExample) {
+  const std::string load = tpcc::cli::usage(command::load);
+  EXPECT_NE(load.find("Usage: shoal-tpcc load [OPTIONS]"), std::string::npos) << load;
+  EXPECT_NE(load.find("--load-parallel"), std::string::npos);
+  EXPECT_NE(load.find("--seed"), std::string::npos);
+  EXPECT_EQ(load.find("--duration"), std::string::npos);
+  EXPECT_EQ(load.find("--json"), std::string::npos);
+  EXPECT_NE(load.find("Example:\n  shoal-tpcc load "), std::string::npos);
+  const std::string run = tpcc::cli::usage(command::run);
+  for (const char* word :
+       {"--duration", "--warmup", "--json", "--html", "--seed", "Default: 2m", "Exit status"}) {
+    EXPECT_NE(run.find(word), std::string::npos) << word;
+  }
+  EXPECT_EQ(run.find("--load-parallel"), std::string::npos);
+  EXPECT_NE(tpcc::cli::usage(command::merge).find("merge [OPTIONS] FILE.json..."),
+            std::string::npos);
 }
 
 }  // namespace

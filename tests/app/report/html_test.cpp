@@ -15,6 +15,8 @@
 #include "binary.hpp"
 #include "chromium.hpp"
 #include "report/html.hpp"
+#include "report/html_chart.hpp"
+#include "report/verdict.hpp"
 #include "sample_run.hpp"
 #include "support/temp_dir.hpp"
 
@@ -89,6 +91,33 @@ TEST(html_report, EscapesEveryEmbeddedString) {
   EXPECT_TRUE(contains(page, "lateness p99 &quot;80 ms&quot; &gt; 50 ms &amp; more"));
   EXPECT_FALSE(contains(page, "<b>'x'"));
   EXPECT_EQ(occurrences(page, "<script"), 1U) << "only the page's own script";
+}
+
+TEST(html_report, ShowsTheVerdictItemsAndHowTheResultWasObtained) {
+  tpcc::run::run_result r = tpcc::testing::sample_run(60, 1.0);
+  r.origin.command_line = "shoal-tpcc run --seed 9 --json 'my result.json'";
+  r.origin.version = "1.2.3";
+  r.origin.commit = "0123456789ab";
+  r.origin.server_version = "PostgreSQL 15.18 <Debian>";
+  r.origin.host = "client-7";
+  r.config.seed = 9;
+  const std::string target = "postgresql://tpcc:***@db/tpcc";
+  const std::string page = tpcc::report::format_html(r, target);
+  const tpcc::report::verdict v = tpcc::report::evaluate(r, target);
+  EXPECT_TRUE(contains(page, std::string("Verdict: ") + v.word())) << page;
+  for (const tpcc::report::verdict_item& i : v.items) {
+    EXPECT_TRUE(contains(page, "<td>" + tpcc::report::html::escape(i.name) + "</td>")) << i.name;
+  }
+  EXPECT_TRUE(contains(page, "Configuration and provenance"));
+  EXPECT_TRUE(contains(page, "shoal-tpcc run --seed 9 --json &#39;my result.json&#39;"));
+  EXPECT_TRUE(contains(page, "1.2.3 (commit 0123456789ab)"));
+  EXPECT_TRUE(contains(page, "PostgreSQL 15.18 &lt;Debian&gt;"));
+  EXPECT_TRUE(contains(page, "client-7, "));
+  EXPECT_TRUE(contains(page, "<th>seed</th><td>9</td>"));
+  EXPECT_TRUE(contains(page, ">tpmC<"));
+  // The database once on the page (the facts), besides the window's title.
+  const std::string body = page.substr(page.find("<body>"));
+  EXPECT_EQ(occurrences(body, target), 1U) << body.substr(0, 2000);
 }
 
 TEST(html_report, LabelsSimulatedAndScaledRunsOnly) {

@@ -41,6 +41,14 @@ tpcc::run::run_result sample() {
   auto r = tpcc::testing::compliant();
   r.config.shard = {1, 3};
   r.config.seed = 42;
+  r.origin = {.command_line = "shoal-tpcc run --db 'x y'",
+              .version = "9.9.9",
+              .commit = "0123456789ab",
+              .server_version = "PostgreSQL 15.18",
+              .host = "client-3",
+              .cores = 64,
+              .workers = 8,
+              .connections = 200};
   r.config.start_at = r.started;
   r.config.wait_scale = 1.0;
   r.first_warehouse = 4;
@@ -86,6 +94,13 @@ TEST(json, AResultWrittenToAFileReadsBackEqual) {
   EXPECT_EQ(b.config.shard.index, 1);
   EXPECT_EQ(b.config.shard.count, 3);
   EXPECT_EQ(b.config.seed, 42U);
+  EXPECT_EQ(b.origin.command_line, r.origin.command_line);
+  EXPECT_EQ(b.origin.commit, "0123456789ab");
+  EXPECT_EQ(b.origin.server_version, "PostgreSQL 15.18");
+  EXPECT_EQ(b.origin.host, "client-3");
+  EXPECT_EQ(b.origin.cores, 64U);
+  EXPECT_EQ(b.origin.workers, 8U);
+  EXPECT_EQ(b.origin.connections, 200U);
   EXPECT_EQ(b.config.start_at, r.started);
   EXPECT_EQ(b.config.measure, r.config.measure);
   EXPECT_EQ(b.run_constants.c_last, 200);

@@ -109,6 +109,26 @@ TEST(merge, ClientFiguresCombine) {
   EXPECT_EQ(m.result.client.client_bound_reason, "shard-1.json: workers saturated");
 }
 
+TEST(merge, TheClientMachinesAddUpInTheProvenance) {
+  auto a = shard(0, 0);
+  auto b = shard(1, 0);
+  tpcc::run::provenance& p = a.loaded.result.origin;
+  p.command_line = "shoal-tpcc run --shard 0/2";
+  p.server_version = "PostgreSQL 15.18";
+  p.host = "client-1";
+  p.cores = 8;
+  p.workers = 8;
+  p.connections = 100;
+  b.loaded.result.origin = p;  // a second process on the same machine: listed once
+  EXPECT_EQ(merged({a, b}).result.origin.host, "client-1");
+  b.loaded.result.origin.host = "client-2";
+  const merged_result m = merged({a, b});
+  EXPECT_EQ(m.result.origin.host, "client-1, client-2");
+  EXPECT_EQ(m.result.origin.cores, 16U);
+  EXPECT_EQ(m.result.origin.connections, 200U);
+  EXPECT_EQ(m.result.origin.server_version, "PostgreSQL 15.18");
+}
+
 TEST(merge, IncompatibleInputsAreRefusedNamingTheFile) {
   auto b = shard(1, 0);
   b.loaded.result.warehouses = 20;

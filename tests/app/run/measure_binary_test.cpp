@@ -70,7 +70,13 @@ TEST(measure_flags, StartAtInThePastWarnsAndCtrlCWhileWaitingExitsWithoutRunning
                  120s, 3000ms);
   EXPECT_EQ(r.exit_code, 130) << describe(r);
   EXPECT_TRUE(contains(r.err, "interrupted while waiting for --start-at")) << r.err;
+  EXPECT_TRUE(contains(r.err, "run: starting in 3")) << r.err;  // the countdown, 1 h ahead
   EXPECT_LT(std::chrono::steady_clock::now() - before, 60s);
+  // More than a day ahead is refused before anything starts.
+  const binary_result far =
+      run_binary({"run", "--db", db, "--start-at", epoch_seconds_from_now(25h)});
+  EXPECT_EQ(far.exit_code, 2) << describe(far);
+  EXPECT_TRUE(contains(far.err, "--start-at expects a time at most 24 h ahead")) << far.err;
 }
 
 }  // namespace

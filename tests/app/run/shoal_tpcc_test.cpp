@@ -131,7 +131,7 @@ TEST(shoal_tpcc, SqliteDatabaseLoadsRunsChecksAndRefusesMismatchedRuns) {
   mismatched.insert(mismatched.end(), {"--warehouses", "2"});
   r = run_binary(mismatched);
   EXPECT_EQ(r.exit_code, 1) << describe(r);
-  EXPECT_TRUE(contains(r.err, "loaded with 1 warehouses")) << r.err;
+  EXPECT_TRUE(contains(r.err, "loaded with 1 warehouse,")) << r.err;
 
   remove_load_marker(db.target(), 1);
   r = run_binary(short_run(db.target()));

@@ -305,7 +305,7 @@ TEST(sim_binary, BadSimulatedTargetsExitWithUsageStatusNamingTheSetting) {
 
 TEST(sim_binary, OnlyRunWorksOnTheSimulatedDatabase) {
   for (const char* cmd : {"init", "load", "check", "clean"}) {
-    const binary_result r = run_binary({cmd, "--db", "sim:latency=5ms", "--warehouses", "1"});
+    const binary_result r = run_binary({cmd, "--db", "sim:latency=5ms"});
     EXPECT_EQ(r.exit_code, 2) << cmd << "\n" << describe(r);
     EXPECT_TRUE(contains(r.err, "only `shoal-tpcc run` works")) << cmd << "\n" << r.err;
   }

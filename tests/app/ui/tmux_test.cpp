@@ -49,7 +49,7 @@ TEST(dashboard_in_tmux, ShowsTheRunThenLeavesTheSummaryOnTheNormalScreen) {
   std::string screen = pane.wait_for(measuring, 400s);
   ASSERT_TRUE(measuring(screen)) << screen;
   EXPECT_TRUE(shows(screen, "shoal-tpcc run")) << screen;
-  EXPECT_TRUE(shows(screen, "1 warehouses, 10 terminals")) << screen;
+  EXPECT_TRUE(shows(screen, "1 warehouse, 10 terminals")) << screen;
   EXPECT_TRUE(shows(screen, "remaining")) << screen;
   EXPECT_TRUE(shows(screen, "[#")) << screen;
   EXPECT_TRUE(shows(screen, "p50 ms")) << screen;
@@ -67,7 +67,7 @@ TEST(dashboard_in_tmux, ShowsTheRunThenLeavesTheSummaryOnTheNormalScreen) {
   EXPECT_TRUE(shows(after, "shoal-tpcc result")) << after;
   EXPECT_TRUE(shows(after, "tpmC")) << after;
   EXPECT_TRUE(shows(after, "check: all conditions passed")) << after;
-  EXPECT_TRUE(shows(after, "load: 1 warehouses loaded")) << after;
+  EXPECT_TRUE(shows(after, "load: 1 warehouse loaded")) << after;
   EXPECT_FALSE(shows(after, "MEASURING")) << "the dashboard leaked onto the normal screen";
   expect_terminal_given_back(pane.raw());
 }

@@ -1,0 +1,352 @@
+// app/tpcc/cli/option_table.cpp: the options, their values and the commands (see
+// option_table.hpp).
+#include "cli/option_table.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <initializer_list>
+
+#include "cli/start_at.hpp"
+#include "cli/values.hpp"
+#include "driver/target.hpp"
+
+namespace tpcc::cli {
+namespace {
+
+using std::string_view;
+// Concatenates text pieces (g++ 12 at -O3 warns falsely on `"literal" + std::string(...)`).
+std::string join(std::initializer_list<string_view> parts) {
+  std::string out;
+  for (const string_view p : parts) out += p;
+  return out;
+}
+
+std::optional<std::string> expected(string_view what) { return join({"expects ", what}); }
+
+template <class T>
+std::optional<std::string> positive(T& field, string_view text, std::int64_t max) {
+  const auto v = read_integer(text);
+  if (!v || *v < 1 || *v > max) {
+    return expected(join({"an integer from 1 to ", std::to_string(max)}));
+  }
+  field = static_cast<T>(*v);
+  return std::nullopt;
+}
+
+std::optional<std::string> duration(std::chrono::nanoseconds& field, string_view text) {
+  const auto v = read_duration(text);
+  if (!v) return expected("a duration such as 90s, 2m, 1h30m or 500ms");
+  field = *v;
+  return std::nullopt;
+}
+
+// --duration: an empty measurement interval measures nothing.
+std::optional<std::string> set_measure(config& c, string_view text) {
+  const auto v = read_duration(text);
+  if (!v || v->count() == 0) return expected("a positive duration such as 90s, 10m or 1h30m");
+  c.duration = *v;
+  return std::nullopt;
+}
+
+std::optional<std::string> set_isolation(config& c, string_view text) {
+  if (text == "read-committed") {
+    c.isolation = driver::isolation::read_committed;
+  } else if (text == "repeatable-read") {
+    c.isolation = driver::isolation::repeatable_read;
+  } else if (text == "serializable") {
+    c.isolation = driver::isolation::serializable;
+  } else {
+    return expected("read-committed, repeatable-read or serializable");
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> set_wait_scale(config& c, string_view text) {
+  const auto v = read_number(text);
+  if (!v || *v < 0 || *v > 1000) return expected("a number from 0 to 1000");
+  c.wait_scale = *v;
+  return std::nullopt;
+}
+
+// --seed: any 64-bit seed but 0 (0 means "from the clock"), as every result prints it.
+std::optional<std::string> set_seed(config& c, string_view text) {
+  std::uint64_t v = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (error != std::errc() || end != text.data() + text.size() || text.empty() || v == 0) {
+    return expected("an integer from 1 to 18446744073709551615");
+  }
+  c.seed = v;
+  return std::nullopt;
+}
+
+std::optional<std::string> set_db(config& c, string_view text) {
+  auto parsed = driver::parse_target(text);
+  if (auto* wrong = std::get_if<std::string>(&parsed)) return std::move(*wrong);
+  c.db = std::move(std::get<driver::target>(parsed));
+  return std::nullopt;
+}
+
+std::optional<std::string> set_json(config& c, string_view text) {
+  if (text.empty()) return expected("a file name");
+  c.json_path = std::string(text);
+  return std::nullopt;
+}
+
+// --html FILE, --hdr-log FILE: where a report goes.
+std::optional<std::string> set_path(std::string& field, string_view text) {
+  if (text.empty()) return expected("a file name");
+  field = std::string(text);
+  return std::nullopt;
+}
+
+// --interval: the step of the series and the displays; at least the probes' 100 ms.
+std::optional<std::string> set_interval(config& c, string_view text) {
+  const auto v = read_duration(text);
+  if (!v || *v < std::chrono::milliseconds(100) || *v > std::chrono::hours(1)) {
+    return expected("a duration from 100ms to 1h, such as 1s or 500ms");
+  }
+  c.interval = *v;
+  return std::nullopt;
+}
+
+// --client-lag-limit: a positive duration; microseconds (us) accepted too.
+std::optional<std::string> set_client_lag_limit(config& c, string_view text) {
+  std::optional<std::chrono::nanoseconds> v;
+  if (text.size() > 2 && text.ends_with("us")) {
+    const auto us = read_number(text.substr(0, text.size() - 2));
+    if (us && *us >= 0 && *us <= 1e12) v = std::chrono::nanoseconds(std::llround(*us * 1000));
+  } else {
+    v = read_duration(text);
+  }
+  if (!v || v->count() <= 0) return expected("a positive duration such as 50ms, 200us or 1s");
+  c.client_lag_limit = *v;
+  return std::nullopt;
+}
+
+// --shard i/n: shard i (0-based) of n.
+std::optional<std::string> set_shard(config& c, string_view text) {
+  constexpr std::int64_t max_shards = 1'000'000;
+  const auto slash = text.find('/');
+  std::optional<std::int64_t> i, n;
+  if (slash != string_view::npos) {
+    i = read_integer(text.substr(0, slash));
+    n = read_integer(text.substr(slash + 1));
+  }
+  if (!i || !n || *n < 1 || *n > max_shards || *i < 0 || *i >= *n) {
+    return expected("I/N with 0 <= I < N, such as 0/4");
+  }
+  c.shard_index = *i;
+  c.shard_count = *n;
+  return std::nullopt;
+}
+
+std::optional<std::string> set_start_at(config& c, string_view text) {
+  const auto at = parse_start_at(text);
+  if (!at) {
+    return expected("an ISO 8601 UTC time such as 2026-11-21T10:00:00Z, or Unix epoch seconds");
+  }
+  if (*at - std::chrono::system_clock::now() > std::chrono::hours(24)) {
+    return expected("a time at most 24 h ahead (a later one is surely a mistake)");
+  }
+  c.start_at = *at;
+  return std::nullopt;
+}
+
+// Which commands an option applies to.
+constexpr command_set job = bit(command::all);
+constexpr command_set running = job | bit(command::run);
+constexpr command_set reporting = running | bit(command::merge);
+constexpr command_set loading = job | bit(command::load);
+constexpr command_set checking = job | bit(command::check);
+constexpr command_set seeded = running | bit(command::load);
+constexpr command_set sized =
+    running | bit(command::init) | bit(command::load) | bit(command::check);
+constexpr command_set databases = sized | bit(command::clean);
+constexpr command_set any = 0xFFFF;
+
+constexpr std::int64_t max_warehouses = 1'000'000;
+
+constexpr std::array<option, 28> options{{
+    {"db", "TARGET",
+     "sqlite:PATH (an embedded file), or a PostgreSQL URI (postgresql://user@host/db) or "
+     "key=value string. Default: sqlite:shoal-tpcc.db. Capacity mode: sim:latency=5ms "
+     "answers every round trip after 5 ms without any database (`run` only; measures the "
+     "client, labelled SIMULATED)",
+     set_db, databases},
+    {"warehouses", "N",
+     "Warehouses to load, or to run (must match the load; default: as loaded). The default "
+     "job loads 2.",
+     [](config& c, string_view t) { return positive(c.warehouses, t, max_warehouses); }, sized},
+    {"connections", "N",
+     "Connection pool size. Default: 16 (PostgreSQL), 1 (SQLite), 4096 (sim:, so the pool "
+     "never limits a capacity run)",
+     [](config& c, string_view t) { return positive(c.connections, t, 100000); }, databases},
+    {"workers", "N", "Worker threads. Default: one per hardware thread",
+     [](config& c, string_view t) { return positive(c.workers, t, 1024); }, databases},
+    {"warmup", "DURATION", "Warm-up before the measurement interval. Default: 30s",
+     [](config& c, string_view t) { return duration(c.warmup, t); }, running},
+    {"duration", "DURATION", "Measurement interval. Default: 2m", set_measure, running},
+    {"drain", "DURATION",
+     "At the end, how long transactions in flight may take to finish. Default: 30s",
+     [](config& c, string_view t) { return duration(c.drain, t); }, running},
+    {"interval", "DURATION",
+     "Step of the interval series (throughput and latency over time) and of the live "
+     "display. Default: 1s",
+     set_interval, running},
+    {"client-lag-limit", "DURATION",
+     "Probe timer lateness or ready-queue delay (p99 over the measurement interval) above "
+     "this marks the result client-bound. Default: 50ms",
+     set_client_lag_limit, running},
+    {"shard", "I/N",
+     "Run the terminals of shard I of N only (0-based; a contiguous warehouse range); remote "
+     "warehouses are still drawn from all. Default: 0/1",
+     set_shard, running},
+    {"start-at", "TIME",
+     "Start the warm-up at TIME (2026-11-21T10:00:00Z or Unix epoch seconds, at most 24 h "
+     "ahead), so that shards start together; a countdown is printed, Ctrl-C cancels the wait",
+     set_start_at, running},
+    {"wait-scale", "F",
+     "Multiply keying and think times by F. Anything but 1 is not TPC-C and is labelled so",
+     set_wait_scale, running},
+    {"no-wait", "", "No keying or think times (a stress test; not TPC-C, labelled so)",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.wait_scale = 0;
+       return std::nullopt;
+     },
+     running},
+    {"deliverers", "N", "Coroutines running deferred Deliveries. Default: connections / 8, >= 1",
+     [](config& c, string_view t) { return positive(c.deliverers, t, 10000); }, running},
+    {"load-parallel", "N", "Warehouses loaded at once. Default: connections, at most 8",
+     [](config& c, string_view t) { return positive(c.load_parallel, t, 1024); }, loading},
+    {"seed", "N",
+     "Seed of the loader's or the terminals' random draws; every result prints it, so the same "
+     "inputs can be drawn again. Default: from the clock. The run's NURand constants come from "
+     "the load's, so shards need no shared seed",
+     set_seed, seeded},
+    {"isolation", "LEVEL",
+     "read-committed (default), repeatable-read or serializable. The default is PostgreSQL's "
+     "own and what TPC-C's profiles need with their row locks and in-place updates (clause "
+     "3.4; docs/tpcc/spec-map.md says which guarantee holds at which level); stricter levels "
+     "add serialization failures (40001, 40P01), retried and counted. Every output states it",
+     set_isolation, databases},
+    {"check-chunk", "N", "Warehouses per consistency-check query. Default: 10",
+     [](config& c, string_view t) { return positive(c.check_chunk, t, max_warehouses); }, checking},
+    {"delivery-log", "FILE",
+     "Write the deferred Delivery result file (clause 2.7.2.3): one line per deferred Delivery "
+     "with its queue and completion times, warehouse, carrier and per district the order "
+     "delivered or `skipped` (docs/tpcc/results.md)",
+     [](config& c, string_view t) { return set_path(c.delivery_log_path, t); }, running},
+    {"html", "FILE",
+     "Write the run as a self-contained HTML page: throughput and latency over time, the "
+     "latency distribution, the per-type table",
+     [](config& c, string_view t) { return set_path(c.html_path, t); }, reporting},
+    {"hdr-log", "FILE",
+     "Write the latency series as an HdrHistogram interval log (microseconds; tags such "
+     "as NewOrder-response)",
+     [](config& c, string_view t) { return set_path(c.hdr_log_path, t); }, reporting},
+    {"keep", "", "Default job: keep the data at the end instead of cleaning up",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.keep = true;
+       return std::nullopt;
+     },
+     job},
+    {"tolerate-errors", "",
+     "Exit 0 even when the verdict fails or transactions failed with non-retryable errors "
+     "(the report still counts and shows every failure)",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.tolerate_errors = true;
+       return std::nullopt;
+     },
+     running},
+    {"no-progress", "", "Do not print progress lines while loading and running",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.progress = false;
+       return std::nullopt;
+     },
+     databases},
+    {"no-tui", "", "Plain progress lines instead of the dashboard (the default on a terminal)",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.tui = false;
+       return std::nullopt;
+     },
+     databases},
+    {"json", "FILE", "Write the result (every figure, histograms, series) as JSON to FILE",
+     set_json, reporting},
+    {"help", "", "Show this help",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.cmd = command::help;
+       return std::nullopt;
+     },
+     any},
+    {"version", "", "Show the version",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.cmd = command::version;
+       return std::nullopt;
+     },
+     any},
+}};
+
+constexpr std::array<command_info, 7> commands{{
+    {"", command::all,
+     "init, load, run, check and clean on an embedded SQLite file (or --db), in turn",
+     "shoal-tpcc --warehouses 2 --warmup 10s --duration 1m"},
+    {"init", command::init, "create the tables (and distribute them on Citus)",
+     "shoal-tpcc init --db postgresql://tpcc@localhost/tpcc"},
+    {"load", command::load, "populate the tables (clause 4.3); resumes a broken load",
+     "shoal-tpcc load --db postgresql://tpcc@localhost/tpcc --warehouses 10"},
+    {"run", command::run, "run the terminals and print the result",
+     "shoal-tpcc run --db postgresql://tpcc@localhost/tpcc --warmup 2m --duration 10m "
+     "--json result.json --html result.html"},
+    {"check", command::check, "verify consistency conditions 3.3.2.1-3.3.2.12",
+     "shoal-tpcc check --db postgresql://tpcc@localhost/tpcc"},
+    {"clean", command::clean, "drop every table", "shoal-tpcc clean --db sqlite:shoal-tpcc.db"},
+    {"merge", command::merge, "add up shards' results: merge a.json ... [--json F] [--html F]",
+     "shoal-tpcc merge shard0.json shard1.json --json all.json --html all.html"},
+}};
+
+}  // namespace
+
+std::span<const option> option_table() { return options; }
+
+std::span<const command_info> command_table() { return commands; }
+
+const option* find_option(string_view name) {
+  for (const option& o : options) {
+    if (o.name == name) return &o;
+  }
+  return nullptr;
+}
+
+std::optional<command> find_command(string_view name) {
+  for (const command_info& c : commands) {
+    if (!c.name.empty() && c.name == name) return c.cmd;
+  }
+  return std::nullopt;
+}
+
+const command_info& describe(command c) {
+  for (const command_info& info : commands) {
+    if (info.cmd == c) return info;
+  }
+  return commands[0];
+}
+
+std::string command_phrase(command c) {
+  if (c == command::help) return "`shoal-tpcc help`";
+  const command_info& info = describe(c);
+  if (info.name.empty()) return "the default job (no command)";
+  return join({"`shoal-tpcc ", info.name, "`"});
+}
+
+std::string commands_phrase(command_set set) {
+  std::string out;
+  for (const command_info& c : commands) {
+    if ((set & bit(c.cmd)) == 0) continue;
+    if (!out.empty()) out += ", ";
+    out += c.name.empty() ? string_view("the default job") : c.name;
+  }
+  return out;
+}
+
+}  // namespace tpcc::cli
