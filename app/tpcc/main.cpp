@@ -125,6 +125,10 @@ shoal::task<int> load_command(app& a, driver::database& db) {
   shown->close();
   const loader::progress_snapshot last = progress->snapshot();
   if (!done.ok()) {
+    if (last.warehouses_total > 0) {  // the count is recorded: a plain `load` resumes
+      std::fprintf(stderr, "shoal-tpcc: load: resume it with: shoal-tpcc load --db %s\n",
+                   driver::redact(a.cfg.db.text).c_str());
+    }
     co_return a.console.interrupted() ? a.console.interrupt_status() : fail("load", done.message);
   }
   std::printf("load: %lld warehouse%s loaded, %lld rows in %s s (%s rows/s)\n",
@@ -284,7 +288,7 @@ shoal::task<int> check_command(app& a, driver::database& db) {
   check::check_options options;
   options.last_warehouse = std::get<schema::load_meta>(meta).warehouses;
   options.chunk = a.cfg.check_chunk;
-  if (options.last_warehouse < 1) co_return fail("check", "the database is not loaded");
+  if (auto why = std::get<schema::load_meta>(meta).incomplete()) co_return fail("check", *why);
   const auto results = co_await shoal::with_stop_token(a.interrupt.get_token(),
                                                        check::check_consistency(db, options));
   std::printf("%s", check::format_results(results).c_str());

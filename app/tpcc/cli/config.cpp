@@ -21,9 +21,8 @@ void resolve_defaults(config& c) {
   if (c.connections == 0) c.connections = default_connections(c);
   if (c.deliverers == 0) c.deliverers = std::max<std::size_t>(1, c.connections / 8);
   if (c.load_parallel == 0) c.load_parallel = std::min<std::size_t>(c.connections, 8);
-  if (c.warehouses == 0 && (c.cmd == command::all || c.cmd == command::load)) {
-    c.warehouses = c.cmd == command::all ? 2 : 1;
-  }
+  // load: 0 resumes a broken load with the count it recorded (1 for a fresh one).
+  if (c.warehouses == 0 && c.cmd == command::all) c.warehouses = 2;
 }
 
 }  // namespace tpcc::cli

@@ -175,8 +175,8 @@ constexpr std::array<option, 28> options{{
      "client, labelled SIMULATED)",
      set_db, databases},
     {"warehouses", "N",
-     "Warehouses to load, or to run (must match the load; default: as loaded). The default "
-     "job loads 2.",
+     "Warehouses to load (default 1; resuming a broken load, the count it recorded), or to "
+     "run and check (must match the load; default: as loaded). The default job loads 2.",
      [](config& c, string_view t) { return positive(c.warehouses, t, max_warehouses); }, sized},
     {"connections", "N",
      "Connection pool size. Default: 16 (PostgreSQL), 1 (SQLite), 4096 (sim:, so the pool "

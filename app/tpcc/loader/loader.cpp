@@ -42,7 +42,7 @@ outcome failed(std::string message) {
 }
 
 std::optional<outcome> check_options(const load_options& o) {
-  if (o.warehouses < 1) {
+  if (o.warehouses < 0) {  // 0: as recorded
     return failed("warehouses must be at least 1, got " + std::to_string(o.warehouses));
   }
   if (o.parallel < 1) return failed("parallel must be at least 1");
@@ -133,11 +133,13 @@ shoal::task<outcome> record_meta(driver::database& db, schema::load_meta& meta,
   co_return result;
 }
 
-// The meta to load under: read, checked against the options, recorded the first time.
-shoal::task<schema::meta_result> agreed_meta(driver::database& db, const load_options& options) {
+// The meta to load under: read, checked against the options, recorded the first time. A load
+// not told how many warehouses (0) takes the count an earlier load recorded, else 1.
+shoal::task<schema::meta_result> agreed_meta(driver::database& db, load_options& options) {
   schema::meta_result read = co_await schema::read_meta(db);
   if (std::holds_alternative<outcome>(read)) co_return read;
   schema::load_meta& meta = std::get<schema::load_meta>(read);
+  if (options.warehouses == 0) options.warehouses = meta.warehouses != 0 ? meta.warehouses : 1;
   if (meta.warehouses != 0 && meta.warehouses != options.warehouses) {
     co_return failed("database was loaded with " + std::to_string(meta.warehouses) +
                      (meta.warehouses == 1 ? " warehouse" : " warehouses") + ", asked for " +
@@ -151,8 +153,7 @@ shoal::task<schema::meta_result> agreed_meta(driver::database& db, const load_op
 
 }  // namespace
 
-shoal::task<outcome> load(driver::database& db, const load_options& options,
-                          load_progress& progress) {
+shoal::task<outcome> load(driver::database& db, load_options options, load_progress& progress) {
   const std::optional<outcome> bad = check_options(options);
   if (bad.has_value()) co_return *bad;
   schema::meta_result agreed = co_await agreed_meta(db, options);
@@ -169,7 +170,9 @@ shoal::task<outcome> load(driver::database& db, const load_options& options,
   const outcome loaded = co_await shoal::with_task_group<outcome>(body);
   if (shoal::stop_requested()) co_return cancelled_outcome();
   if (!loaded.ok() || !options.build_indexes) co_return loaded;
-  co_return co_await schema::create_indexes(db);
+  const outcome indexed = co_await schema::create_indexes(db);
+  if (!indexed.ok()) co_return indexed;
+  co_return co_await schema::analyze_tables(db);
 }
 
 }  // namespace tpcc::loader

@@ -34,17 +34,7 @@ outcome refuse(std::string why) { return outcome::make(outcome_kind::failed, "",
 
 // The loaded database must be complete and agree with what the run asks for.
 std::optional<outcome> validate(const schema::load_meta& meta, std::int64_t& warehouses) {
-  if (meta.warehouses <= 0) {
-    return refuse("the database is not loaded: run `shoal-tpcc load` first");
-  }
-  const auto loaded =
-      std::count_if(meta.loaded.begin(), meta.loaded.end(), [](std::int64_t w) { return w > 0; });
-  const bool items = std::find(meta.loaded.begin(), meta.loaded.end(), 0) != meta.loaded.end();
-  if (loaded < meta.warehouses || !items) {
-    return refuse("the database is only partly loaded (" + std::to_string(loaded) + " of " +
-                  std::to_string(meta.warehouses) +
-                  " warehouses): run `shoal-tpcc load` again to finish it");
-  }
+  if (auto why = meta.incomplete()) return refuse(std::move(*why));
   if (warehouses != 0 && warehouses != meta.warehouses) {
     return refuse("the database was loaded with " + std::to_string(meta.warehouses) +
                   (meta.warehouses == 1 ? " warehouse" : " warehouses") +

@@ -199,6 +199,13 @@ shoal::task<outcome> create_indexes(driver::database& db) {
   return run_on_lease(db, calls_of(index_statements()));
 }
 
+// ANALYZE, which PostgreSQL, Citus (propagated to the shards) and SQLite all take as is.
+constexpr statement analyze_all{"tpcc_analyze", "ANALYZE"};
+
+shoal::task<outcome> analyze_tables(driver::database& db) {
+  return run_on_lease(db, calls_of(std::span<const statement>(&analyze_all, 1)));
+}
+
 shoal::task<outcome> drop_schema(driver::database& db) {
   return run_on_lease(db, calls_of(drop_statements()));
 }

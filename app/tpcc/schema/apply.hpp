@@ -68,5 +68,8 @@ struct init_report {
 shoal::task<driver::outcome> create_schema(driver::database& db, init_report& report);
 shoal::task<driver::outcome> create_indexes(driver::database& db);
 shoal::task<driver::outcome> drop_schema(driver::database& db);
+// Gathers the planner's statistics on every table (ANALYZE): after a load, so that the first
+// check and run do not plan over empty-table estimates.
+shoal::task<driver::outcome> analyze_tables(driver::database& db);
 
 }  // namespace tpcc::schema

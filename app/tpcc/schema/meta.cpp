@@ -108,6 +108,18 @@ bool load_meta::is_loaded(std::int64_t w_id) const noexcept {
   return std::binary_search(loaded.begin(), loaded.end(), w_id);
 }
 
+std::optional<std::string> load_meta::incomplete() const {
+  if (warehouses <= 0) return "the database is not loaded: run `shoal-tpcc load` first";
+  const auto done =
+      std::count_if(loaded.begin(), loaded.end(), [](std::int64_t w) { return w > 0; });
+  const bool items = std::find(loaded.begin(), loaded.end(), 0) != loaded.end();
+  if (done >= warehouses && items) return std::nullopt;
+  return "the database is only partly loaded (" + std::to_string(done) + " of " +
+         std::to_string(warehouses) + (warehouses == 1 ? " warehouse" : " warehouses") +
+         (items ? "" : ", the items missing") +
+         "): `shoal-tpcc load` with the same --db finishes it (it resumes the recorded count)";
+}
+
 const char* schema_missing_message() noexcept {
   return "schema missing: run `shoal-tpcc init` first";
 }

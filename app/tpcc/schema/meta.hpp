@@ -20,6 +20,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -37,6 +39,9 @@ struct load_meta {
   std::vector<std::int64_t> loaded;  // w_ids in tpcc_loaded, ascending; 0 = items
 
   [[nodiscard]] bool is_loaded(std::int64_t w_id) const noexcept;
+  // Why the data cannot be run or checked yet (not loaded, or a load broken off: the items
+  // or some warehouses missing), with the command that finishes it; nullopt when complete.
+  [[nodiscard]] std::optional<std::string> incomplete() const;
 };
 
 using meta_result = std::variant<load_meta, driver::outcome>;

@@ -305,7 +305,8 @@ TEST(loader_progress, SnapshotGivesRatesAndEta) {
   EXPECT_DOUBLE_EQ(s.eta_seconds, 6.0);
 }
 
-load_options no_warehouses() { return {.warehouses = 0}; }
+// A negative count (0 means "as recorded"): refused before the database is touched.
+load_options no_warehouses() { return {.warehouses = -1}; }
 
 task<std::string> refuse_no_warehouses(std::string target) {
   std::unique_ptr<database> db = co_await opened(target, 1);
@@ -318,7 +319,8 @@ task<std::string> refuse_no_warehouses(std::string target) {
 
 TEST(loader_options, BadOptionsAreRefusedNamingTheOption) {
   loader_scratch t;
-  EXPECT_EQ(t.run(refuse_no_warehouses(t.sqlite_target())), "warehouses must be at least 1, got 0");
+  EXPECT_EQ(t.run(refuse_no_warehouses(t.sqlite_target())),
+            "warehouses must be at least 1, got -1");
 }
 
 }  // namespace

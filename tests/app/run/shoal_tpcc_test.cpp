@@ -137,6 +137,44 @@ TEST(shoal_tpcc, SqliteDatabaseLoadsRunsChecksAndRefusesMismatchedRuns) {
   r = run_binary(short_run(db.target()));
   EXPECT_EQ(r.exit_code, 1) << describe(r);
   EXPECT_TRUE(contains(r.err, "partly loaded")) << r.err;
+  // check says so too, and fails, rather than passing over what is not there.
+  r = run_binary({"check", "--db", db.target()}, 300s);
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_TRUE(contains(r.err, "partly loaded (0 of 1 warehouse)")) << r.err;
+  EXPECT_FALSE(contains(r.out, "all conditions passed")) << r.out;
+}
+
+const tpcc::driver::statement stat_rows{"test_stat_rows", "SELECT count(*) FROM sqlite_stat1"};
+
+// The rows of SQLite's planner statistics (written by ANALYZE); -1 when they cannot be read.
+shoal::task<std::int64_t> statistics_rows(shoal::thread_pool& pool, std::string target) {
+  co_await pool.schedule();
+  tpcc::driver::database_options options;
+  options.target = std::move(target);
+  options.connections = 1;
+  auto opened = co_await tpcc::driver::open_database(options);
+  if (opened.index() != 0) co_return -1;
+  auto db = std::move(std::get<0>(opened));
+  std::int64_t rows = -1;
+  {
+    auto lease = co_await db->acquire();
+    const auto began = co_await lease->begin();
+    const auto counted = co_await lease->execute(stat_rows, {});
+    co_await lease->commit();
+    if (began.ok() && counted.ok() && counted.rows.size() == 1) rows = counted.rows[0].int_at(0);
+  }
+  co_await db->close();
+  co_return rows;
+}
+
+TEST(shoal_tpcc, ALoadWithoutACountResumesTheRecordedOneAndLeavesPlannerStatistics) {
+  const sqlite_file db;
+  ASSERT_NO_FATAL_FAILURE(init_and_load(db.target(), "2"));
+  const binary_result r = run_binary({"load", "--db", db.target(), "--no-progress"}, 300s);
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.out, "load: 2 warehouses loaded")) << r.out;
+  shoal::testing::running_pool pool(1);
+  EXPECT_GT(shoal::sync_wait(statistics_rows(pool.pool, db.target())), 0) << "no ANALYZE";
 }
 
 TEST(shoal_tpcc, CtrlCEndsARunWithTheResultsSoFar) {
