@@ -257,6 +257,7 @@ stats::client_sample client_sample(const at& a) {
   c.pool_size = a["pool_size"].count();
   c.pool_in_use = a["pool_in_use"].count();
   c.pool_waiting = a["pool_waiting"].count();
+  c.deliveries_queued = a.value.value("deliveries_queued", std::size_t{0});  // older files: none
   c.cpu_seconds = a["cpu_seconds"].number();
   c.rss_bytes = a["rss_bytes"].count();
   return c;

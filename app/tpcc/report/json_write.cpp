@@ -155,6 +155,7 @@ json client_sample(const stats::client_sample& c) {
           {"pool_size", c.pool_size},
           {"pool_in_use", c.pool_in_use},
           {"pool_waiting", c.pool_waiting},
+          {"deliveries_queued", c.deliveries_queued},
           {"cpu_seconds", c.cpu_seconds},
           {"rss_bytes", c.rss_bytes}};
 }

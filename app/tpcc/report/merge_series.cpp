@@ -17,6 +17,7 @@ void add_client(stats::client_sample& a, const stats::client_sample& b) {
   a.pool_size += b.pool_size;
   a.pool_in_use += b.pool_in_use;
   a.pool_waiting += b.pool_waiting;
+  a.deliveries_queued += b.deliveries_queued;
   a.cpu_seconds += b.cpu_seconds;
   a.rss_bytes = std::max(a.rss_bytes, b.rss_bytes);
 }

@@ -118,6 +118,7 @@ stats::client_sample monitor::client_now(double seconds) {
   c.pool_size = sessions.size;
   c.pool_in_use = sessions.in_use;
   c.pool_waiting = sessions.waiting;
+  c.deliveries_queued = queued_ ? queued_() : 0;
   const stats::process_usage usage = stats::read_process_usage();
   c.cpu_seconds = std::max(0.0, usage.cpu_seconds - last_usage_.cpu_seconds);
   c.rss_bytes = usage.rss_bytes;

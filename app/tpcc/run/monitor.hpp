@@ -24,6 +24,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <stop_token>
 #include <vector>
 
@@ -52,6 +53,8 @@ class monitor {
   // For the sampling loop: cuts the interval ending now; the next cut is at `grid` or at a
   // window edge before it (or within a tenth of an interval after it, in its place).
   void sample();
+  // How many deferred Deliveries wait for a deliverer, read at each cut (before start()).
+  void count_deliveries_with(std::function<std::size_t()> queued) { queued_ = std::move(queued); }
   [[nodiscard]] stats::clock::time_point next_cut(stats::clock::time_point grid) const;
   [[nodiscard]] stats::clock::time_point started() const noexcept { return started_; }
   [[nodiscard]] std::chrono::nanoseconds interval() const noexcept { return interval_; }
@@ -76,6 +79,7 @@ class monitor {
   std::vector<stats::interval_sample> series_;
   std::stop_source stop_;
   shoal::gate gate_;
+  std::function<std::size_t()> queued_;
 };
 
 }  // namespace tpcc::run

@@ -290,6 +290,11 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   const clock::time_point started = clock::now();
   control.publish(&recorder, fixed, started);
   auto watch = std::make_unique<monitor>(pool, db, recorder, control, started, config.interval);
+  watch->count_deliveries_with([&ctx] {
+    std::size_t queued = 0;
+    for (const auto& queue : ctx->deliveries) queued += queue->size();
+    return queued;
+  });
   watch->start();
   co_await perform(pool, *ctx, config, control, result, measure_start, end, rng);
   co_await watch->stop();  // nothing of it stays on the pool

@@ -31,8 +31,9 @@ struct client_sample {
   std::uint64_t lateness_p99_us = 0;     // over all workers' probes in the interval
   std::uint64_t queue_delay_p99_us = 0;  // idem
   std::size_t pool_size = 0, pool_in_use = 0, pool_waiting = 0;  // at the end of the interval
-  double cpu_seconds = 0;                                        // process, in the interval
-  std::uint64_t rss_bytes = 0;                                   // at the end of the interval
+  std::size_t deliveries_queued = 0;  // deferred Deliveries waiting for a deliverer, then
+  double cpu_seconds = 0;             // process, in the interval
+  std::uint64_t rss_bytes = 0;        // at the end of the interval
 };
 
 struct client_totals {

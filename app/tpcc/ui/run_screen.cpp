@@ -112,7 +112,7 @@ void add_workers(std::vector<std::string>& lines, const stats::client_sample& c,
   for (std::size_t i = 0; i < c.workers.size(); ++i) {
     const stats::worker_sample& w = c.workers[i];
     const std::string cell = pad_right(
-        format("w%zu %3.0f%% %s/s", i, w.busy * 100, short_number(w.resumed_per_second).c_str()),
+        format("w%zu %5.1f%% %s/s", i, w.busy * 100, short_number(w.resumed_per_second).c_str()),
         18);
     if (line.size() + cell.size() > columns && line.size() > 2) {
       if (++added == max_lines) {
@@ -137,13 +137,15 @@ void add_client(std::vector<std::string>& lines, const run_screen& s, const run_
   const stats::client_sample& c = last.client;
   const double seconds = std::max(last.end_seconds - last.start_seconds, 1e-9);
   lines.push_back(
-      format("client  %zu workers (busy, coroutines resumed/s)  cpu %.2f s/s  rss %s MiB",
+      format("client  %zu workers (busy, coroutines resumed/s)  cpu %.3f s/s  rss %s MiB",
              c.workers.size(), c.cpu_seconds / seconds,
              fixed(static_cast<double>(c.rss_bytes) / 1048576.0, 1).c_str()));
   add_workers(lines, c, columns);
-  lines.push_back(format("pool    size %zu  in use %zu  waiting %zu  wait p90 %s ms", c.pool_size,
-                         c.pool_in_use, c.pool_waiting,
-                         f.pool_wait_p90_us ? millis(*f.pool_wait_p90_us).c_str() : "-"));
+  lines.push_back(
+      format("pool    size %zu  in use %zu  waiting %zu  wait p90 %s ms  deliveries "
+             "queued %zu",
+             c.pool_size, c.pool_in_use, c.pool_waiting,
+             f.pool_wait_p90_us ? millis(*f.pool_wait_p90_us).c_str() : "-", c.deliveries_queued));
   lines.push_back(
       format("lag     timer lateness p99 %s ms  ready-queue delay p99 %s ms  (limit %s ms)",
              millis(c.lateness_p99_us).c_str(), millis(c.queue_delay_p99_us).c_str(),

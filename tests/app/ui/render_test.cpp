@@ -67,6 +67,7 @@ stats::interval_sample interval(std::size_t workers, double busy) {
   i.client.pool_size = 16;
   i.client.pool_in_use = 9;
   i.client.pool_waiting = 3;
+  i.client.deliveries_queued = 4;
   i.client.lateness_p99_us = 1500;
   i.client.queue_delay_p99_us = 700;
   i.client.cpu_seconds = 0.25;
@@ -114,9 +115,9 @@ TEST(run_screen, ShowsWorkersPoolAndLagOfTheLatestInterval) {
   s.view.last = interval(2, 0.25);
   const auto lines = render_run(s, {120, 40}, {});
   EXPECT_TRUE(has(lines, "2 workers"));
-  EXPECT_TRUE(has(lines, "w0  25% 1.2k/s"));
-  EXPECT_TRUE(has(lines, "w1  25% 1.2k/s"));
-  EXPECT_TRUE(has(lines, "size 16  in use 9  waiting 3  wait p90 0.5 ms"));
+  EXPECT_TRUE(has(lines, "w0  25.0% 1.2k/s"));
+  EXPECT_TRUE(has(lines, "w1  25.0% 1.2k/s"));
+  EXPECT_TRUE(has(lines, "size 16  in use 9  waiting 3  wait p90 0.5 ms  deliveries queued 4"));
   EXPECT_TRUE(has(lines, "timer lateness p99 1.5 ms"));
   EXPECT_TRUE(has(lines, "ready-queue delay p99 0.7 ms"));
   EXPECT_TRUE(has(lines, "rss 24.0 MiB"));
