@@ -29,6 +29,7 @@
 #include "driver/open.hpp"
 #include "loader/loader.hpp"
 #include "random/rng.hpp"
+#include "report/csv.hpp"
 #include "report/hdr_log.hpp"
 #include "report/html.hpp"
 #include "report/json.hpp"
@@ -165,6 +166,11 @@ bool write_report_files(const cli::config& cfg, const run::run_result& r,
   if (!cfg.html_path.empty()) {
     const auto failed = report::write_html(r, target, cfg.html_path);
     if (failed) fail("--html", *failed);
+    written = written && !failed;
+  }
+  if (!cfg.csv_path.empty()) {
+    const auto failed = report::write_csv(r, cfg.csv_path);
+    if (failed) fail("--csv", *failed);
     written = written && !failed;
   }
   if (!cfg.hdr_log_path.empty()) {

@@ -45,6 +45,7 @@ struct config {
   std::string html_path;            // --html FILE: the HTML report (run)
   std::string delivery_log_path;    // --delivery-log FILE: clause 2.7.2.3's result file (run)
   std::string hdr_log_path;         // --hdr-log FILE: the series as an HdrHistogram interval log
+  std::string csv_path;             // --csv FILE: the series as CSV
   std::string json_path;            // --json FILE: the result as JSON (run, merge)
   std::vector<std::string> inputs;  // merge: the result files to add up
   bool tui = true;  // the dashboard when stdout and stderr are terminals; false: plain lines

@@ -167,7 +167,7 @@ constexpr command_set any = 0xFFFF;
 
 constexpr std::int64_t max_warehouses = 1'000'000;
 
-constexpr std::array<option, 28> options{{
+constexpr std::array<option, 29> options{{
     {"db", "TARGET",
      "sqlite:PATH (an embedded file), or a PostgreSQL URI (postgresql://user@host/db) or "
      "key=value string. Default: sqlite:shoal-tpcc.db. Capacity mode: sim:latency=5ms "
@@ -245,6 +245,10 @@ constexpr std::array<option, 28> options{{
      "Write the latency series as an HdrHistogram interval log (microseconds; tags such "
      "as NewOrder-response)",
      [](config& c, string_view t) { return set_path(c.hdr_log_path, t); }, reporting},
+    {"csv", "FILE",
+     "Write the interval series as CSV: one row per interval and transaction type (phase, "
+     "outcome counts, retries, p50/p90/p99/max ms)",
+     [](config& c, string_view t) { return set_path(c.csv_path, t); }, reporting},
     {"keep", "", "Default job: keep the data at the end instead of cleaning up",
      [](config& c, string_view) -> std::optional<std::string> {
        c.keep = true;

@@ -35,7 +35,8 @@ std::optional<std::string> unwritable(const std::string& path) {
 }  // namespace
 
 std::optional<std::string> check_output_paths(const config& cfg) {
-  const std::array<std::pair<std::string_view, const std::string*>, 4> outputs{{
+  const std::array<std::pair<std::string_view, const std::string*>, 5> outputs{{
+      {"--csv", &cfg.csv_path},
       {"--json", &cfg.json_path},
       {"--html", &cfg.html_path},
       {"--hdr-log", &cfg.hdr_log_path},

@@ -1,9 +1,9 @@
 // app/tpcc/cli/output_paths.hpp: every output file the command line names, checked before any
 // work starts, so that an hour's run is never lost to a typo in --json's directory.
 //
-// What: check_output_paths(cfg) looks at --json, --html, --hdr-log and --delivery-log: the
-// directory must exist and be writable, and the file, if it exists, must be a regular file
-// that can be written. Returns one line naming the option, the path and what is wrong, or
+// What: check_output_paths(cfg) looks at --json, --html, --hdr-log, --csv and --delivery-log:
+// the directory must exist and be writable, and the file, if it exists, must be a regular
+// file that can be written. Returns one line naming the option, the path and what is wrong, or
 // nullopt. Nothing is created or truncated here: the writers do that at the end.
 // Thread-safety: reads the file system only.
 #pragma once

@@ -46,7 +46,7 @@ struct interval_kind {
 
 struct interval_sample {
   double start_seconds = 0, end_seconds = 0;  // since the run started
-  phase in = phase::warmup;                   // the phase at the end of the interval
+  phase in = phase::warmup;                   // the phase the interval starts in
   std::array<interval_kind, txn::kind_count> kinds;
   client_sample client;
 };

@@ -46,7 +46,7 @@ TEST(cli_binary, AnOptionTheCommandDoesNotTakeIsRefusedNamingTheCommand) {
 TEST(cli_binary, AnOutputPathThatCannotBeWrittenIsRefusedBeforeAnyWork) {
   const tpcc::testing::temp_dir dir("shoal-tpcc-cli");
   const std::string db_file = dir.file("never.db");
-  for (const char* flag : {"--json", "--html", "--hdr-log", "--delivery-log"}) {
+  for (const char* flag : {"--json", "--html", "--hdr-log", "--csv", "--delivery-log"}) {
     const binary_result r =
         run_binary({"--db", "sqlite:" + db_file, flag, dir.file("missing/out.file")});
     EXPECT_EQ(r.exit_code, 2) << flag << "\n" << describe(r);
@@ -84,9 +84,9 @@ TEST(cli_binary, AResultCarriesItsProvenanceInTheSummaryAndTheJson) {
   ASSERT_EQ(run_binary({"load", "--db", db, "--warehouses", "1", "--no-progress"}, 300s).exit_code,
             0);
   const std::string out = dir.file("p.json");
-  const binary_result r =
-      run_binary({"run", "--db", db, "--warmup", "1s", "--duration", "2s", "--wait-scale", "0.01",
-                  "--no-progress", "--tolerate-errors", "--seed", "77", "--json", out});
+  const binary_result r = run_binary({"run", "--db", db, "--warmup", "1s", "--duration", "2s",
+                                      "--wait-scale", "0.01", "--no-progress", "--tolerate-errors",
+                                      "--seed", "77", "--json", out, "--csv", dir.file("p.csv")});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "  server      SQLite 3.")) << r.out;
   EXPECT_TRUE(contains(r.out, "  client      shoal-tpcc ")) << r.out;
@@ -103,6 +103,18 @@ TEST(cli_binary, AResultCarriesItsProvenanceInTheSummaryAndTheJson) {
   EXPECT_FALSE(p["host"].get<std::string>().empty());
   EXPECT_GE(p["cores"].get<int>(), 1);
   EXPECT_GE(p["workers"].get<int>(), 1);
+  // --csv: a header, then one row per interval and type, the same intervals as the JSON.
+  std::ifstream csv(dir.file("p.csv"));
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_TRUE(line.starts_with("start_s,end_s,phase,type,committed,")) << line;
+  std::size_t rows = 0, new_orders = 0;
+  while (std::getline(csv, line)) {
+    ++rows;
+    if (line.find(",New-Order,") != std::string::npos) ++new_orders;
+  }
+  EXPECT_EQ(rows, 5 * doc["series"].size());
+  EXPECT_EQ(new_orders, doc["series"].size());
 }
 
 }  // namespace

@@ -1,0 +1,26 @@
+// app/tpcc/report/csv.hpp: the interval series as CSV (--csv FILE), for spreadsheets and
+// pandas.
+//
+// What: one header line, then one row per interval and transaction type: the interval's start
+// and end (seconds since the terminals started), its phase (warm-up, measuring, draining), the
+// type, each outcome's count under its JSON key (stats/outcomes.hpp: committed,
+// retried_committed, rolled_back, failed_retries_exhausted, failed, lost, abandoned),
+// completed, failures, retries, and the response
+// time's p50, p90, p99 and max in milliseconds over the completed transactions of the interval
+// (empty cells when it completed none). RFC 4180: comma-separated, "\r\n" line ends, no field
+// needs quoting (type names have no comma). Thread-safety: pure functions.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "run/result.hpp"
+
+namespace tpcc::report {
+
+[[nodiscard]] std::string format_csv(const run::run_result& r);
+// nullopt when written; otherwise why not, naming the path.
+[[nodiscard]] std::optional<std::string> write_csv(const run::run_result& r,
+                                                   const std::string& path);
+
+}  // namespace tpcc::report

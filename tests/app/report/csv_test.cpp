@@ -1,0 +1,52 @@
+// tests/app/report/csv_test.cpp: the series as CSV: one row per interval and type, counts and
+// percentiles of each interval, empty cells where an interval completed nothing.
+#include "report/csv.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sample_run.hpp"
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    EXPECT_TRUE(line.ends_with("\r")) << "RFC 4180 line ends: " << line;
+    out.push_back(line.substr(0, line.size() - 1));
+  }
+  return out;
+}
+
+std::size_t fields(const std::string& line) {
+  return static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1;
+}
+
+TEST(csv_series, OneRowPerIntervalAndTypeWithItsCountsAndPercentiles) {
+  const tpcc::run::run_result r = tpcc::testing::sample_run(30, 1.0);
+  const std::vector<std::string> lines = lines_of(tpcc::report::format_csv(r));
+  ASSERT_EQ(lines.size(), 1 + 5 * r.series.size());
+  EXPECT_EQ(lines[0],
+            "start_s,end_s,phase,type,committed,retried_committed,rolled_back,"
+            "failed_retries_exhausted,failed,lost,abandoned,completed,failures,retries,p50_ms,"
+            "p90_ms,p99_ms,max_ms");
+  for (const std::string& line : lines) EXPECT_EQ(fields(line), fields(lines[0])) << line;
+  const tpcc::stats::interval_kind& first = r.series[0].kinds[0];
+  const auto committed = first.outcomes[tpcc::stats::txn_outcome::committed];
+  EXPECT_NE(lines[1].find(",New-Order," + std::to_string(committed) + ","), std::string::npos)
+      << lines[1];
+}
+
+TEST(csv_series, AnIntervalThatCompletedNothingHasEmptyPercentiles) {
+  tpcc::run::run_result r = tpcc::testing::sample_run(2, 1.0);
+  r.series[0].kinds[1] = {};
+  const std::vector<std::string> lines = lines_of(tpcc::report::format_csv(r));
+  EXPECT_TRUE(lines[2].ends_with(",0,0,0,,,,")) << lines[2];
+}
+
+}  // namespace
