@@ -248,6 +248,7 @@ void record_origin(const app& a, run::provenance& p) {
 shoal::task<int> run_command(app& a, driver::database& db) {
   run::run_config rc;
   rc.warehouses = a.cfg.warehouses;
+  rc.terminals_per_warehouse = a.cfg.terminals;
   rc.warmup = a.cfg.warmup;
   rc.measure = a.cfg.duration;
   rc.drain = a.cfg.drain;

@@ -21,6 +21,7 @@ struct config {
   command cmd = command::all;
   driver::target db{.text = "sqlite:shoal-tpcc.db", .kind = driver::engine::sqlite};  // --db
   std::int64_t warehouses = 0;  // 0: 2 for the default job, "as loaded" for run and check
+  std::int64_t terminals = 10;  // per warehouse (clause 4.2.2's 10 unless --terminals)
   std::size_t connections = 0;  // 0: 16 for PostgreSQL, 1 for SQLite, 4096 simulated
   std::size_t workers = 0;      // 0: one per hardware thread
   std::chrono::nanoseconds warmup = std::chrono::seconds(30);

@@ -124,6 +124,7 @@ void check_layout(const at& a) {
 run::run_config config(const at& a) {
   run::run_config c;
   c.warehouses = a["warehouses"].integer();
+  c.terminals_per_warehouse = a.value.value("terminals_per_warehouse", std::int64_t{10});
   c.warmup = duration(a["warmup_seconds"]);
   c.measure = duration(a["measure_seconds"]);
   c.drain = duration(a["drain_seconds"]);

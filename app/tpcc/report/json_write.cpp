@@ -55,6 +55,7 @@ json layout() {
 
 json config(const run::run_config& c) {
   return {{"warehouses", c.warehouses},
+          {"terminals_per_warehouse", c.terminals_per_warehouse},
           {"warmup_seconds", seconds(c.warmup)},
           {"measure_seconds", seconds(c.measure)},
           {"drain_seconds", seconds(c.drain)},

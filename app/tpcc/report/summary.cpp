@@ -72,8 +72,13 @@ std::string header(const run::run_result& r, const std::string& target) {
   out += mode_line(r);
   out += origin_lines(r);
   out += isolation_line(r, target);
-  out += format("  warehouses  %lld, terminals %lld\n", static_cast<long long>(r.warehouses),
-                static_cast<long long>(r.terminals));
+  out += format("  warehouses  %lld, terminals %lld%s\n", static_cast<long long>(r.warehouses),
+                static_cast<long long>(r.terminals),
+                r.config.terminals_per_warehouse == 10
+                    ? ""
+                    : format(" (%lld per warehouse: NOT TPC-C, clause 4.2.2 says 10)",
+                             static_cast<long long>(r.config.terminals_per_warehouse))
+                          .c_str());
   out += shard_line(r);
   out += format("  seed        %llu (--seed %llu draws the same inputs again)\n",
                 static_cast<unsigned long long>(r.config.seed),

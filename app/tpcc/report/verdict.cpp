@@ -29,6 +29,15 @@ verdict_item mode_item(const run::run_result& r) {
   return i;
 }
 
+verdict_item terminals_item(const run::run_result& r) {
+  verdict_item i = named("terminals per warehouse", "4.2.2");
+  i.required = "10";
+  i.measured = format("%lld", static_cast<long long>(r.config.terminals_per_warehouse));
+  not_reportable(i, r.config.terminals_per_warehouse == 10);
+  if (!i.pass) i.note = "--terminals: not a TPC-C result, whatever the other figures";
+  return i;
+}
+
 verdict_item database_item(std::string_view target) {
   verdict_item i = named("database", "1.1");
   i.required = "a real database";
@@ -133,6 +142,7 @@ verdict evaluate(const run::run_result& r, std::string_view target) {
   verdict v;
   v.items.push_back(database_item(target));
   v.items.push_back(mode_item(r));
+  v.items.push_back(terminals_item(r));
   v.items.push_back(interval_item(r));
   v.items.push_back(completed_item(r));
   v.items.push_back(client_item(r));

@@ -28,7 +28,7 @@ using clock = stats::clock;
 using driver::outcome;
 using driver::outcome_kind;
 
-constexpr std::int64_t terminals_per_warehouse = 10;  // clause 4.2.2
+constexpr std::int64_t spec_terminals_per_warehouse = 10;  // clause 4.2.2
 
 outcome refuse(std::string why) { return outcome::make(outcome_kind::failed, "", std::move(why)); }
 
@@ -61,10 +61,11 @@ std::int64_t start_terminals(shoal::thread_pool& pool, terminal::run_context& ct
   const auto spread = std::max<std::int64_t>(1, config.warmup.count() / 2);
   std::int64_t started = 0;
   for (std::int64_t w = range.first; w <= range.last; ++w) {
-    for (std::int64_t d = 1; d <= terminals_per_warehouse; ++d) {
+    for (std::int64_t d = 1; d <= config.terminals_per_warehouse; ++d) {
       terminal::terminal_config t;
       t.w_id = static_cast<std::int32_t>(w);
-      t.stock_level_d_id = static_cast<std::int32_t>(d);
+      // Each terminal its district for Stock-Level (clause 2.8.1.2); beyond 10, they repeat.
+      t.stock_level_d_id = static_cast<std::int32_t>((d - 1) % spec_terminals_per_warehouse + 1);
       t.start_delay = std::chrono::nanoseconds(rng.uniform(0, spread - 1));
       const auto worker = static_cast<std::size_t>(started) % pool.size();
       pool.spawn_on(worker, terminal::run_terminal(ctx, t, rng.split(), c.terminals.enter()),
@@ -198,7 +199,9 @@ std::unique_ptr<terminal::run_context> make_context(driver::database& db, stats:
   // mix's Deliveries (one per ~52 s per warehouse), more than clause 2.7.2.2's 80 s allow. One
   // queue per deliverer, each serving every n-th warehouse.
   const std::size_t queues = std::max<std::size_t>(1, config.deliverers);
-  const auto warehouses = static_cast<std::size_t>(terminals / terminals_per_warehouse);
+  // Sized per 10 terminals (a spec warehouse's worth of Deliveries), whatever --terminals is.
+  const auto warehouses = static_cast<std::size_t>((terminals + spec_terminals_per_warehouse - 1) /
+                                                   spec_terminals_per_warehouse);
   const std::size_t capacity = 2 * ((warehouses + queues - 1) / queues) + 2;
   auto ctx = std::make_unique<terminal::run_context>(db, rec, capacity, queues);
   ctx->scope.warehouses = result.warehouses;  // remote warehouses are drawn from all of them
@@ -261,7 +264,8 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   const clock::time_point measure_start = clock::now() + config.warmup;
   const clock::time_point end = measure_start + config.measure;
   stats::recorder recorder(measure_start, end);
-  auto ctx = make_context(db, recorder, config, result, range.count() * terminals_per_warehouse);
+  auto ctx =
+      make_context(db, recorder, config, result, range.count() * config.terminals_per_warehouse);
   stats::error_log errors(print_error);
   ctx->errors = &errors;
   std::unique_ptr<terminal::delivery_log> delivery_results;
@@ -278,7 +282,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   fixed.warmup_seconds = std::chrono::duration<double>(config.warmup).count();
   fixed.measure_seconds = std::chrono::duration<double>(config.measure).count();
   fixed.warehouses = range.count();  // this process's (its shard's)
-  fixed.terminals = range.count() * terminals_per_warehouse;
+  fixed.terminals = range.count() * config.terminals_per_warehouse;
   fixed.simulated = db.simulated();
   result.simulated = db.simulated();
   result.config = config;

@@ -78,6 +78,18 @@ TEST(verdict, ScaledOrNoWaitsAndSimulatedDatabasesAreInconclusiveWithTheReason) 
   EXPECT_EQ(item(v, "database").measured, "simulated (client capacity mode)");
 }
 
+TEST(verdict, TerminalsOtherThanTenPerWarehouseAreNotATpcCResult) {
+  auto r = compliant();
+  EXPECT_TRUE(item(evaluate(r, postgres), "terminals per warehouse").pass);
+  r.config.terminals_per_warehouse = 25;
+  const verdict v = evaluate(r, postgres);
+  EXPECT_FALSE(v.pass);
+  EXPECT_EQ(v.undecided(), std::vector<std::string>{"terminals per warehouse"});
+  EXPECT_EQ(item(v, "terminals per warehouse").measured, "25");
+  EXPECT_EQ(item(v, "terminals per warehouse").required, "10");
+  EXPECT_TRUE(contains(item(v, "terminals per warehouse").note, "not a TPC-C result"));
+}
+
 TEST(verdict, InputVariabilityOutsideItsRangeFails) {
   auto r = compliant();
   r.results.inputs.rollbacks_asked = r.results.inputs.new_orders * 2 / 100;

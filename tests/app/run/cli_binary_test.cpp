@@ -84,9 +84,10 @@ TEST(cli_binary, AResultCarriesItsProvenanceInTheSummaryAndTheJson) {
   ASSERT_EQ(run_binary({"load", "--db", db, "--warehouses", "1", "--no-progress"}, 300s).exit_code,
             0);
   const std::string out = dir.file("p.json");
-  const binary_result r = run_binary({"run", "--db", db, "--warmup", "1s", "--duration", "2s",
-                                      "--wait-scale", "0.01", "--no-progress", "--tolerate-errors",
-                                      "--seed", "77", "--json", out, "--csv", dir.file("p.csv")});
+  const binary_result r =
+      run_binary({"run", "--db", db, "--warmup", "1s", "--duration", "2s", "--wait-scale", "0.01",
+                  "--no-progress", "--tolerate-errors", "--seed", "77", "--json", out, "--csv",
+                  dir.file("p.csv"), "--terminals", "3"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "  server      SQLite 3.")) << r.out;
   EXPECT_TRUE(contains(r.out, "  client      shoal-tpcc ")) << r.out;
@@ -95,6 +96,18 @@ TEST(cli_binary, AResultCarriesItsProvenanceInTheSummaryAndTheJson) {
   std::ifstream in(out);
   const nlohmann::json doc = nlohmann::json::parse(in);
   EXPECT_EQ(doc["config"]["warehouses"], 1);
+  // --terminals 3: three terminals ran, and the result says it is not TPC-C.
+  EXPECT_EQ(doc["terminals"], 3);
+  EXPECT_EQ(doc["config"]["terminals_per_warehouse"], 3);
+  EXPECT_TRUE(contains(r.out, "terminals 3 (3 per warehouse: NOT TPC-C")) << r.out;
+  bool judged = false;
+  for (const nlohmann::json& item : doc["verdict"]["items"]) {
+    if (item["name"] != "terminals per warehouse") continue;
+    judged = true;
+    EXPECT_EQ(item["measured"], "3");
+    EXPECT_EQ(item["judgement"], "inconclusive") << item;
+  }
+  EXPECT_TRUE(judged) << doc["verdict"];
   const nlohmann::json& p = doc["provenance"];
   EXPECT_TRUE(p["command_line"].get<std::string>().starts_with("shoal-tpcc run --db " + db));
   EXPECT_TRUE(p["server_version"].get<std::string>().starts_with("SQLite 3.")) << p;
