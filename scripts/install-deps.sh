@@ -12,6 +12,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libasio-dev libboost-context-dev
   # application
   libpq-dev postgresql libsqlite3-dev libfmt-dev nlohmann-json3-dev libncurses-dev
+  libtomlplusplus-dev  # --config FILE (TOML)
   # tests that drive the binary as a person would
   tmux procps
   # the HTML report rendered in a headless browser; the HdrHistogram log read by its own

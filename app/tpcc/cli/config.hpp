@@ -47,6 +47,7 @@ struct config {
   std::string delivery_log_path;    // --delivery-log FILE: clause 2.7.2.3's result file (run)
   std::string hdr_log_path;         // --hdr-log FILE: the series as an HdrHistogram interval log
   std::string csv_path;             // --csv FILE: the series as CSV
+  std::string config_path;          // --config FILE: options read from a TOML file first
   std::string json_path;            // --json FILE: the result as JSON (run, merge)
   std::vector<std::string> inputs;  // merge: the result files to add up
   bool tui = true;  // the dashboard when stdout and stderr are terminals; false: plain lines

@@ -167,7 +167,7 @@ constexpr command_set any = 0xFFFF;
 
 constexpr std::int64_t max_warehouses = 1'000'000;
 
-constexpr std::array<option, 30> options{{
+constexpr std::array<option, 31> options{{
     {"db", "TARGET",
      "sqlite:PATH (an embedded file), or a PostgreSQL URI (postgresql://user@host/db) or "
      "key=value string. Default: sqlite:shoal-tpcc.db. Capacity mode: sim:latency=5ms "
@@ -281,6 +281,10 @@ constexpr std::array<option, 30> options{{
      databases},
     {"json", "FILE", "Write the result (every figure, histograms, series) as JSON to FILE",
      set_json, reporting},
+    {"config", "FILE",
+     "Read options from a TOML file whose keys are the long option names (duration = \"10m\", "
+     "warehouses = 100, no-tui = true); the command line overrides it",
+     [](config& c, string_view t) { return set_path(c.config_path, t); }, databases | reporting},
     {"help", "", "Show this help",
      [](config& c, string_view) -> std::optional<std::string> {
        c.cmd = command::help;

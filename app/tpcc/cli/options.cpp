@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <optional>
 
+#include "cli/config_file.hpp"
 #include "cli/option_table.hpp"
 
 namespace tpcc::cli {
@@ -82,6 +83,42 @@ std::optional<std::string> apply(config& c, command chosen, std::span<const stri
   return std::nullopt;
 }
 
+// Applies one entry of a --config file, as if given on the command line.
+std::optional<std::string> apply_entry(config& c, command chosen, const config_entry& e,
+                                       const std::string& path) {
+  const std::string at = path + ":" + std::to_string(e.line) + ": ";
+  const option* o = find_option(e.name);
+  if (o == nullptr || o->name == "config" || o->name == "help" || o->name == "version") {
+    return at + join({"unknown option '", e.name, "'"});
+  }
+  if ((o->applies & bit(chosen)) == 0) return at + *not_for(*o, chosen);
+  if (o->value.empty() != !e.value.has_value()) {
+    return at + join({e.name, o->value.empty() ? " is a flag: true or false"
+                                               : " needs a value, not true or false"});
+  }
+  auto error = o->set(c, e.value.value_or(""));
+  if (error) return at + join({e.name, " ", *error, ", got '", e.value.value_or(""), "'"});
+  return std::nullopt;
+}
+
+// --config FILE anywhere on the command line: its entries, applied first (the command line
+// overrides them).
+std::optional<std::string> apply_config_file(config& c, command chosen,
+                                             std::span<const string_view> args) {
+  std::optional<std::string> path;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--config" && i + 1 < args.size()) path = std::string(args[i + 1]);
+    if (args[i].starts_with("--config=")) path = std::string(args[i].substr(9));
+  }
+  if (!path) return std::nullopt;
+  auto read = read_config_file(*path);
+  if (auto* wrong = std::get_if<std::string>(&read)) return "--config " + *wrong;
+  for (const config_entry& e : std::get<std::vector<config_entry>>(read)) {
+    if (auto error = apply_entry(c, chosen, e, *path)) return error;
+  }
+  return std::nullopt;
+}
+
 // The command named first, if any; `i` moves past it.
 std::optional<std::string> read_command(config& c, std::span<const string_view> args,
                                         std::size_t& i) {
@@ -104,6 +141,7 @@ parse_result parse(std::span<const string_view> args) {
   std::size_t i = 0;
   if (auto error = read_command(c, args, i)) return *error;
   const command chosen = c.cmd;
+  if (auto error = apply_config_file(c, chosen, args.subspan(i))) return *error;
   for (; i < args.size(); ++i) {
     auto error = apply(c, chosen, args, i);
     if (error) return *error;

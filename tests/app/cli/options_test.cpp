@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,6 +86,57 @@ TEST(cli_command_line, RecordsTheArgumentsQuotedAndThePasswordRedacted) {
   EXPECT_NE(line.find("'my result.json'"), std::string::npos) << line;
   const std::vector<std::string_view> joined{"--db=host=db password=secret dbname=tpcc"};
   EXPECT_EQ(tpcc::cli::command_line(joined).find("secret"), std::string::npos);
+}
+
+// A TOML file in a fresh temporary directory, removed with it.
+class config_file_test : public ::testing::Test {
+ protected:
+  std::string write(const std::string& text) {
+    std::ofstream(path_) << text;
+    return path_.string();
+  }
+  std::filesystem::path dir_ =
+      std::filesystem::temp_directory_path() / ("shoal-tpcc-config-" + std::to_string(::getpid()));
+  std::filesystem::path path_ = dir_ / "run.toml";
+  void SetUp() override { std::filesystem::create_directories(dir_); }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+};
+
+TEST_F(config_file_test, KeysAreLongOptionsAndTheCommandLineOverridesThem) {
+  const std::string file = write(
+      "# a run\nwarehouses = 12\nduration = \"1h30m\"\nwarmup = \"5m\"\nwait-scale = 0.5\n"
+      "no-tui = true\nno-progress = false\n");
+  auto r = parse({"run", "--config", file, "--warmup", "1m"});
+  ASSERT_TRUE(std::holds_alternative<config>(r)) << std::get<std::string>(r);
+  const config& c = std::get<config>(r);
+  EXPECT_EQ(c.warehouses, 12);
+  EXPECT_EQ(c.duration, 90min);
+  EXPECT_EQ(c.warmup, 1min);  // the command line wins
+  EXPECT_EQ(c.wait_scale, 0.5);
+  EXPECT_FALSE(c.tui);
+  EXPECT_TRUE(c.progress);  // false leaves a flag out
+  EXPECT_EQ(c.config_path, file);
+}
+
+TEST_F(config_file_test, ErrorsNameTheFileAndTheLine) {
+  std::string file = write("warehouses = 3\nduraton = \"10m\"\n");
+  EXPECT_EQ(error_of({"run", "--config", file}), file + ":2: unknown option 'duraton'");
+  file = write("\n\nduration = \"soon\"\n");
+  EXPECT_NE(error_of({"run", "--config", file}).find(file + ":3: duration expects"),
+            std::string::npos);
+  file = write("load-parallel = 4\n");
+  EXPECT_NE(error_of({"run", "--config=" + file}).find(":1: --load-parallel does not apply"),
+            std::string::npos);
+  file = write("no-tui = \"yes\"\n");
+  EXPECT_NE(error_of({"run", "--config", file}).find(":1: no-tui is a flag"), std::string::npos);
+  file = write("[run]\nduration = \"1m\"\n");
+  EXPECT_NE(error_of({"run", "--config", file}).find(":1: run must be a string"),
+            std::string::npos);
+  file = write("duration = \"1m\n");
+  EXPECT_NE(error_of({"run", "--config", file}).find("--config " + file + ":1:"),
+            std::string::npos);
+  EXPECT_NE(error_of({"run", "--config", (dir_ / "missing.toml").string()}).find("missing.toml"),
+            std::string::npos);
 }
 
 TEST(cli_values, DurationsTakeUnits) {

@@ -1,0 +1,59 @@
+// app/tpcc/cli/config_file.cpp: reading --config FILE with toml++ (see config_file.hpp).
+#include "cli/config_file.hpp"
+
+#include <toml++/toml.h>
+
+#include <array>
+#include <cstdio>
+#include <string_view>
+
+namespace tpcc::cli {
+namespace {
+
+std::string where(const std::string& path, const toml::source_region& at) {
+  return path + ":" + std::to_string(at.begin.line);
+}
+
+// The entry of `key = node`, or what is wrong with it.
+std::variant<config_entry, std::string> entry_of(const std::string& path, std::string_view key,
+                                                 const toml::node& node) {
+  config_entry e{std::string(key), std::nullopt, static_cast<long>(node.source().begin.line)};
+  if (const auto* s = node.as_string()) {
+    e.value = s->get();
+  } else if (const auto* i = node.as_integer()) {
+    e.value = std::to_string(i->get());
+  } else if (const auto* f = node.as_floating_point()) {
+    std::array<char, 64> text{};
+    std::snprintf(text.data(), text.size(), "%.17g", f->get());
+    e.value = text.data();
+  } else if (!node.is_boolean()) {
+    return where(path, node.source()) + ": " + std::string(key) +
+           " must be a string, a number or a boolean (tables and arrays are not options)";
+  }
+  return e;
+}
+
+}  // namespace
+
+std::variant<std::vector<config_entry>, std::string> read_config_file(const std::string& path) {
+  toml::table table;
+  try {
+    table = toml::parse_file(path);
+  } catch (const toml::parse_error& error) {
+    const toml::source_position at = error.source().begin;
+    if (at.line == 0) return path + ": " + std::string(error.description());  // unreadable
+    return path + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " +
+           std::string(error.description());
+  }
+  std::vector<config_entry> entries;
+  for (const auto& [key, node] : table) {
+    auto e = entry_of(path, key.str(), node);
+    if (auto* wrong = std::get_if<std::string>(&e)) return std::move(*wrong);
+    auto& entry = std::get<config_entry>(e);
+    if (const auto* b = node.as_boolean(); b != nullptr && !b->get()) continue;  // flag off
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
+}  // namespace tpcc::cli
