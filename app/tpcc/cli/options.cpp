@@ -45,13 +45,13 @@ std::optional<std::string> positional(config& c, command chosen, string_view arg
   if (chosen == command::help && !c.help_topic) {
     const auto topic = find_command(arg);
     if (!topic) return join({"help: unknown command '", arg, "'"});
-    c.help_topic = *topic;
+    c.help_topic = topic;
     return std::nullopt;
   }
   return join({"unexpected argument '", arg, "'"});
 }
 
-std::optional<std::string> not_for(const option& o, command chosen) {
+std::string not_for(const option& o, command chosen) {
   return join({"--", o.name, " does not apply to ", command_phrase(chosen), " (it is an option of ",
                commands_phrase(o.applies), ")"});
 }
@@ -91,7 +91,7 @@ std::optional<std::string> apply_entry(config& c, command chosen, const config_e
   if (o == nullptr || o->name == "config" || o->name == "help" || o->name == "version") {
     return at + join({"unknown option '", e.name, "'"});
   }
-  if ((o->applies & bit(chosen)) == 0) return at + *not_for(*o, chosen);
+  if ((o->applies & bit(chosen)) == 0) return at + not_for(*o, chosen);
   if (o->value.empty() != !e.value.has_value()) {
     return at + join({e.name, o->value.empty() ? " is a flag: true or false"
                                                : " needs a value, not true or false"});

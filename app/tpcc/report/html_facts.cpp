@@ -66,13 +66,15 @@ std::vector<std::pair<std::string, std::string>> settings(const run::run_result&
   };
 }
 
+constexpr std::string_view verdict_head =
+    "</h2><table><thead><tr><th>item</th><th>clause</th><th>measured</th><th>required</th>"
+    "<th>judged</th><th>why</th></tr></thead><tbody>";
+
 }  // namespace
 
 std::string verdict_section(const verdict& v) {
-  std::string out = cat({"<section><h2", v.pass || v.inconclusive ? "" : " class=\"fail\"",
-                         ">Verdict: ", v.word(),
-                         "</h2><table><thead><tr><th>item</th><th>clause</th><th>measured</th>"
-                         "<th>required</th><th>judged</th><th>why</th></tr></thead><tbody>"});
+  const std::string_view css = v.pass || v.inconclusive ? "" : " class=\"fail\"";
+  std::string out = cat({"<section><h2", css, ">Verdict: ", v.word(), verdict_head});
   for (const verdict_item& i : v.items) out += item_row(i);
   return out + "</tbody></table></section>";
 }

@@ -194,7 +194,7 @@ TEST(cli_options, AnOptionTheCommandDoesNotTakeIsAnErrorNamingTheCommand) {
   EXPECT_NE(error_of({"clean", "--keep"}).find("the default job"), std::string::npos);
   EXPECT_NE(error_of({"help", "--warehouses", "3"}).find("`shoal-tpcc help`"), std::string::npos);
   // What each command does take still parses.
-  for (std::vector<std::string_view> ok :
+  for (const std::vector<std::string_view>& ok :
        {std::vector<std::string_view>{"load", "--warehouses", "3", "--load-parallel", "2"},
         {"check", "--check-chunk", "5", "--connections", "4"},
         {"merge", "a.json", "--json", "m.json", "--html", "m.html"},
@@ -205,13 +205,12 @@ TEST(cli_options, AnOptionTheCommandDoesNotTakeIsAnErrorNamingTheCommand) {
 }
 
 TEST(cli_options, HelpOfOneCommandInEverySpelling) {
-  for (std::vector<std::string_view> args :
+  for (const std::vector<std::string_view>& args :
        {std::vector<std::string_view>{"help", "run"}, {"run", "--help"}, {"run", "-h"}}) {
     auto r = parse(args);
     ASSERT_TRUE(std::holds_alternative<config>(r)) << std::get<std::string>(r);
     EXPECT_EQ(std::get<config>(r).cmd, command::help);
-    ASSERT_TRUE(std::get<config>(r).help_topic.has_value());
-    EXPECT_EQ(*std::get<config>(r).help_topic, command::run);
+    EXPECT_EQ(std::get<config>(r).help_topic, std::optional<command>(command::run));
   }
   auto general = parse({"-h"});
   ASSERT_TRUE(std::holds_alternative<config>(general));
