@@ -82,10 +82,11 @@ TEST(Fiber, AwaitOfASleepSuspendsOnlyTheFiber) {
     const bool slept = shoal::await(shoal::sleep_for(10ms));
     log.emplace_back(slept ? "fiber woke" : "fiber cancelled");
   }));
-  auto other = sched.spawn([&]() -> task<> {
+  auto runs = [&]() -> task<> {
     log.emplace_back("task runs");
     co_return;
-  }());
+  };
+  auto other = sched.spawn(runs());
   sched.run_all();
   EXPECT_FALSE(sleeper.done());
   EXPECT_TRUE(other.done()) << "the sleeping fiber blocked the executor";
@@ -229,7 +230,7 @@ TEST(Fiber, ExchangesValuesWithATaskOverAChannel) {
       shoal::await(replies.send(*r * 10));
     }
   }));
-  auto client = sched.spawn([&]() -> task<int> {
+  auto ask = [&]() -> task<int> {
     int sum = 0;
     for (int i = 1; i <= 3; ++i) {
       co_await requests.send(i);
@@ -237,7 +238,8 @@ TEST(Fiber, ExchangesValuesWithATaskOverAChannel) {
     }
     requests.close();
     co_return sum;
-  }());
+  };
+  auto client = sched.spawn(ask());
   sched.run_all();
   ASSERT_TRUE(client.done());
   EXPECT_EQ(client.get(), 60);
