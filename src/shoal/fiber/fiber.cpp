@@ -26,7 +26,7 @@ namespace {
 // The fiber running on this thread. Read and written only on the driver's side of a switch
 // (resume), which never changes threads across the jump; fiber-side code reaches it only through
 // the out-of-line functions below, so no thread-local address is cached across a switch.
-thread_local fiber_context* running_fiber = nullptr;
+[[gnu::tls_model("initial-exec")]] thread_local fiber_context* running_fiber = nullptr;
 }  // namespace
 
 fiber_context* fiber_context::running() noexcept { return running_fiber; }
