@@ -29,9 +29,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/mman.h>
 #include <boost/context/fiber.hpp>
 #include <boost/context/stack_context.hpp>
-#include <sys/mman.h>
 
 #include <atomic>
 #include <chrono>
@@ -263,8 +263,7 @@ heap_task<int> nested_heap_task(int depth, std::coroutine_handle<>* slot) {
   co_return 1 + co_await nested_heap_task(depth - 1, slot);
 }
 
-shoal::task<> heap_task_chains(benchmark::State& state, std::coroutine_handle<>* slot,
-                               bool* done) {
+shoal::task<> heap_task_chains(benchmark::State& state, std::coroutine_handle<>* slot, bool* done) {
   const auto depth = static_cast<int>(state.range(0));
   const alloc_meter allocs;
   for (auto _ : state) benchmark::DoNotOptimize(co_await nested_heap_task(depth, slot));
@@ -515,8 +514,16 @@ void terminals_fiber(benchmark::State& state) {
 const std::int64_t units = full_or_smoke<std::int64_t>(100'000, 1'000);
 
 // Memory first, while the process is small and nothing freed earlier can be reused.
-BENCHMARK(memory_task)->Name("memory/task")->Arg(units)->Iterations(1)->Unit(benchmark::kMillisecond);
-BENCHMARK(memory_fiber)->Name("memory/fiber")->Arg(units)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(memory_task)
+    ->Name("memory/task")
+    ->Arg(units)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(memory_fiber)
+    ->Name("memory/fiber")
+    ->Arg(units)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 #if !STACKFUL_BENCH_SANITIZED
 BENCHMARK(memory_boost_context)
     ->Name("memory/boost_context")
@@ -528,7 +535,10 @@ BENCHMARK(memory_boost_context)
 BENCHMARK(switch_task)->Name("switch/task")->RangeMultiplier(10)->Range(1, 10'000);
 BENCHMARK(switch_fiber)->Name("switch/fiber")->RangeMultiplier(10)->Range(1, 10'000);
 #if !STACKFUL_BENCH_SANITIZED
-BENCHMARK(switch_boost_context)->Name("switch/boost_context")->RangeMultiplier(10)->Range(1, 10'000);
+BENCHMARK(switch_boost_context)
+    ->Name("switch/boost_context")
+    ->RangeMultiplier(10)
+    ->Range(1, 10'000);
 #endif
 
 BENCHMARK(call_depth_task)->Name("call_depth/task")->RangeMultiplier(2)->Range(1, 64);

@@ -134,11 +134,11 @@ detail::wrapped_result_t<Awaitable> await(Awaitable&& awaitable) {
 
 // Counters of the fiber stack pool, process-wide.
 struct fiber_stack_stats {
-  std::size_t live = 0;           // stacks in use by fibers now
-  std::size_t pooled = 0;         // stacks kept for reuse (per-thread caches and the shared pool)
-  std::size_t mapped_bytes = 0;   // address space of live and pooled stacks, guard pages included
-  std::size_t mapped_total = 0;   // stacks ever mapped (a reused stack is not mapped again)
-  std::size_t reused_total = 0;   // fibers that started on a pooled stack
+  std::size_t live = 0;          // stacks in use by fibers now
+  std::size_t pooled = 0;        // stacks kept for reuse (per-thread caches and the shared pool)
+  std::size_t mapped_bytes = 0;  // address space of live and pooled stacks, guard pages included
+  std::size_t mapped_total = 0;  // stacks ever mapped (a reused stack is not mapped again)
+  std::size_t reused_total = 0;  // fibers that started on a pooled stack
 };
 [[nodiscard]] fiber_stack_stats fiber_stacks() noexcept;
 

@@ -97,8 +97,8 @@ TEST(FiberStress, MigratingFibersMayChangeWorkersAndStillFinish) {
   {
     running_pool p(2);
     for (int i = 0; i < fibers; ++i) {
-      p.pool.spawn(shoal::fiber([&sum, i] { sum.fetch_add(fiber_work(i, 40)); },
-                                {.migrate = true}));
+      p.pool.spawn(
+          shoal::fiber([&sum, i] { sum.fetch_add(fiber_work(i, 40)); }, {.migrate = true}));
     }
   }
   EXPECT_EQ(sum.load(), static_cast<long>(fibers) * (fibers - 1) / 2 + long{fibers} * 40);

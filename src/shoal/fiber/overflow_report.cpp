@@ -25,7 +25,7 @@ namespace {
 constexpr std::size_t alt_stack_bytes = std::size_t{64} * 1024;
 
 std::atomic<bool> reports_enabled{false};
-struct sigaction replaced_action {};
+struct sigaction replaced_action{};
 
 // The calling thread's alternate signal stack, removed and freed when the thread exits.
 struct alt_stack {
@@ -120,7 +120,7 @@ void prepare_overflow_report() noexcept {
 void report_fiber_stack_overflows() {
   static std::once_flag once;
   std::call_once(once, [] {
-    struct sigaction action {};
+    struct sigaction action{};
     action.sa_sigaction = &detail::on_segv;
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&action.sa_mask);

@@ -66,7 +66,8 @@ inline void asan_finish_switch([[maybe_unused]] void* fake_stack_save,
 #endif
 }
 
-inline void asan_unpoison([[maybe_unused]] void* begin, [[maybe_unused]] std::size_t size) noexcept {
+inline void asan_unpoison([[maybe_unused]] void* begin,
+                          [[maybe_unused]] std::size_t size) noexcept {
 #if SHOAL_FIBER_ASAN
   __asan_unpoison_memory_region(begin, size);
 #endif
@@ -102,7 +103,8 @@ inline void tsan_switch_to([[maybe_unused]] void* fiber) noexcept {
 #endif
 }
 
-inline void tsan_set_name([[maybe_unused]] void* fiber, [[maybe_unused]] const char* name) noexcept {
+inline void tsan_set_name([[maybe_unused]] void* fiber,
+                          [[maybe_unused]] const char* name) noexcept {
 #if SHOAL_FIBER_TSAN
   __tsan_set_fiber_name(fiber, name);
 #endif

@@ -17,9 +17,9 @@
 namespace shoal::detail {
 
 struct fiber_stack {
-  char* mapping = nullptr;        // start of the mapping (the guard page when guarded)
-  std::size_t mapping_size = 0;   // usable bytes + the guard page
-  std::size_t size = 0;           // usable bytes
+  char* mapping = nullptr;       // start of the mapping (the guard page when guarded)
+  std::size_t mapping_size = 0;  // usable bytes + the guard page
+  std::size_t size = 0;          // usable bytes
   bool guarded = false;
 
   // Lowest usable address; the stack grows down from top() towards it.
