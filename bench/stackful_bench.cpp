@@ -162,7 +162,7 @@ void switch_fiber(benchmark::State& state) {
   report_allocs(state, allocs);
 }
 
-void switch_boost_context(benchmark::State& state) {
+[[maybe_unused]] void switch_boost_context(benchmark::State& state) {
   const auto n = static_cast<int>(state.range(0));
   reused_stack stack(shoal::fiber_default_stack_size);
   const alloc_meter allocs;
@@ -303,7 +303,7 @@ void call_depth_fiber(benchmark::State& state) {
   });
 }
 
-void call_depth_boost_context(benchmark::State& state) {
+[[maybe_unused]] void call_depth_boost_context(benchmark::State& state) {
   const auto depth = static_cast<int>(state.range(0));
   reused_stack stack(shoal::fiber_default_stack_size);
   bool done = false;
@@ -386,7 +386,7 @@ void memory_fiber(benchmark::State& state) {
   report_memory(state, bytes);
 }
 
-void memory_boost_context(benchmark::State& state) {
+[[maybe_unused]] void memory_boost_context(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   double bytes = 0;
   for (auto _ : state) {

@@ -21,6 +21,7 @@
 #include <tuple>
 #include <vector>
 
+#include "shoal/async_backtrace.hpp"
 #include "shoal/async_event.hpp"
 #include "shoal/channel.hpp"
 #include "shoal/coroutine_local.hpp"
@@ -259,6 +260,28 @@ TEST(Fiber, WhenAllHoldsFibersAndTasksTogether) {
 TEST(Fiber, AFiberAwaitsAnotherFiber) {
   auto outer = [] { return shoal::await(shoal::fiber([] { return nested_await(2, 3); })) + 1; };
   EXPECT_EQ(shoal::sync_wait(shoal::fiber(outer)), 9);
+}
+
+task<std::vector<shoal::async_frame>> backtrace_in_task() {
+  co_return co_await shoal::async_backtrace_here();
+}
+
+task<std::vector<shoal::async_frame>> fiber_under_a_task() {
+  co_return co_await shoal::fiber([] { return shoal::await(backtrace_in_task()); });
+}
+
+TEST(Fiber, AnAsyncBacktraceFromATaskItAwaitsGoesThroughTheFiberToTheRoot) {
+  const std::vector<shoal::async_frame> frames = shoal::sync_wait(fiber_under_a_task());
+  std::vector<std::string> names;
+  for (const shoal::async_frame& f : frames) names.push_back(shoal::symbolize(f.resume).function);
+  const std::string text = shoal::format_async_backtrace(frames);
+  // the task, the fiber's driver, the fiber's task, the task awaiting it, the root
+  ASSERT_EQ(names.size(), 5U) << text;
+  EXPECT_NE(names[0].find("backtrace_in_task"), std::string::npos) << text;
+  EXPECT_NE(names[1].find("run_fiber"), std::string::npos) << text;
+  EXPECT_NE(names[2].find("fiber"), std::string::npos) << text;  // demangled or not
+  EXPECT_NE(names[3].find("fiber_under_a_task"), std::string::npos) << text;
+  EXPECT_NE(names[4].find("run_root"), std::string::npos) << text;
 }
 
 // Counts its live instances: destructors that ran when a fiber's stack was unwound.
