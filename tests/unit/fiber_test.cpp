@@ -273,6 +273,7 @@ task<std::vector<shoal::async_frame>> fiber_under_a_task() {
 TEST(Fiber, AnAsyncBacktraceFromATaskItAwaitsGoesThroughTheFiberToTheRoot) {
   const std::vector<shoal::async_frame> frames = shoal::sync_wait(fiber_under_a_task());
   std::vector<std::string> names;
+  names.reserve(frames.size());
   for (const shoal::async_frame& f : frames) names.push_back(shoal::symbolize(f.resume).function);
   const std::string text = shoal::format_async_backtrace(frames);
   // the task, the fiber's driver, the fiber's task, the task awaiting it, the root

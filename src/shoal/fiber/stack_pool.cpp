@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstddef>
+#include <new>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -59,7 +60,8 @@ void give_to_pool(const fiber_stack& s) noexcept {
       try {
         p.stacks.push_back(s);
         return;
-      } catch (...) {  // no room to remember it: unmap it below
+        // NOLINTNEXTLINE(bugprone-empty-catch): no memory to remember it: unmap it below.
+      } catch (const std::bad_alloc&) {
       }
     }
   }
