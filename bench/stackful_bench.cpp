@@ -22,6 +22,11 @@
 //   sleep 20 ms (keying), a fake statement (8 nested calls and ~2 us of CPU, then a 1 ms sleep
 //   for the round trip), sleep 20 ms (think). Counters: cpu_us_per_loop (process CPU time),
 //   bytes_per_terminal (RSS growth once all are started). Time: wall for the whole run.
+// - io_size/<system>/<payload> and io_count/<system>/<readers>: readers (tasks or fibers, bound
+//   alternately to the 2 workers) each own a non-blocking socket pair and read through the
+//   reactor (fd_watch: co_await in a task, shoal::await in a fiber). One iteration: the benchmark
+//   thread writes `payload` bytes into every pair, then waits until each reader has read them.
+//   io_size: 64 readers; io_count: 4 KiB each. Time: real time per round.
 // Counters allocs/op where meaningful. Sanitizer builds (smoke runs) skip the bare Boost.Context
 // rows: without the annotations shoal::fiber makes, TSan and ASan do not follow its switches.
 #include <benchmark/benchmark.h>
@@ -30,10 +35,13 @@
 #include <unistd.h>
 
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <boost/context/fiber.hpp>
 #include <boost/context/stack_context.hpp>
 
+#include <array>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <coroutine>
 #include <cstddef>
@@ -46,6 +54,7 @@
 #include <utility>
 #include <vector>
 
+#include "shoal/fd_watch.hpp"
 #include "shoal/fiber.hpp"
 #include "shoal/sleep.hpp"
 #include "shoal/task.hpp"
@@ -509,6 +518,119 @@ void terminals_fiber(benchmark::State& state) {
   shoal::set_fiber_stack_pool_limit(1024);
 }
 
+// --- io ------------------------------------------------------------------------------------
+
+// Reads from `fd` through the reactor; each `payload` bytes received is one arrival at `round`.
+// Ends at EOF. `wait_readable` is how it waits: co_await in a task, shoal::await in a fiber.
+struct io_reader {
+  int fd;
+  std::size_t payload;
+  shoal::bench::join_counter* round;
+  shoal::bench::join_counter* ended;
+  std::size_t got = 0;
+
+  // One read; false when the stream ended (or failed), else true (maybe nothing read: EAGAIN).
+  bool read_some(bool& would_block) {
+    std::array<char, 16384> buffer;
+    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    would_block = n < 0 && errno == EAGAIN;
+    if (n <= 0) return would_block;
+    got += static_cast<std::size_t>(n);
+    while (got >= payload) {
+      got -= payload;
+      round->arrive();
+    }
+    return true;
+  }
+};
+
+shoal::task<> io_task(io_reader r) {
+  {
+    shoal::fd_watch watch(r.fd);
+    bool would_block = false;
+    while (r.read_some(would_block)) {
+      if (would_block) co_await watch.readable();
+    }
+  }
+  r.ended->arrive();
+}
+
+void io_fiber(io_reader r) {
+  {
+    shoal::fd_watch watch(r.fd);
+    bool would_block = false;
+    while (r.read_some(would_block)) {
+      if (would_block) shoal::await(watch.readable());
+    }
+  }
+  r.ended->arrive();
+}
+
+// `readers` socket pairs read by tasks or fibers on a 2-worker pool; one iteration: the
+// benchmark thread writes `payload` bytes into each, then waits until every reader has read them.
+template <class Spawn>
+void io_rounds(benchmark::State& state, std::size_t readers, std::size_t payload, Spawn spawn) {
+  std::vector<std::array<int, 2>> pairs(readers);
+  for (auto& p : pairs) {
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, p.data()) != 0) {
+      state.SkipWithError("socketpair failed");
+      return;
+    }
+  }
+  const std::vector<char> data(payload, 'x');
+  shoal::bench::join_counter round;
+  shoal::bench::join_counter ended;
+  ended.reset(static_cast<std::int64_t>(readers));
+  {
+    shoal::bench::running_pool pool(2);
+    for (std::size_t i = 0; i < readers; ++i) {
+      spawn(pool.get(), i % 2, io_reader{pairs[i][0], payload, &round, &ended});
+    }
+    for (auto _ : state) {
+      round.reset(static_cast<std::int64_t>(readers));
+      for (auto& p : pairs) {
+        std::size_t sent = 0;
+        while (sent < payload) {  // the socket buffer holds a round: EAGAIN only transiently
+          const ssize_t n = ::write(p[1], data.data() + sent, payload - sent);
+          if (n > 0) sent += static_cast<std::size_t>(n);
+        }
+      }
+      round.wait();
+    }
+    for (auto& p : pairs) ::shutdown(p[1], SHUT_WR);  // the readers end at EOF
+    ended.wait();
+  }
+  for (auto& p : pairs) {
+    ::close(p[0]);
+    ::close(p[1]);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(readers));
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(readers * payload));
+}
+
+void spawn_io_task(shoal::thread_pool& pool, std::size_t k, io_reader r) {
+  pool.spawn_on(k, io_task(r));
+}
+void spawn_io_fiber(shoal::thread_pool& pool, std::size_t k, io_reader r) {
+  pool.spawn_on(k, shoal::fiber([r] { io_fiber(r); }));
+}
+
+constexpr std::size_t io_readers = 64;
+constexpr std::size_t io_payload = 4096;
+
+void io_size_task(benchmark::State& state) {
+  io_rounds(state, io_readers, static_cast<std::size_t>(state.range(0)), spawn_io_task);
+}
+void io_size_fiber(benchmark::State& state) {
+  io_rounds(state, io_readers, static_cast<std::size_t>(state.range(0)), spawn_io_fiber);
+}
+void io_count_task(benchmark::State& state) {
+  io_rounds(state, static_cast<std::size_t>(state.range(0)), io_payload, spawn_io_task);
+}
+void io_count_fiber(benchmark::State& state) {
+  io_rounds(state, static_cast<std::size_t>(state.range(0)), io_payload, spawn_io_fiber);
+}
+
 // --- registration ----------------------------------------------------------------------------
 
 const std::int64_t units = full_or_smoke<std::int64_t>(100'000, 1'000);
@@ -553,6 +675,30 @@ BENCHMARK(call_depth_boost_context)
     ->RangeMultiplier(2)
     ->Range(1, 64);
 #endif
+
+// io_size: 64 readers, payload 64 B .. 64 KiB; io_count: 4 KiB, 1 .. 1,024 readers.
+const std::int64_t io_max_payload = full_or_smoke<std::int64_t>(64 << 10, 4 << 10);
+const std::int64_t io_max_readers = full_or_smoke<std::int64_t>(1024, 64);
+BENCHMARK(io_size_task)
+    ->Name("io_size/task")
+    ->RangeMultiplier(8)
+    ->Range(64, io_max_payload)
+    ->UseRealTime();
+BENCHMARK(io_size_fiber)
+    ->Name("io_size/fiber")
+    ->RangeMultiplier(8)
+    ->Range(64, io_max_payload)
+    ->UseRealTime();
+BENCHMARK(io_count_task)
+    ->Name("io_count/task")
+    ->RangeMultiplier(4)
+    ->Range(1, io_max_readers)
+    ->UseRealTime();
+BENCHMARK(io_count_fiber)
+    ->Name("io_count/fiber")
+    ->RangeMultiplier(4)
+    ->Range(1, io_max_readers)
+    ->UseRealTime();
 
 BENCHMARK(terminals_task)
     ->Name("terminals/task")

@@ -122,12 +122,13 @@ template <class Awaitable>
 detail::wrapped_result_t<Awaitable> await(Awaitable&& awaitable) {
   using awaiter_type = decltype(detail::get_awaiter(std::forward<Awaitable>(awaitable)));
   using awaiter_object = std::remove_reference_t<awaiter_type>;
-  detail::require_fiber();
   awaiter_type awaiter = detail::get_awaiter(std::forward<Awaitable>(awaitable));
   if (!awaiter.await_ready()) {
     detail::fiber_wait wait{const_cast<void*>(static_cast<const void*>(std::addressof(awaiter))),
                             &detail::suspend_erased<awaiter_object>, nullptr};
-    detail::suspend_fiber(wait);
+    detail::suspend_fiber(wait);  // throws std::logic_error outside a fiber
+  } else {
+    detail::require_fiber();  // the same error when it would not have suspended
   }
   return awaiter.await_resume();
 }
