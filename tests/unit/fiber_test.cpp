@@ -30,6 +30,7 @@
 #include "shoal/stop.hpp"
 #include "shoal/sync_wait.hpp"
 #include "shoal/task.hpp"
+#include "shoal/task_group.hpp"
 #include "shoal/when_all.hpp"
 #include "shoal/yield.hpp"
 #include "support/manual_scheduler.hpp"
@@ -128,6 +129,28 @@ TEST(Fiber, AnExceptionFromAnAwaitedTaskIsRethrownInsideTheFiber) {
     return std::string("not thrown");
   };
   EXPECT_EQ(shoal::sync_wait(shoal::fiber(body)), "caught: from the task");
+}
+
+// An awaiter that refuses to suspend by throwing from await_suspend.
+struct refusing_awaiter {
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> /*unused*/) const {
+    throw std::runtime_error("refused");
+  }
+  void await_resume() const noexcept {}
+};
+
+TEST(Fiber, AnExceptionFromAwaitSuspendIsRethrownInsideTheFiberWhichGoesOn) {
+  auto body = [] {
+    int after = 0;
+    try {
+      shoal::await(refusing_awaiter{});
+    } catch (const std::runtime_error&) {
+      after = shoal::await(twice(21));  // the fiber still works
+    }
+    return after;
+  };
+  EXPECT_EQ(shoal::sync_wait(shoal::fiber(body)), 42);
 }
 
 TEST(Fiber, AwaitOutsideAFiberIsALogicError) {
@@ -255,6 +278,16 @@ TEST(Fiber, WhenAllHoldsFibersAndTasksTogether) {
     co_return a + b + c;
   };
   EXPECT_EQ(shoal::sync_wait(both()), 5 + 8 + 100);
+}
+
+TEST(Fiber, ATaskGroupHoldsFibers) {
+  auto body = [](shoal::task_group<int>& group) -> task<int> {
+    for (int i = 1; i <= 3; ++i) group.spawn(shoal::fiber([i] { return nested_await(i, i); }));
+    int sum = 0;
+    while (auto r = co_await group.next_result()) sum += r->take_value();
+    co_return sum;
+  };
+  EXPECT_EQ(shoal::sync_wait(shoal::with_task_group<int>(body)), (1 + 2) + (2 + 4) + (3 + 6));
 }
 
 TEST(Fiber, AFiberAwaitsAnotherFiber) {

@@ -24,6 +24,7 @@
 
 #include "shoal/detail/awaitable_traits.hpp"
 #include "shoal/detail/task.hpp"
+#include "shoal/detail/transfer.hpp"
 
 namespace shoal::detail {
 
@@ -58,8 +59,8 @@ struct fiber_unwind {};
 
 // One suspension of a fiber, on the fiber's stack for as long as it waits.
 // `suspend` calls await_suspend on `awaiter` with the driver's handle and returns what to run
-// next: null to stay suspended, else a coroutine to transfer to (the driver itself when the
-// awaiter declined to suspend).
+// next: null to stay suspended, else what the driver's await_suspend returns as is (the
+// awaiter's handle, or transfer(driver) when it declined to suspend).
 using fiber_driver_handle = std::coroutine_handle<task_promise<void>>;
 struct fiber_wait {
   void* awaiter = nullptr;
@@ -91,7 +92,7 @@ std::coroutine_handle<> suspend_erased(void* awaiter, fiber_driver_handle driver
     return {};
   } else if constexpr (std::is_same_v<result, bool>) {
     if (a.await_suspend(driver)) return {};
-    return driver;
+    return transfer(driver);  // declined: the driver goes on at once (see detail/transfer.hpp)
   } else {
     return a.await_suspend(driver);
   }

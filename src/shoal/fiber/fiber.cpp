@@ -108,8 +108,10 @@ void fiber_context::entry(ctx::transfer_t from) noexcept {
 namespace {
 
 // The driver's await of what the fiber left: await_suspend calls the erased awaiter with the
-// driver's handle. Once that call returns, the fiber (and `wait`, on its stack) may already be
-// running again on another thread: only the returned handle is used after it.
+// driver's handle and returns what it returned, as a coroutine awaiting it directly would (the
+// awaiter's own transfer() already parked its handle when symmetric transfer is emulated: it
+// must not be transferred again). Once that call returns, the fiber (and `wait`, on its stack)
+// may already be running again on another thread: only the returned handle is used after it.
 struct fiber_wait_awaiter {
   fiber_wait* wait;
 
@@ -123,7 +125,7 @@ struct fiber_wait_awaiter {
       wait->error = std::current_exception();
       return transfer(driver);
     }
-    return next ? transfer(next) : std::noop_coroutine();
+    return next ? next : std::noop_coroutine();
   }
   void await_resume() const noexcept {}
 };
