@@ -1,0 +1,164 @@
+// The fiber context (fiber_context.hpp) and the driver task behind shoal::fiber (shoal/fiber.hpp).
+#include <boost/context/detail/fcontext.hpp>
+
+#include <coroutine>
+#include <cstdlib>
+#include <exception>
+#include <stdexcept>
+#include <utility>
+
+#include "fiber/fiber_context.hpp"
+#include "fiber/overflow_report.hpp"
+#include "fiber/sanitizers.hpp"
+#include "fiber/stack_pool.hpp"
+#include "shoal/detail/fiber.hpp"
+#include "shoal/detail/task_env.hpp"
+#include "shoal/detail/transfer.hpp"
+#include "shoal/detail/with_env.hpp"
+#include "shoal/executor.hpp"
+#include "shoal/task.hpp"
+
+namespace shoal::detail {
+
+namespace ctx = boost::context::detail;
+
+namespace {
+// The fiber running on this thread. Read and written only on the driver's side of a switch
+// (resume), which never changes threads across the jump; fiber-side code reaches it only through
+// the out-of-line functions below, so no thread-local address is cached across a switch.
+[[gnu::tls_model("initial-exec")]] thread_local fiber_context* running_fiber = nullptr;
+}  // namespace
+
+fiber_context* fiber_context::running() noexcept { return running_fiber; }
+
+fiber_context::fiber_context(const fiber_options& options, fiber_body body)
+    : stack_(acquire_stack(options.stack_size, options.guard_page)),
+      body_(body),
+      name_(options.name) {
+  fiber_ = ctx::make_fcontext(stack_.top(), stack_.size, &fiber_context::entry);
+  tsan_fiber_ = tsan_create_fiber();
+  if (name_ != nullptr) tsan_set_name(tsan_fiber_, name_);
+}
+
+// resume() and suspend() are inlined at their one call site each (the driver, suspend_fiber): no
+// call level of their own between a stack switch and the code that follows it.
+[[gnu::always_inline]] inline fiber_wait* fiber_context::resume() {
+  started_ = true;
+  fiber_context* const outer = std::exchange(running_fiber, this);
+  void* fake_stack = nullptr;
+  asan_start_switch(&fake_stack, stack_.bottom(), stack_.size);
+  tsan_caller_ = tsan_current_fiber();
+  tsan_switch_to(tsan_fiber_);
+  const ctx::transfer_t back = ctx::jump_fcontext(fiber_, this);
+  asan_finish_switch(fake_stack, nullptr, nullptr);
+  running_fiber = outer;
+  fiber_ = back.fctx;
+  return static_cast<fiber_wait*>(back.data);
+}
+
+void fiber_context::arrived() noexcept {
+  asan_finish_switch(fake_stack_, &caller_bottom_, &caller_size_);
+}
+
+void fiber_context::leaving(bool last) noexcept {
+  asan_start_switch(last ? nullptr : &fake_stack_, caller_bottom_, caller_size_);
+  tsan_switch_to(tsan_caller_);
+}
+
+[[gnu::always_inline]] inline void fiber_context::suspend(fiber_wait& wait) {
+  if (unwinding_) throw fiber_unwind{};
+  leaving(false);
+  const ctx::transfer_t back = ctx::jump_fcontext(caller_, &wait);
+  caller_ = back.fctx;
+  arrived();
+  if (unwinding_) throw fiber_unwind{};
+  if (wait.error) std::rethrow_exception(std::exchange(wait.error, nullptr));
+}
+
+fiber_context::~fiber_context() {
+  if (started_ && !ended_) {
+    // Suspended for good: unwind its stack. suspend() throws fiber_unwind, and keeps throwing it
+    // at every await, so the fiber can only end.
+    unwinding_ = true;
+    while (resume() != nullptr) {
+    }
+  }
+  tsan_destroy_fiber(tsan_fiber_);
+  release_stack(stack_);
+}
+
+void fiber_context::entry(ctx::transfer_t from) noexcept {
+  auto* self = static_cast<fiber_context*>(from.data);
+  self->caller_ = from.fctx;
+  self->arrived();
+  try {
+    self->body_.run(self->body_.self);
+    // NOLINTNEXTLINE(bugprone-empty-catch): the stack is unwound to here; the fiber ends.
+  } catch (const fiber_unwind&) {
+  } catch (...) {
+    std::terminate();  // fiber_call::run lets nothing else escape
+  }
+  self->ended_ = true;
+  self->leaving(true);
+  ctx::jump_fcontext(self->caller_, nullptr);
+  std::abort();  // an ended fiber is never resumed
+}
+
+namespace {
+
+// The driver's await of what the fiber left: await_suspend calls the erased awaiter with the
+// driver's handle and returns what it returned, as a coroutine awaiting it directly would (the
+// awaiter's own transfer() already parked its handle when symmetric transfer is emulated: it
+// must not be transferred again). Once that call returns, the fiber (and `wait`, on its stack)
+// may already be running again on another thread: only the returned handle is used after it.
+struct fiber_wait_awaiter {
+  fiber_wait* wait;
+
+  bool await_ready() const noexcept { return false; }
+  std::coroutine_handle<> await_suspend(fiber_driver_handle driver) noexcept {
+    std::coroutine_handle<> next;
+    try {
+      next = wait->suspend(wait->awaiter, driver);
+    } catch (...) {
+      // It did not suspend: the fiber rethrows the exception from its await.
+      wait->error = std::current_exception();
+      return transfer(driver);
+    }
+    return next ? next : std::noop_coroutine();
+  }
+  void await_resume() const noexcept {}
+};
+
+}  // namespace
+
+task<void> run_fiber(fiber_options options, fiber_body body) {
+  // The fiber's own environment: the caller's, bound to this executor unless the caller's
+  // chain is bound already or the fiber may migrate.
+  promise_base& self = co_await promise_access{};
+  task_env env = inherited_env(self);
+  if (!options.migrate && env.home == nullptr) env.home = executor::current();
+  adopt_env(self, env);
+  prepare_overflow_report();
+  fiber_context fiber(options, body);
+  while (fiber_wait* wait = fiber.resume()) {
+    co_await fiber_wait_awaiter{wait};
+  }
+}
+
+bool in_fiber() noexcept { return running_fiber != nullptr; }
+
+void require_fiber() {
+  if (running_fiber == nullptr) {
+    throw std::logic_error(
+        "shoal::await called outside a fiber (in a task, co_await instead; elsewhere, start a "
+        "fiber with shoal::fiber)");
+  }
+}
+
+void suspend_fiber(fiber_wait& wait) {
+  fiber_context* const fiber = running_fiber;
+  if (fiber == nullptr) require_fiber();  // throws
+  fiber->suspend(wait);
+}
+
+}  // namespace shoal::detail
