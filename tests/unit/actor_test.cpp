@@ -1,0 +1,293 @@
+// actor_context and actor_task on the manual scheduler: direct entry, the mailbox's order,
+// release across awaits, holds lent to calls, results and errors, the environment, composition
+// with timeouts and when_all, and the preemption budget. A pool for sync_wait and detach.
+#include "shoal/actor.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+#include <stop_token>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "shoal/async_event.hpp"
+#include "shoal/coroutine_local.hpp"
+#include "shoal/sleep.hpp"
+#include "shoal/stop.hpp"
+#include "shoal/sync_wait.hpp"
+#include "shoal/timeout.hpp"
+#include "shoal/when_all.hpp"
+#include "support/manual_scheduler.hpp"
+#include "support/running_pool.hpp"
+
+namespace {
+
+using shoal::actor_task;
+using shoal::task;
+using shoal::testing::manual_scheduler;
+
+const shoal::coroutine_local<std::string> request_name{"none"};
+
+class counter {
+ public:
+  actor_task<int> add(int n) {
+    co_await ctx_();
+    value_ += n;
+    log_.push_back(n);
+    co_return value_;
+  }
+  // Holds the context, then waits for `ev` (the context is released meanwhile).
+  actor_task<int> add_after(shoal::async_event& ev, int n) {
+    co_await ctx_();
+    const int before = value_;
+    co_await ev.wait();
+    value_ += n;
+    log_.push_back(n);
+    co_return before;
+  }
+  actor_task<bool> busy_inside() {
+    co_await ctx_();
+    co_return ctx_.busy();
+  }
+  // Calls its own method: the hold is lent, nothing is released.
+  actor_task<int> add_twice(int n) {
+    co_await ctx_();
+    co_await add(n);
+    co_return co_await add(n);
+  }
+  actor_task<int> fail() {
+    co_await ctx_();
+    throw std::runtime_error("refused");
+  }
+  actor_task<std::string> environment() {
+    co_await ctx_();
+    co_return request_name.get() + (shoal::stop_requested() ? "/stopped" : "/running");
+  }
+  actor_task<bool> nap(shoal::duration d) {
+    co_await ctx_();
+    co_return co_await shoal::sleep_for(d);
+  }
+  // Calls `other` while holding this context.
+  actor_task<int> forward(counter& other, shoal::async_event& ev, int n) {
+    co_await ctx_();
+    co_return co_await other.add_after(ev, n);
+  }
+  [[nodiscard]] int value() const { return value_; }
+  [[nodiscard]] const std::vector<int>& log() const { return log_; }
+  [[nodiscard]] bool busy() const { return ctx_.busy(); }
+
+ private:
+  shoal::actor_context ctx_;
+  int value_ = 0;
+  std::vector<int> log_;
+};
+
+template <class T>
+task<T> call(actor_task<T> t) {
+  co_return co_await std::move(t);
+}
+
+TEST(Actor, ACallIntoAFreeContextRunsInlineWithoutScheduling) {
+  manual_scheduler sched;
+  counter c;
+  auto r = sched.spawn(call(c.add(5)));
+  EXPECT_EQ(sched.run_one(), true);  // the root: it runs the whole call
+  ASSERT_TRUE(r.done());
+  EXPECT_EQ(r.get(), 5);
+  EXPECT_EQ(sched.ready_count(), 0u);
+  EXPECT_FALSE(c.busy());
+}
+
+TEST(Actor, TheContextIsHeldWhileTheMethodRunsAndFreeAfter) {
+  manual_scheduler sched;
+  counter c;
+  auto r = sched.spawn(call(c.busy_inside()));
+  sched.run_all();
+  EXPECT_TRUE(r.get());
+  EXPECT_FALSE(c.busy());
+}
+
+TEST(Actor, TheContextIsReleasedWhileTheMethodAwaitsAndReacquiredAfter) {
+  manual_scheduler sched;
+  counter c;
+  shoal::async_event ev;
+  auto slow = sched.spawn(call(c.add_after(ev, 10)));
+  sched.run_all();
+  EXPECT_FALSE(slow.done());
+  EXPECT_FALSE(c.busy());  // suspended on the event: released
+  auto quick = sched.spawn(call(c.add(1)));
+  sched.run_all();
+  ASSERT_TRUE(quick.done());  // re-entrant: ran while the slow call waited
+  EXPECT_EQ(quick.get(), 1);
+  ev.set();
+  sched.run_all();
+  ASSERT_TRUE(slow.done());
+  EXPECT_EQ(slow.get(), 0);  // what it read before the await
+  EXPECT_EQ(c.value(), 11);
+  EXPECT_EQ(c.log(), (std::vector<int>{1, 10}));
+  EXPECT_FALSE(c.busy());
+}
+
+TEST(Actor, CallersOfABusyContextAreServedInArrivalOrder) {
+  manual_scheduler sched;
+  counter c;
+  shoal::detail::actor_budget_left = 1;  // the first entry yields, holding the context
+  auto first = sched.spawn(call(c.add(1)));
+  sched.run_one();
+  EXPECT_TRUE(c.busy());
+  EXPECT_FALSE(first.done());
+  auto second = sched.spawn(call(c.add(2)));
+  auto third = sched.spawn(call(c.add(3)));
+  auto fourth = sched.spawn(call(c.add(4)));
+  // Run the three newcomers first: each finds the context busy and queues.
+  std::vector<shoal::testing::spawned<int>*> all{&first, &second, &third, &fourth};
+  sched.run_all();
+  for (auto* s : all) ASSERT_TRUE(s->done());
+  EXPECT_EQ(c.log(), (std::vector<int>{1, 2, 3, 4}));
+  EXPECT_EQ(fourth.get(), 10);
+  EXPECT_FALSE(c.busy());
+}
+
+TEST(Actor, TheMailboxKeepsArrivalOrderAcrossBatches) {
+  manual_scheduler sched;
+  counter c;
+  shoal::async_event ev;
+  shoal::detail::actor_budget_left = 1;
+  auto holder = sched.spawn(call(c.add(0)));
+  sched.run_one();  // holds, yielded
+  std::vector<shoal::testing::spawned<int>> callers;
+  for (int i = 1; i <= 3; ++i) callers.push_back(sched.spawn(call(c.add(i))));
+  for (int i = 0; i < 3; ++i) sched.run_one();  // 1..3 queue
+  sched.run_one();                              // the holder finishes: hands to 1, takes the stack
+  for (int i = 4; i <= 6; ++i) callers.push_back(sched.spawn(call(c.add(i))));
+  sched.run_all();
+  EXPECT_EQ(c.log(), (std::vector<int>{0, 1, 2, 3, 4, 5, 6}));
+}
+
+TEST(Actor, AnActorCallingItsOwnMethodsKeepsItsContext) {
+  manual_scheduler sched;
+  counter c;
+  auto r = sched.spawn(call(c.add_twice(3)));
+  EXPECT_EQ(sched.run_all(), 1u);
+  EXPECT_EQ(r.get(), 6);
+  EXPECT_FALSE(c.busy());
+}
+
+TEST(Actor, ACallerReleasesItsContextWhileItsCallWaitsAndGetsItBack) {
+  manual_scheduler sched;
+  counter a;
+  counter b;
+  shoal::async_event ev;
+  auto outer = sched.spawn(call(a.forward(b, ev, 7)));
+  sched.run_all();
+  EXPECT_FALSE(outer.done());
+  EXPECT_FALSE(a.busy());
+  EXPECT_FALSE(b.busy());
+  auto into_a = sched.spawn(call(a.add(1)));
+  sched.run_all();
+  EXPECT_TRUE(into_a.done());  // a was free while its call into b waited
+  ev.set();
+  sched.run_all();
+  ASSERT_TRUE(outer.done());
+  EXPECT_EQ(outer.get(), 0);
+  EXPECT_EQ(b.value(), 7);
+  EXPECT_FALSE(a.busy());
+}
+
+TEST(Actor, AMethodsExceptionReachesItsCallerAndFreesTheContext) {
+  manual_scheduler sched;
+  counter c;
+  auto r = sched.spawn(call(c.fail()));
+  sched.run_all();
+  ASSERT_TRUE(r.done());
+  EXPECT_THROW(r.get(), std::runtime_error);
+  EXPECT_FALSE(c.busy());
+}
+
+task<std::string> environment_of(counter& c, std::stop_token token) {
+  auto scope = co_await request_name.bind("req-7");
+  co_return co_await shoal::with_stop_token(token, c.environment());
+}
+
+TEST(Actor, TheCallersStopTokenAndCoroutineLocalsFlowIntoTheMethod) {
+  manual_scheduler sched;
+  counter c;
+  std::stop_source source;
+  auto running = sched.spawn(environment_of(c, source.get_token()));
+  sched.run_all();
+  EXPECT_EQ(running.get(), "req-7/running");
+  source.request_stop();
+  auto stopped = sched.spawn(environment_of(c, source.get_token()));
+  sched.run_all();
+  EXPECT_EQ(stopped.get(), "req-7/stopped");
+}
+
+task<bool> nap_with_timeout(counter& c) {
+  co_return co_await shoal::with_timeout(std::chrono::milliseconds(10),
+                                         c.nap(std::chrono::seconds(5)));
+}
+
+TEST(Actor, WithTimeoutCancelsWhatTheMethodAwaits) {
+  manual_scheduler sched;
+  counter c;
+  auto r = sched.spawn(nap_with_timeout(c));
+  sched.run_all();
+  EXPECT_FALSE(c.busy());
+  sched.advance(std::chrono::milliseconds(10));
+  ASSERT_TRUE(r.done());
+  EXPECT_FALSE(r.get());  // the sleep was cut short
+  EXPECT_FALSE(c.busy());
+}
+
+task<int> both(counter& a, counter& b) {
+  auto [x, y] = co_await shoal::when_all(shoal::as_task(a.add(2)), shoal::as_task(b.add(3)));
+  co_return x + y;
+}
+
+TEST(Actor, CallsComposeWithWhenAll) {
+  manual_scheduler sched;
+  counter a;
+  counter b;
+  auto r = sched.spawn(both(a, b));
+  sched.run_all();
+  EXPECT_EQ(r.get(), 5);
+}
+
+task<int> many_calls(counter& c, int n) {
+  for (int i = 0; i < n; ++i) co_await c.add(1);
+  co_return c.value();
+}
+
+TEST(Actor, APreemptionBudgetMakesALongChainOfCallsYield) {
+  manual_scheduler sched;
+  counter c;
+  shoal::detail::actor_budget_left = shoal::detail::actor_preemption_budget;
+  auto r = sched.spawn(many_calls(c, 1000));
+  sched.run_one();
+  EXPECT_FALSE(r.done());  // yielded after the budget, holding nothing it should not
+  EXPECT_LT(c.value(), 1000);
+  EXPECT_GT(c.value(), 0);
+  const std::size_t resumptions = sched.run_all();
+  EXPECT_GE(resumptions, 3u);  // 1000 calls, two switches each, 256 per slice
+  EXPECT_EQ(r.get(), 1000);
+  EXPECT_FALSE(c.busy());
+}
+
+TEST(Actor, SyncWaitCallsFromAPlainThreadAndDetachRunsOnThePool) {
+  shoal::testing::running_pool pool(2);
+  counter c;
+  EXPECT_EQ(shoal::sync_wait(c.add(4)), 4);
+  std::atomic<int> done{0};
+  auto bump = [](counter& target, std::atomic<int>& count) -> actor_task<> {
+    co_await target.add(1);
+    count.fetch_add(1);
+  };
+  for (int i = 0; i < 100; ++i) shoal::detach(pool.pool, bump(c, done));
+  while (done.load() < 100) std::this_thread::yield();
+  EXPECT_EQ(shoal::sync_wait(c.add(0)), 104);
+}
+
+}  // namespace
