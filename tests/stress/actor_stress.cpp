@@ -1,0 +1,133 @@
+// actor_context on a real two-worker pool (run under TSan): many callers of every kind (plain
+// tasks, bound tasks, other actors, threads outside the pool through sync_wait, detached calls)
+// hammer one actor whose state is plain, unsynchronised memory. If two coroutines ever ran on
+// the context at once, the "inside" flag would catch it here and TSan would report the race;
+// the final count proves no call was lost or run twice.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "shoal/actor.hpp"
+#include "shoal/sync_wait.hpp"
+#include "shoal/thread_pool.hpp"
+#include "shoal/yield.hpp"
+#include "support/running_pool.hpp"
+
+namespace {
+
+using shoal::actor_task;
+using shoal::task;
+using shoal::testing::running_pool;
+
+class guarded {
+ public:
+  // Two critical sections around an await that releases the context (every `every`-th call).
+  actor_task<> bump(int every) {
+    co_await ctx_();
+    enter_and_count();
+    if (every != 0 && ++calls_ % every == 0) co_await shoal::yield();
+    enter_and_count();
+  }
+  // Read through the context: ordered after every earlier holder's writes.
+  actor_task<std::int64_t> count() {
+    co_await ctx_();
+    co_return count_;
+  }
+  actor_task<std::int64_t> overlaps() {
+    co_await ctx_();
+    co_return overlaps_;
+  }
+
+ private:
+  void enter_and_count() {
+    if (inside_) ++overlaps_;
+    inside_ = true;
+    ++count_;
+    inside_ = false;
+  }
+
+  shoal::actor_context ctx_;
+  bool inside_ = false;
+  std::int64_t count_ = 0;
+  std::int64_t overlaps_ = 0;
+  int calls_ = 0;
+};
+
+// An actor calling the guarded one: its own context is released and re-entered on each call.
+class pinger {
+ public:
+  actor_task<> run(guarded& target, int calls, int every) {
+    co_await ctx_();
+    for (int i = 0; i < calls; ++i) {
+      co_await target.bump(every);
+      ++sent_;  // our own state: ours again after each call
+    }
+  }
+  [[nodiscard]] int sent() const { return sent_; }
+
+ private:
+  shoal::actor_context ctx_;
+  int sent_ = 0;
+};
+
+task<> plain_caller(guarded& target, int calls, int every, std::atomic<int>& done) {
+  for (int i = 0; i < calls; ++i) co_await target.bump(every);
+  done.fetch_add(1, std::memory_order_release);  // pairs with the test's acquire
+}
+
+task<> bound_caller(shoal::thread_pool& pool, std::size_t k, guarded& target, int calls,
+                    std::atomic<int>& done) {
+  co_await pool.schedule_on(k);
+  for (int i = 0; i < calls; ++i) co_await target.bump(3);
+  done.fetch_add(1, std::memory_order_release);
+}
+
+task<> actor_caller(pinger& p, guarded& target, int calls, std::atomic<int>& done) {
+  co_await p.run(target, calls, 5);
+  done.fetch_add(1, std::memory_order_release);
+}
+
+void wait_for(const std::atomic<int>& done, int n) {
+  while (done.load(std::memory_order_acquire) < n) std::this_thread::yield();
+}
+
+TEST(ActorStress, ManyCallersOfEveryKindNeverRunTwoAtOnce) {
+  running_pool pool(2);
+  guarded target;
+  constexpr int calls = 10000;
+  constexpr int plain = 24;
+  constexpr int bound = 8;
+  constexpr int actors = 16;
+  std::vector<pinger> pingers(actors);
+  std::atomic<int> done{0};
+  for (int i = 0; i < plain; ++i) pool.pool.spawn(plain_caller(target, calls, i % 4, done));
+  for (int i = 0; i < bound; ++i) {
+    pool.pool.spawn(bound_caller(pool.pool, static_cast<std::size_t>(i) % 2, target, calls, done));
+  }
+  for (pinger& p : pingers) pool.pool.spawn(actor_caller(p, target, calls, done));
+  std::vector<std::thread> outside;
+  for (int t = 0; t < 2; ++t) {
+    outside.emplace_back([&] {
+      for (int i = 0; i < calls / 10; ++i) shoal::sync_wait(target.bump(2));
+    });
+  }
+  std::atomic<int> detached{0};
+  auto bump_and_count = [](guarded& g, std::atomic<int>& n) -> actor_task<> {
+    co_await g.bump(0);
+    n.fetch_add(1, std::memory_order_release);
+  };
+  for (int i = 0; i < calls; ++i) shoal::detach(pool.pool, bump_and_count(target, detached));
+  for (std::thread& t : outside) t.join();
+  wait_for(done, plain + bound + actors);
+  wait_for(detached, calls);
+  const std::int64_t expected =
+      2 * (std::int64_t{plain + bound + actors} * calls + 2 * (calls / 10) + calls);
+  EXPECT_EQ(shoal::sync_wait(target.count()), expected);
+  EXPECT_EQ(shoal::sync_wait(target.overlaps()), 0);
+  for (const pinger& p : pingers) EXPECT_EQ(p.sent(), calls);
+}
+
+}  // namespace
