@@ -15,12 +15,16 @@
 // Counters: rps, round trips per second of wall time; max_latency_us, the longest any pinger
 // took over 16 consecutive round trips (each pinger reads the clock every 16th call, so the
 // figure bounds the slowest single call from above, overstating it by at most 15 ordinary round
-// trips); allocs/op per round trip.
+// trips); rps_cpu, round trips per second of CPU time of the whole process (every worker,
+// spinning included: on a shared machine where the pool gets a fraction of the cores, this is
+// the steadier figure); allocs/op per round trip.
 //
 // call/uncontended/<system>: one iteration is one call from a task run by sync_wait, nothing
 // else running: `co_await pingable.ping()` on an actor whose context is free, the same through
 // the async_mutex task, and a plain call under std::mutex.
 #include <benchmark/benchmark.h>
+
+#include <time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -72,6 +76,13 @@ class latency_probe {
   steady::time_point last_;
   steady::duration worst_{};
 };
+
+// CPU time used so far by every thread of this process.
+std::chrono::duration<double> process_cpu_time() noexcept {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec);
+}
 
 // --- The three systems --------------------------------------------------------------------
 
@@ -173,6 +184,7 @@ void ping(benchmark::State& state, std::size_t workers, std::size_t pingers, boo
   join_counter join;
   steady::duration worst{};
   const alloc_meter allocs;
+  const auto cpu_start = process_cpu_time();
   for (auto _ : state) {
     join.reset(static_cast<std::int64_t>(pingers));
     for (std::size_t i = 0; i < pingers; ++i) {
@@ -181,8 +193,10 @@ void ping(benchmark::State& state, std::size_t workers, std::size_t pingers, boo
     join.wait();
     for (const auto& s : senders) worst = std::max(worst, s.probe.worst());
   }
+  const double cpu_seconds = (process_cpu_time() - cpu_start).count();
   const auto total = static_cast<double>(calls * std::int64_t(pingers));
   state.counters["rps"] = benchmark::Counter(total, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["rps_cpu"] = total * static_cast<double>(state.iterations()) / cpu_seconds;
   state.counters["max_latency_us"] =
       std::chrono::duration<double, std::micro>(worst).count();
   report_allocs(state, allocs, total * static_cast<double>(state.iterations()));
