@@ -197,8 +197,7 @@ void ping(benchmark::State& state, std::size_t workers, std::size_t pingers, boo
   const auto total = static_cast<double>(calls * std::int64_t(pingers));
   state.counters["rps"] = benchmark::Counter(total, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["rps_cpu"] = total * static_cast<double>(state.iterations()) / cpu_seconds;
-  state.counters["max_latency_us"] =
-      std::chrono::duration<double, std::micro>(worst).count();
+  state.counters["max_latency_us"] = std::chrono::duration<double, std::micro>(worst).count();
   report_allocs(state, allocs, total * static_cast<double>(state.iterations()));
 }
 
@@ -212,11 +211,9 @@ struct ping_case {
 template <class System>
 void register_ping(const ping_case& c, const char* system) {
   const std::string name = std::string("ping/") + c.name + "/" + system;
-  benchmark::RegisterBenchmark(name.c_str(),
-                               [c](benchmark::State& state) {
-                                 ping<System>(state, c.workers, c.pingers, c.shared);
-                               })
-      ->UseRealTime();
+  benchmark::RegisterBenchmark(name.c_str(), [c](benchmark::State& state) {
+    ping<System>(state, c.workers, c.pingers, c.shared);
+  })->UseRealTime();
 }
 
 void register_pings() {

@@ -78,11 +78,22 @@ task<> plain_caller(guarded& target, int calls, int every, std::atomic<int>& don
   done.fetch_add(1, std::memory_order_release);  // pairs with the test's acquire
 }
 
+// A bound caller must get every result back on its own worker.
 task<> bound_caller(shoal::thread_pool& pool, std::size_t k, guarded& target, int calls,
-                    std::atomic<int>& done) {
+                    std::atomic<int>& done, std::atomic<int>& strayed) {
   co_await pool.schedule_on(k);
-  for (int i = 0; i < calls; ++i) co_await target.bump(3);
+  for (int i = 0; i < calls; ++i) {
+    co_await target.bump(3);
+    if (shoal::executor::current() != &pool.worker(k)) strayed.fetch_add(1);
+  }
   done.fetch_add(1, std::memory_order_release);
+}
+
+// A caller on a thread outside the pool gets its result back on that thread.
+task<bool> from_outside(guarded& target) {
+  const std::thread::id before = std::this_thread::get_id();
+  co_await target.bump(2);
+  co_return std::this_thread::get_id() == before;
 }
 
 task<> actor_caller(pinger& p, guarded& target, int calls, std::atomic<int>& done) {
@@ -103,15 +114,20 @@ TEST(ActorStress, ManyCallersOfEveryKindNeverRunTwoAtOnce) {
   constexpr int actors = 16;
   std::vector<pinger> pingers(actors);
   std::atomic<int> done{0};
+  std::atomic<int> strayed{0};
+  std::atomic<int> came_back{0};
   for (int i = 0; i < plain; ++i) pool.pool.spawn(plain_caller(target, calls, i % 4, done));
   for (int i = 0; i < bound; ++i) {
-    pool.pool.spawn(bound_caller(pool.pool, static_cast<std::size_t>(i) % 2, target, calls, done));
+    pool.pool.spawn(
+        bound_caller(pool.pool, static_cast<std::size_t>(i) % 2, target, calls, done, strayed));
   }
   for (pinger& p : pingers) pool.pool.spawn(actor_caller(p, target, calls, done));
   std::vector<std::thread> outside;
   for (int t = 0; t < 2; ++t) {
     outside.emplace_back([&] {
-      for (int i = 0; i < calls / 10; ++i) shoal::sync_wait(target.bump(2));
+      for (int i = 0; i < calls / 10; ++i) {
+        if (shoal::sync_wait(from_outside(target))) came_back.fetch_add(1);
+      }
     });
   }
   std::atomic<int> detached{0};
@@ -127,6 +143,8 @@ TEST(ActorStress, ManyCallersOfEveryKindNeverRunTwoAtOnce) {
       2 * (std::int64_t{plain + bound + actors} * calls + 2 * (calls / 10) + calls);
   EXPECT_EQ(shoal::sync_wait(target.count()), expected);
   EXPECT_EQ(shoal::sync_wait(target.overlaps()), 0);
+  EXPECT_EQ(strayed.load(), 0);
+  EXPECT_EQ(came_back.load(), 2 * (calls / 10));
   for (const pinger& p : pingers) EXPECT_EQ(p.sent(), calls);
 }
 

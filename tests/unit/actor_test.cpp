@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <stdexcept>
@@ -18,8 +19,10 @@
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
 #include "shoal/sync_wait.hpp"
+#include "shoal/task_group.hpp"
 #include "shoal/timeout.hpp"
 #include "shoal/when_all.hpp"
+#include "shoal/when_any.hpp"
 #include "support/manual_scheduler.hpp"
 #include "support/running_pool.hpp"
 
@@ -254,6 +257,42 @@ TEST(Actor, CallsComposeWithWhenAll) {
   auto r = sched.spawn(both(a, b));
   sched.run_all();
   EXPECT_EQ(r.get(), 5);
+}
+
+task<int> first_of(counter& a, shoal::async_event& never) {
+  auto winner =
+      co_await shoal::when_any(shoal::as_task(a.add_after(never, 100)), shoal::as_task(a.add(1)));
+  co_return static_cast<int>(winner.index());
+}
+
+TEST(Actor, CallsComposeWithWhenAnyAndTheLoserIsCancelledInsideTheActor) {
+  manual_scheduler sched;
+  counter a;
+  shoal::async_event never;
+  auto r = sched.spawn(first_of(a, never));
+  sched.run_all();  // the loser's wait ends on when_any's stop; it re-enters, adds, and returns
+  ASSERT_TRUE(r.done());
+  EXPECT_EQ(r.get(), 1);
+  EXPECT_EQ(a.value(), 101);
+  EXPECT_FALSE(a.busy());
+}
+
+task<int> sum_in_group(counter& c) {
+  co_return co_await shoal::with_task_group<int>([&c](shoal::task_group<int>& group) -> task<int> {
+    for (int i = 1; i <= 4; ++i) group.spawn(shoal::as_task(c.add(i)));
+    int last = 0;
+    while (auto result = co_await group.next_result()) last = std::max(last, result->take_value());
+    co_return last;
+  });
+}
+
+TEST(Actor, CallsComposeWithATaskGroup) {
+  manual_scheduler sched;
+  counter c;
+  auto r = sched.spawn(sum_in_group(c));
+  sched.run_all();
+  EXPECT_EQ(r.get(), 10);
+  EXPECT_EQ(c.log().size(), 4u);
 }
 
 task<int> many_calls(counter& c, int n) {
