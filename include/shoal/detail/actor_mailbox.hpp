@@ -1,23 +1,26 @@
 // shoal/detail/actor_mailbox.hpp: the lock of an actor_context and its queue of waiting callers.
 //
-// What: one atomic word says who may run on the context. 0: free. 1 (`locked_empty`): held,
-// nobody waiting. Any other value: held, and it is the newest of a lock-free stack of waiters
+// What: one atomic pointer says who may run on the context. Null: free. `locked_empty()` (the
+// address of a sentinel node): held, nobody waiting. Any other node: held, and it is the newest
+// of a lock-free stack of waiters
 // (actor_waiter nodes living in the waiting coroutines' promises). The holder alone also keeps
 // `pending_`, waiters already taken off the stack, oldest first.
 //
-//   lock():            CAS 0 -> 1. The uncontended enter: one atomic operation, no queue.
+//   try_lock():        CAS null -> sentinel. The uncontended enter: one atomic operation, no queue.
 //   lock_or_push(w):   the same, or, when held, push w onto the stack (a CAS loop that retries
 //                      only when another caller or the holder changed the word in between:
 //                      lock-free; every failed CAS means another thread made progress).
 //   unlock():          by the holder. Hands the context to the oldest waiter, which becomes the
 //                      holder at once (the context is never free in between, so nobody barges
 //                      past a waiter), or frees it. Handing over from `pending_` touches no
-//                      atomic; when pending_ is empty, a CAS 1 -> 0 frees the context, and if
-//                      that fails the whole stack is taken at once (exchange with 1) and
+//                      atomic; when pending_ is empty, a CAS sentinel -> null frees the
+//                      context, and if that fails the whole stack is taken at once (exchange
+//                      with the sentinel) and
 //                      reversed into pending_, so waiters are served in arrival order.
 //
-// Why no wake-up is lost: a waiter is pushed only while the word is non-zero, i.e. held; the
-// holder frees the context only by a CAS from exactly 1 (held, empty stack), which fails if any
+// Why no wake-up is lost: a waiter is pushed only while the word is non-null, i.e. held; the
+// holder frees the context only by a CAS from exactly the sentinel (held, empty stack), which
+// fails if any
 // push came first; then it takes the stack itself. So every pushed waiter is seen by some
 // holder's unlock. Nothing ever spins: the holder never waits for a pusher, a pusher never
 // waits for the holder.
@@ -33,7 +36,6 @@
 #include <atomic>
 #include <cassert>
 #include <coroutine>
-#include <cstdint>
 
 #include "shoal/detail/task_env.hpp"
 
@@ -62,15 +64,15 @@ class actor_mailbox {
   actor_mailbox& operator=(const actor_mailbox&) = delete;
   ~actor_mailbox() {
     // relaxed: a debug check; the owner of the mailbox is the last to touch it.
-    assert(state_.load(std::memory_order_relaxed) == free_state &&
+    assert(state_.load(std::memory_order_relaxed) == nullptr &&
            "shoal: actor_context destroyed while held or with callers waiting");
   }
 
   // Takes the context when it is free. True: the caller holds it.
   [[nodiscard]] bool try_lock() noexcept {
-    std::uintptr_t expected = free_state;
+    actor_waiter* expected = nullptr;
     // acquire: pairs with the release CAS in unlock(), so we see the last holder's writes.
-    return state_.compare_exchange_strong(expected, locked_empty, std::memory_order_acquire,
+    return state_.compare_exchange_strong(expected, locked_empty(), std::memory_order_acquire,
                                           std::memory_order_relaxed);
   }
 
@@ -84,9 +86,9 @@ class actor_mailbox {
       pending_ = w->next;
       return w;
     }
-    std::uintptr_t expected = locked_empty;
-    // release: pairs with try_lock's acquire. acquire on failure: see the pushed nodes.
-    if (state_.compare_exchange_strong(expected, free_state, std::memory_order_release,
+    actor_waiter* expected = locked_empty();
+    // release: pairs with try_lock's acquire (a push's nodes are acquired by take_stack).
+    if (state_.compare_exchange_strong(expected, nullptr, std::memory_order_release,
                                        std::memory_order_relaxed)) {
       return nullptr;
     }
@@ -95,16 +97,18 @@ class actor_mailbox {
 
   // True while held (a snapshot, for assertions and tests).
   [[nodiscard]] bool held() const noexcept {
-    return state_.load(std::memory_order_relaxed) != free_state;  // relaxed: a snapshot
+    return state_.load(std::memory_order_relaxed) != nullptr;  // relaxed: a snapshot
   }
 
  private:
-  static constexpr std::uintptr_t free_state = 0;
-  static constexpr std::uintptr_t locked_empty = 1;
-
+  // The sentinel meaning "held, nobody waiting": never linked, never resumed.
+  static actor_waiter* locked_empty() noexcept {
+    static constinit actor_waiter sentinel{};
+    return &sentinel;
+  }
   actor_waiter* take_stack() noexcept;
 
-  std::atomic<std::uintptr_t> state_{free_state};
+  std::atomic<actor_waiter*> state_{nullptr};
   actor_waiter* pending_ = nullptr;  // holder only: taken off the stack, oldest first
 };
 

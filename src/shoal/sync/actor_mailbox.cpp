@@ -8,20 +8,20 @@ namespace shoal::detail {
 
 bool actor_mailbox::lock_or_push(actor_waiter& w) noexcept {
   // relaxed: only a first guess; every decision is made by a CAS below.
-  std::uintptr_t seen = state_.load(std::memory_order_relaxed);
+  actor_waiter* seen = state_.load(std::memory_order_relaxed);
   for (;;) {
-    if (seen == free_state) {
+    if (seen == nullptr) {
       // acquire: pairs with unlock()'s release CAS.
-      if (state_.compare_exchange_weak(seen, locked_empty, std::memory_order_acquire,
+      if (state_.compare_exchange_weak(seen, locked_empty(), std::memory_order_acquire,
                                        std::memory_order_relaxed)) {
         return true;
       }
       continue;
     }
-    w.next = seen == locked_empty ? nullptr : reinterpret_cast<actor_waiter*>(seen);
+    w.next = seen == locked_empty() ? nullptr : seen;
     // release: publishes w's fields to the holder's exchange in take_stack().
-    if (state_.compare_exchange_weak(seen, reinterpret_cast<std::uintptr_t>(&w),
-                                     std::memory_order_release, std::memory_order_relaxed)) {
+    if (state_.compare_exchange_weak(seen, &w, std::memory_order_release,
+                                     std::memory_order_relaxed)) {
       return false;
     }
   }
@@ -30,10 +30,10 @@ bool actor_mailbox::lock_or_push(actor_waiter& w) noexcept {
 actor_waiter* actor_mailbox::take_stack() noexcept {
   // acquire: pairs with the release CAS of each push, so the nodes' fields are visible. The
   // context stays held (1): the oldest waiter is handed it below.
-  const std::uintptr_t top = state_.exchange(locked_empty, std::memory_order_acquire);
-  assert(top != free_state && top != locked_empty);
+  actor_waiter* const top = state_.exchange(locked_empty(), std::memory_order_acquire);
+  assert(top != nullptr && top != locked_empty());
   actor_waiter* oldest_first = nullptr;
-  for (auto* w = reinterpret_cast<actor_waiter*>(top); w != nullptr;) {
+  for (actor_waiter* w = top; w != nullptr;) {
     actor_waiter* const older = w->next;
     w->next = oldest_first;
     oldest_first = w;
