@@ -68,6 +68,7 @@ shoal::task<> teller(std::vector<account>& bank, unsigned seed, std::atomic<int>
 // Every balance, read through each account's own context.
 shoal::task<std::vector<std::int64_t>> balances(std::vector<account>& bank) {
   std::vector<std::int64_t> out;
+  out.reserve(bank.size());
   for (account& a : bank) out.push_back(co_await a.balance());
   co_return out;
 }

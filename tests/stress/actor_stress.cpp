@@ -123,6 +123,7 @@ TEST(ActorStress, ManyCallersOfEveryKindNeverRunTwoAtOnce) {
   }
   for (pinger& p : pingers) pool.pool.spawn(actor_caller(p, target, calls, done));
   std::vector<std::thread> outside;
+  outside.reserve(2);
   for (int t = 0; t < 2; ++t) {
     outside.emplace_back([&] {
       for (int i = 0; i < calls / 10; ++i) {
@@ -140,7 +141,7 @@ TEST(ActorStress, ManyCallersOfEveryKindNeverRunTwoAtOnce) {
   wait_for(done, plain + bound + actors);
   wait_for(detached, calls);
   const std::int64_t expected =
-      2 * (std::int64_t{plain + bound + actors} * calls + 2 * (calls / 10) + calls);
+      2 * (std::int64_t{plain + bound + actors} * calls + std::int64_t{2} * (calls / 10) + calls);
   EXPECT_EQ(shoal::sync_wait(target.count()), expected);
   EXPECT_EQ(shoal::sync_wait(target.overlaps()), 0);
   EXPECT_EQ(strayed.load(), 0);
