@@ -158,6 +158,10 @@ struct actor_promise_base : promise_base {
   // Re-enters `reacquire` (queueing when busy): the coroutine to run now, or null.
   std::coroutine_handle<> reenter() noexcept {
     actor_mailbox* const mb = reacquire;
+    if (mb->try_lock()) {  // the common case: free, and nothing to fill in
+      held = mb;
+      return self;
+    }
     waiter.handle = self;
     waiter.target = actor_target(env);
     waiter.pool = actor_current_pool();
