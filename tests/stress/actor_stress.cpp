@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "shoal/actor.hpp"
+#include "shoal/detail/actor_mailbox.hpp"
 #include "shoal/sync_wait.hpp"
 #include "shoal/thread_pool.hpp"
 #include "shoal/yield.hpp"
@@ -103,6 +104,48 @@ task<> actor_caller(pinger& p, guarded& target, int calls, std::atomic<int>& don
 
 void wait_for(const std::atomic<int>& done, int n) {
   while (done.load(std::memory_order_acquire) < n) std::this_thread::yield();
+}
+
+// The mailbox alone, with threads: each waits for its grant by spinning on a flag set by the
+// thread that hands it the context. Nobody may hold it twice, no grant may be lost.
+struct spinning_waiter {
+  shoal::detail::actor_waiter node;
+  std::atomic<bool> granted{false};
+};
+
+TEST(ActorStress, TheMailboxNeitherLosesNorDuplicatesAHandOver) {
+  shoal::detail::actor_mailbox mb;
+  constexpr int threads = 4;
+  constexpr int rounds = 20000;
+  std::int64_t inside = 0;  // plain: guarded by the mailbox alone
+  std::int64_t total = 0;
+  std::vector<spinning_waiter> slots(threads);
+  std::vector<std::thread> workers;
+  workers.reserve(threads);
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      spinning_waiter& me = slots[static_cast<std::size_t>(t)];
+      for (int i = 0; i < rounds; ++i) {
+        me.granted.store(false, std::memory_order_relaxed);
+        me.node.held = nullptr;
+        if (!mb.lock_or_push(me.node)) {
+          while (!me.granted.load(std::memory_order_acquire)) std::this_thread::yield();
+        }
+        EXPECT_EQ(inside++, 0);
+        ++total;
+        --inside;
+        if (shoal::detail::actor_waiter* next = mb.unlock()) {
+          for (spinning_waiter& s : slots) {
+            // release: pairs with the acquire spin above (the holder's writes go with it).
+            if (&s.node == next) s.granted.store(true, std::memory_order_release);
+          }
+        }
+      }
+    });
+  }
+  for (std::thread& w : workers) w.join();
+  EXPECT_EQ(total, std::int64_t{threads} * rounds);
+  EXPECT_FALSE(mb.held());
 }
 
 TEST(ActorStress, ManyCallersOfEveryKindNeverRunTwoAtOnce) {

@@ -93,6 +93,41 @@ task<T> call(actor_task<T> t) {
   co_return co_await std::move(t);
 }
 
+// The mailbox on its own, each interleaving driven by hand.
+TEST(ActorMailbox, AFreeContextIsTakenByOneCasAndRefusedToTheNext) {
+  shoal::detail::actor_mailbox mb;
+  EXPECT_FALSE(mb.held());
+  EXPECT_TRUE(mb.try_lock());
+  EXPECT_TRUE(mb.held());
+  EXPECT_FALSE(mb.try_lock());
+  EXPECT_EQ(mb.unlock(), nullptr);
+  EXPECT_FALSE(mb.held());
+}
+
+TEST(ActorMailbox, LockOrPushTakesAFreeContextWithoutQueueing) {
+  shoal::detail::actor_mailbox mb;
+  shoal::detail::actor_waiter w;
+  EXPECT_TRUE(mb.lock_or_push(w));
+  EXPECT_EQ(mb.unlock(), nullptr);
+}
+
+TEST(ActorMailbox, UnlockHandsTheContextToWaitersOldestFirstAcrossBatches) {
+  shoal::detail::actor_mailbox mb;
+  shoal::detail::actor_waiter a;
+  shoal::detail::actor_waiter b;
+  shoal::detail::actor_waiter c;
+  ASSERT_TRUE(mb.try_lock());
+  EXPECT_FALSE(mb.lock_or_push(a));
+  EXPECT_FALSE(mb.lock_or_push(b));
+  EXPECT_EQ(mb.unlock(), &a);  // takes the stack {b, a}, hands to a, keeps b pending
+  EXPECT_TRUE(mb.held());      // handed over, never free in between
+  EXPECT_FALSE(mb.lock_or_push(c));
+  EXPECT_EQ(mb.unlock(), &b);  // from pending: c, pushed later, waits behind it
+  EXPECT_EQ(mb.unlock(), &c);  // the freeing CAS fails on c's push: the stack is taken
+  EXPECT_EQ(mb.unlock(), nullptr);
+  EXPECT_FALSE(mb.held());
+}
+
 TEST(Actor, ACallIntoAFreeContextRunsInlineWithoutScheduling) {
   manual_scheduler sched;
   counter c;
