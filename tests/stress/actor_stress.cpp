@@ -192,4 +192,57 @@ TEST(ActorStress, ManyCallersOfEveryKindNeverRunTwoAtOnce) {
   for (const pinger& p : pingers) EXPECT_EQ(p.sent(), calls);
 }
 
+// Accounts calling each other in both directions at once (a -> b while b -> a): each call parks
+// the caller's context while the callee runs, so two such chains meet on each other's parked
+// context; each must let its own go when it queues, or they would deadlock.
+class account {
+ public:
+  actor_task<> deposit(std::int64_t amount) {
+    co_await ctx_();
+    balance_ += amount;
+  }
+  actor_task<> transfer_to(account& to, std::int64_t amount) {
+    co_await ctx_();
+    balance_ -= amount;
+    co_await to.deposit(amount);
+  }
+  actor_task<std::int64_t> balance() {
+    co_await ctx_();
+    co_return balance_;
+  }
+
+ private:
+  shoal::actor_context ctx_;
+  std::int64_t balance_ = 0;
+};
+
+task<> teller(std::vector<account>& bank, int seed, int transfers, std::atomic<int>& done) {
+  std::uint64_t x = static_cast<std::uint64_t>(seed) * 0x9E3779B97F4A7C15ULL + 1;
+  for (int i = 0; i < transfers; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const std::size_t from = x % bank.size();
+    const std::size_t to = (x >> 8) % bank.size();
+    co_await bank[from].transfer_to(bank[to], static_cast<std::int64_t>(x % 100));
+  }
+  done.fetch_add(1, std::memory_order_release);
+}
+
+task<std::int64_t> total_of(std::vector<account>& bank) {
+  std::int64_t total = 0;
+  for (account& a : bank) total += co_await a.balance();
+  co_return total;
+}
+
+TEST(ActorStress, ActorsCallingEachOtherBothWaysNeitherDeadlockNorLoseMoney) {
+  running_pool pool(2);
+  std::vector<account> bank(6);
+  constexpr int tellers = 32;
+  std::atomic<int> done{0};
+  for (int t = 0; t < tellers; ++t) pool.pool.spawn(teller(bank, t + 1, 5000, done));
+  wait_for(done, tellers);
+  EXPECT_EQ(shoal::sync_wait(total_of(bank)), 0);
+}
+
 }  // namespace

@@ -78,6 +78,24 @@ class counter {
     co_await ctx_();
     co_return co_await other.add_after(ev, n);
   }
+  // Reports whether `caller` is busy while this (another actor's) method runs inline.
+  actor_task<bool> sees_busy(const counter& caller) {
+    co_await ctx_();
+    co_return caller.busy();
+  }
+  actor_task<bool> call_and_look(counter& other) {
+    co_await ctx_();
+    co_return co_await other.sees_busy(*this);
+  }
+  // Calls `other`, which calls back into this actor's add().
+  actor_task<int> ping_back(counter& other, int n) {
+    co_await ctx_();
+    co_return co_await other.call_add(*this, n);
+  }
+  actor_task<int> call_add(counter& target, int n) {
+    co_await ctx_();
+    co_return co_await target.add(n);
+  }
   [[nodiscard]] int value() const { return value_; }
   [[nodiscard]] const std::vector<int>& log() const { return log_; }
   [[nodiscard]] bool busy() const { return ctx_.busy(); }
@@ -233,6 +251,30 @@ TEST(Actor, ACallerReleasesItsContextWhileItsCallWaitsAndGetsItBack) {
   EXPECT_EQ(outer.get(), 0);
   EXPECT_EQ(b.value(), 7);
   EXPECT_FALSE(a.busy());
+}
+
+TEST(Actor, ACallersContextStaysHeldForItWhileItsCalleeRunsInline) {
+  manual_scheduler sched;
+  counter a;
+  counter b;
+  auto r = sched.spawn(call(a.call_and_look(b)));
+  EXPECT_EQ(sched.run_all(), 1u);
+  EXPECT_TRUE(r.get());  // parked: neither released nor re-entered, as the call never suspended
+  EXPECT_FALSE(a.busy());
+  EXPECT_FALSE(b.busy());
+}
+
+TEST(Actor, ACalleeCallingBackIntoItsCallersContextGetsItWithoutDeadlock) {
+  manual_scheduler sched;
+  counter a;
+  counter b;
+  auto r = sched.spawn(call(a.ping_back(b, 5)));
+  sched.run_all();
+  ASSERT_TRUE(r.done());  // the call back found a's context parked, queued, and was handed it
+  EXPECT_EQ(r.get(), 5);
+  EXPECT_EQ(a.value(), 5);
+  EXPECT_FALSE(a.busy());
+  EXPECT_FALSE(b.busy());
 }
 
 TEST(Actor, AMethodsExceptionReachesItsCallerAndFreesTheContext) {

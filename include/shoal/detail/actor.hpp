@@ -100,8 +100,13 @@ inline void actor_post(const actor_waiter& w) noexcept {
 // at the same switch is posted.
 class actor_next {
  public:
+  // True when `h`, resumable at `where`, would run next here rather than be posted.
+  [[nodiscard]] bool would_run(wake_target where) const noexcept {
+    return !next_ &&
+           (where.where == nullptr || where.where == executor::current() || !where.pinned);
+  }
   void run(std::coroutine_handle<> h, wake_target where) noexcept {
-    if (!next_ && (where.where == nullptr || where.where == executor::current() || !where.pinned)) {
+    if (would_run(where)) {
       next_ = h;
     } else {
       where.post(h);
@@ -178,6 +183,7 @@ struct actor_promise_base : promise_base {
   actor_mailbox* bound = nullptr;           // entered by co_await ctx()
   actor_mailbox* held = nullptr;            // held now (its own, or lent by the caller)
   actor_mailbox* lent = nullptr;            // what the caller held when it called us
+  bool parked = false;                      // `lent` still held for the caller (see above)
   actor_promise_base* caller = nullptr;     // the awaiting coroutine, when it is an actor
   actor_mailbox* reacquire = nullptr;       // released for a foreign await, to re-enter
   std::atomic<unsigned char> handshake{0};  // released / woken, per foreign await
@@ -189,6 +195,18 @@ inline std::coroutine_handle<> actor_promise_base::on_bounce() noexcept {
   // acq_rel: pairs with the suspending side's fetch_or (actor_foreign_awaiter::release).
   if ((handshake.fetch_or(woken, std::memory_order_acq_rel) & released) == 0) return nullptr;
   return reenter();
+}
+
+// Before the chain of `p` really suspends (or waits in a queue): every context held for a caller
+// up the chain while its callee ran inline is let go; their next holders are run or posted
+// through `next`.
+inline void actor_unpark(actor_promise_base* p, actor_next& next) noexcept {
+  for (; p != nullptr; p = p->caller) {
+    if (p->parked) {
+      p->parked = false;
+      next.run(actor_release(*p->lent));
+    }
+  }
 }
 
 // One step of the bounce's loop: hand control to the actor (or to nothing, when it is queued).
@@ -209,25 +227,28 @@ class actor_enter_awaiter {
   bool await_ready() noexcept {
     self_->bound = target_;
     if (self_->held == target_) return true;  // lent by a caller on the same context
-    if (self_->held != nullptr) handed_ = actor_release(*std::exchange(self_->held, nullptr));
     if (!target_->try_lock()) return false;
+    // Entered. A hold lent by the caller stays held for it (parked) while we run inline: no
+    // release now and no re-entry on return, unless the chain suspends first.
+    self_->parked = self_->held != nullptr;
     self_->held = target_;
-    if (handed_ != nullptr) actor_post(*std::exchange(handed_, nullptr));
     return !actor_budget_spent();  // entered at once, unless this switch must yield
   }
   template <class Promise>
   std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> h) noexcept {
-    if (self_->held == target_) {  // entered, but out of budget: yield, holding it
-      actor_target(self_->env).post(h);
-      return std::noop_coroutine();
-    }
-    actor_waiter* const handed = handed_;  // read first: once queued, *this may be gone
     actor_next next;
+    if (self_->held == target_) {  // entered, but out of budget: yield, holding it
+      actor_unpark(self_, next);
+      actor_target(self_->env).post(h);
+      return transfer(next.take());
+    }
+    // Busy: let go of what the chain holds, then wait in the mailbox.
+    if (self_->held != nullptr) next.run(actor_release(*std::exchange(self_->held, nullptr)));
+    actor_unpark(self_->caller, next);
     self_->reacquire = target_;
-    if (std::coroutine_handle<> me = self_->reenter()) {
+    if (std::coroutine_handle<> me = self_->reenter()) {  // queued: *this may be gone
       next.run(me, actor_target(self_->env));
     }
-    next.run(handed);
     return transfer(next.take());
   }
   void await_resume() const noexcept {}
@@ -235,7 +256,6 @@ class actor_enter_awaiter {
  private:
   actor_promise_base* self_;
   actor_mailbox* target_;
-  actor_waiter* handed_ = nullptr;  // the lent context's next holder, to run or post
 };
 
 // Any other await inside an actor coroutine (see the header comment). Also keeps `current_env`
@@ -303,6 +323,7 @@ class actor_foreign_awaiter {
     actor_next next;
     if (then) next.run(then, {executor::current(), true});
     actor_waiter* const handed = actor_release(*mb);
+    actor_unpark(&self, next);  // before the handshake: after it, the actor may run elsewhere
     // acq_rel: pairs with on_bounce's fetch_or. If the operation already woke the bounce, it
     // left the re-entry to us.
     if ((self.handshake.fetch_or(actor_promise_base::released, std::memory_order_acq_rel) &
@@ -339,6 +360,18 @@ struct actor_final {
   void await_resume() const noexcept {}
 
   static std::coroutine_handle<> finish(actor_promise_base& p) noexcept;
+
+  // Runs the caller next here, or posts it (`yield`, or it cannot run here); a posted caller
+  // waits in a queue, so nothing may stay parked for its chain.
+  static void resume_caller(actor_promise_base* caller, std::coroutine_handle<> continuation,
+                            wake_target target, bool yield, actor_next& next) noexcept {
+    if (!yield && next.would_run(target)) {
+      next.run(continuation, target);
+      return;
+    }
+    actor_unpark(caller, next);
+    target.post(continuation);
+  }
 };
 
 inline std::coroutine_handle<> actor_final::finish(actor_promise_base& p) noexcept {
@@ -346,27 +379,30 @@ inline std::coroutine_handle<> actor_final::finish(actor_promise_base& p) noexce
   actor_promise_base* const caller = p.caller;
   const std::coroutine_handle<> continuation = p.continuation;
   const wake_target caller_target = actor_target(p.env);
+  actor_next next;
   if (p.held == wanted) {  // nothing to switch: same context (or none) on both sides
     if (caller != nullptr) caller->held = wanted;
-    actor_next next;
-    next.run(continuation, caller_target);
+    resume_caller(caller, continuation, caller_target, false, next);
     return transfer(next.take());
   }
   actor_waiter* const handed = p.held != nullptr ? actor_release(*p.held) : nullptr;
   p.held = nullptr;
   bool caller_ready = true;
-  if (wanted != nullptr) {  // the caller is an actor: it needs its context back
+  if (p.parked) {  // the caller's context was held for it all along
+    p.parked = false;
+    caller->held = wanted;
+  } else if (wanted != nullptr) {  // the caller is an actor that let its context go: re-enter
     caller->reacquire = wanted;
     caller_ready = caller->reenter() != nullptr;
   }
-  if (actor_budget_spent()) {  // yield: run neither here
+  const bool yield = actor_budget_spent();
+  if (!yield) next.run(handed);  // the context's next caller first: it stays hot on this thread
+  if (caller_ready) resume_caller(caller, continuation, caller_target, yield, next);
+  if (yield) {
     if (handed != nullptr) actor_post(*handed);
-    if (caller_ready) caller_target.post(continuation);
+    if (std::coroutine_handle<> other = next.take()) executor::current()->post(other, true);
     return std::noop_coroutine();
   }
-  actor_next next;
-  next.run(handed);  // the context's next caller first: it stays hot on this thread
-  if (caller_ready) next.run(continuation, caller_target);
   return transfer(next.take());
 }
 
