@@ -16,8 +16,11 @@
 // and the caller's thread goes on with other work; the holder hands the context to the oldest
 // waiter when it lets go, so callers are served in arrival order. A call into the context the
 // caller already holds (an actor calling its own methods) keeps it: no release, no re-entry.
-// The caller's own context is released while it waits for the call and re-acquired before it
-// continues. An actor_task is lazy, move-only and awaited once, like task<T>.
+// An actor caller's own context stays held for it while the call runs without suspending (a
+// call into a free context costs no release and no re-entry); as soon as the call suspends
+// (queued on a busy context, awaiting something else, yielding) the caller's context is
+// released too, and it is re-acquired before the caller continues. An actor_task is lazy,
+// move-only and awaited once, like task<T>.
 //
 // Preemption: a chain of actors calling each other on free contexts runs inline, but every
 // 256th such switch on a thread yields to the executor instead, so a hot actor cannot keep a

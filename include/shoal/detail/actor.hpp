@@ -3,9 +3,14 @@
 // Holds. Every actor coroutine records in its promise the context it is bound to (`bound`, set
 // by `co_await ctx()`) and the context it holds right now (`held`). A hold moves with control:
 // an actor calling another actor lends its hold to the callee for the call (the caller is
-// suspended), so a call into the same context keeps it without touching the mailbox; a callee
-// that enters another context releases the lent one first; a callee returning gives its caller
-// back what it held, re-acquiring it if it had to let it go.
+// suspended), so a call into the same context keeps it without touching the mailbox. A callee
+// that enters another, free context keeps the lent one held for its caller (`parked`); a callee
+// returning gives its caller back what it held: a parked hold as it is, one it had to let go
+// re-acquired. Parked holds last only while the chain runs: before the chain really suspends
+// (queued in a mailbox, awaiting something else, yielding, its caller posted), actor_unpark
+// walks up the callers and releases every parked hold, so a chain waiting anywhere holds
+// nothing but what its waiting coroutine holds itself; that is also why two chains calling into
+// each other's contexts cannot deadlock.
 //
 // Foreign awaits. Anything else an actor awaits (a task, a sleep, an event) is handed a second,
 // tiny coroutine, the actor's "bounce" (made once per actor coroutine, on its first such
