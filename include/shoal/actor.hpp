@@ -4,9 +4,10 @@
 // What: an `actor_context` serialises the coroutines bound to it. An actor method is a coroutine
 // returning `actor_task<T>` whose body starts with `co_await ctx();`: from there on, no other
 // coroutine bound to the same context runs at the same time, so the object's fields need no
-// mutex. The context is held only while the method runs: whenever the method awaits something
-// else (a sleep, I/O, a plain task, a call into another actor) and actually suspends, the
-// context is released, and it is re-acquired before the method continues. Actors are therefore
+// mutex. The context is held only while the method runs (or a call it made runs inline, see
+// Calls): whenever the method awaits something else (a sleep, I/O, a plain task, a call into
+// another actor) and the chain actually suspends, the context is released, and it is
+// re-acquired before the method continues. Actors are therefore
 // re-entrant across awaits, as Swift's are: state read before a suspending co_await may have
 // changed after it. An await that completes without suspending keeps the context.
 //
