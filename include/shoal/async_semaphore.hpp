@@ -27,8 +27,10 @@
 //                 handed over before the stop arrived is kept: the acquire returns true (and the
 //                 caller must release it). So a permit is never lost and never granted twice.
 //   Resumes on: its own executor, never inline on the releasing thread: the chain's home worker
-//               when it is bound (pinned), else the executor it suspended on. When a permit is
-//               free it continues at once on the same thread.
+//               when it is bound (pinned); else, when the releaser is a worker of the pool the
+//               waiter suspended in, that worker (a permit handed over waits for no cross-thread
+//               wake-up: no convoy under contention); else the executor it suspended on. When a
+//               permit is free it continues at once on the same thread.
 //   Thread-safety: any number of coroutines may wait at once, on any threads.
 //   Example:
 //     shoal::async_semaphore connections(8);
@@ -61,7 +63,7 @@ class async_semaphore {
   ~async_semaphore();
 
   [[nodiscard]] semaphore_acquire_awaiter acquire() noexcept {
-    return semaphore_acquire_awaiter({&lock_, &waiters_, &attempt_acquire, this});
+    return semaphore_acquire_awaiter({&lock_, &waiters_, &attempt_acquire, this, true});
   }
   [[nodiscard]] semaphore_scoped_acquire_awaiter scoped_acquire() noexcept {
     return {*this, acquire()};

@@ -83,11 +83,16 @@ class wake_list {
 using attempt_fn = bool (*)(void* owner, waiter& w, wake_list& woken) noexcept;
 
 // Where a waiter waits: its primitive's lock, the list it joins, and the attempt above.
+// `near_waker`: an unbound waiter woken by a worker of the pool it waited in is posted to that
+// worker rather than to the one it suspended on (a hand-over primitive, whose grant is held
+// until the waiter runs, would otherwise wait on a cross-thread wake-up at every hand-over: the
+// lock convoy of async_mutex under contention).
 struct wait_site {
   spin_lock* lock = nullptr;
   wait_list* list SHOAL_PT_GUARDED_BY(lock) = nullptr;
   attempt_fn attempt = nullptr;
   void* owner = nullptr;
+  bool near_waker = false;
 };
 
 // The awaiter of every waiting operation. Result: true when granted, false when cancelled or
@@ -139,6 +144,7 @@ class waiter {
   std::atomic<unsigned char> handshake_{0};
   std::coroutine_handle<> handle_;
   wake_target target_;
+  const void* pool_ = nullptr;  // near_waker sites, unbound waiters: the pool it waited in
   std::optional<std::stop_callback<on_stop>> stop_callback_;
 };
 

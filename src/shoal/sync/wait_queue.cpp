@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "shoal/detail/spin_lock.hpp"
+#include "shoal/thread_pool.hpp"
 
 namespace shoal::detail {
 
@@ -95,6 +96,7 @@ bool waiter::suspend(std::coroutine_handle<> h, const task_env* env, wake_target
   }
   handle_ = h;
   target_ = target;
+  if (site_.near_waker && !target.pinned) pool_ = thread_pool::current();
   wake_list satisfied;  // others this operation completes (a receiver handed our value)
   bool must_wait = false;
   {
@@ -127,10 +129,16 @@ void waiter::wake() noexcept {
   // its own thread as soon as we set `woken`, and may be gone.
   const std::coroutine_handle<> h = handle_;
   const wake_target target = target_;
+  const void* const pool = pool_;
   // acq_rel: pairs with the fetch_or in suspend(). Release: publishes the outcome recorded
   // under the lock (granted_, a channel value). Acquire: if `suspended` is set, await_suspend
   // is done with the waiter and we own the resumption.
-  if ((handshake_.fetch_or(woken, std::memory_order_acq_rel) & suspended) != 0) target.post(h);
+  if ((handshake_.fetch_or(woken, std::memory_order_acq_rel) & suspended) == 0) return;
+  if (pool != nullptr && pool == thread_pool::current()) {
+    executor::current()->post(h, false);  // unbound, same pool: the waker's own worker
+  } else {
+    target.post(h);
+  }
 }
 
 }  // namespace shoal::detail
