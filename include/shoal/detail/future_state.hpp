@@ -303,6 +303,12 @@ class state_ptr {
     requires std::is_convertible_v<D*, S*>
   state_ptr(state_ptr<D>&& other) noexcept  // NOLINT(google-explicit-constructor)
       : p_(other.release()) {}
+  template <class D>
+    requires std::is_convertible_v<D*, S*>
+  state_ptr(const state_ptr<D>& other) noexcept  // NOLINT(google-explicit-constructor)
+      : p_(other.get()) {
+    if (p_ != nullptr) p_->add_ref();
+  }
 
   // Gives the reference up to the caller.
   [[nodiscard]] S* release() noexcept { return std::exchange(p_, nullptr); }
