@@ -6,9 +6,9 @@
 //     cancelable_future<V, E>: V is X (std::monostate for void); when the work yields a
 //     future<U, E>, V is U and the result completes when that future does, without a thread
 //     held while it waits. `spawn_future_on(pool, k, work)` runs it bound to worker k.
-//   - `run_sequence(pool, data, f)`: one job per element, f(element) each, concurrently; a
-//     cancelable_future<C<U>, E> of the results in the order of `data` (C is data's container,
-//     rebound to U).
+//   - `run_sequence(pool, data, f)`: one job per element, f(element) (or f(index, element))
+//     each, concurrently; a cancelable_future<C<U>, E> of the results in the order of `data` (C
+//     is data's container, rebound to U).
 //   - `run_clustered(pool, data, f, min_cluster)`: the same results, but the elements are split
 //     into at most pool.size() contiguous clusters of at least `min_cluster` elements each, one
 //     job per cluster running its elements in order: fewer jobs for cheap f.
@@ -36,6 +36,7 @@
 #pragma once
 
 #include <algorithm>
+#include <concepts>
 #include <cstddef>
 #include <exception>
 #include <type_traits>
@@ -83,10 +84,24 @@ template <class E = std::exception_ptr, class Work>
 }
 
 namespace detail {
+// f(element) or f(index, element).
+template <class F, class Element>
+struct element_call {
+  using type = std::invoke_result_t<F&, const Element&>;
+};
+template <class F, class Element>
+  requires std::invocable<F&, std::size_t, const Element&>
+struct element_call<F, Element> {
+  using type = std::invoke_result_t<F&, std::size_t, const Element&>;
+};
+template <class F, class Data>
+concept element_function = std::invocable<F&, const typename Data::value_type&> ||
+                           std::invocable<F&, std::size_t, const typename Data::value_type&>;
+
 template <class E, class Data, class F>
 auto run_split(thread_pool& pool, Data data, F f, std::size_t clusters) {
   using element = typename Data::value_type;
-  using U = value_of_t<std::invoke_result_t<F&, const element&>>;
+  using U = value_of_t<typename element_call<F, element>::type>;
   using out_type = rebind_sequence_t<Data, U>;
   using state = gather_state<U, E, out_type, Data, F>;
   const std::size_t n = data.size();
@@ -110,16 +125,14 @@ auto run_split(thread_pool& pool, Data data, F f, std::size_t clusters) {
 }  // namespace detail
 
 template <class E = std::exception_ptr, class Data, class F>
-  requires detail::sequence_container<Data> &&
-           std::invocable<F&, const typename Data::value_type&>
+  requires detail::sequence_container<Data> && detail::element_function<F, Data>
 [[nodiscard]] auto run_sequence(thread_pool& pool, Data data, F f) {
   const std::size_t n = data.size();
   return detail::run_split<E>(pool, std::move(data), std::move(f), n);
 }
 
 template <class E = std::exception_ptr, class Data, class F>
-  requires detail::sequence_container<Data> &&
-           std::invocable<F&, const typename Data::value_type&>
+  requires detail::sequence_container<Data> && detail::element_function<F, Data>
 [[nodiscard]] auto run_clustered(thread_pool& pool, Data data, F f, std::size_t min_cluster = 1) {
   const std::size_t n = data.size();
   const std::size_t by_size = n / std::max<std::size_t>(min_cluster, 1);

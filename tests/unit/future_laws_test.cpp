@@ -259,7 +259,9 @@ TEST(FutureLaws, SequenceEqualsAFoldOfZips) {
     const outcome a = outcome_of(summed);
     const outcome b = outcome_of(folded);
     ASSERT_EQ(a.index(), b.index()) << "case " << i;
-    if (std::holds_alternative<int>(a)) ASSERT_EQ(a, b) << "case " << i;
+    if (std::holds_alternative<int>(a)) {
+      ASSERT_EQ(a, b) << "case " << i;
+    }
   }
 }
 

@@ -186,6 +186,11 @@ TEST(FutureRun, RunSequenceGivesResultsInOrder) {
   auto strings = shoal::run_sequence(p.pool, std::list<int>{1, 2},
                                      [](int x) { return std::to_string(x); });
   EXPECT_EQ(strings.value(), (std::list<std::string>{"1", "2"}));
+  auto indexed = shoal::run_sequence(p.pool, std::vector<std::string>{"a", "b"},
+                                     [](std::size_t i, const std::string& s) {
+                                       return s + std::to_string(i);
+                                     });
+  EXPECT_EQ(indexed.value(), (std::vector<std::string>{"a0", "b1"}));
 }
 
 TEST(FutureRun, RunSequenceFailsWithAnElementsFailure) {

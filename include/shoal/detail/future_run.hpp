@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <concepts>
 #include <cstddef>
 #include <exception>
 #include <functional>
@@ -106,6 +107,8 @@ task<void> run_spawned(Work work, state_ptr<spawned_state<V, E>> out) {
 // their elements, as do jobs started after a cancel.
 template <class U, class E, class Out, class Data, class F>
 class gather_state final : public future_state<Out, E> {
+  using element = typename Data::value_type;
+
  public:
   gather_state(Data data, F f, std::size_t jobs)
       : data_(std::move(data)), f_(std::move(f)), slots_(data_.size()), pending_(jobs) {}
@@ -117,7 +120,13 @@ class gather_state final : public future_state<Out, E> {
     auto at = std::next(data_.begin(), static_cast<std::ptrdiff_t>(first));
     for (std::size_t i = first; i < last; ++i, ++at) {
       if (this->status() != fill_status::pending || stop.stop_requested()) break;
-      guarded<E>(*this, [&] { slots_[i].emplace(invoke_value(f_, std::as_const(*at))); });
+      guarded<E>(*this, [&] {
+        if constexpr (std::invocable<F&, std::size_t, const element&>) {
+          slots_[i].emplace(invoke_value(f_, i, std::as_const(*at)));
+        } else {
+          slots_[i].emplace(invoke_value(f_, std::as_const(*at)));
+        }
+      });
     }
     job_ended();
   }
