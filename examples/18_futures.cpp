@@ -1,4 +1,5 @@
-// 18_futures: futures with a monadic API (asynqro's), filled from any thread, awaited by coroutines.
+// 18_futures: futures with a monadic API (asynqro's), filled from any thread, awaited by
+// coroutines.
 //
 // Shows: a promise filled by a foreign thread and a chain of transformations on its future
 // (map, flat_map, filter with with_failure, recover); zip and sequence; a job started with
@@ -58,7 +59,9 @@ int main() {
   order checked = s.price_of(3)
                       .map([](int price) { return price + 5; })
                       .filter([](int price) { return price < 100; }, "too expensive")
-                      .flat_map([&s](int price) { return s.price_of(1).map([price](int p) { return price + p; }); });
+                      .flat_map([&s](int price) {
+                        return s.price_of(1).map([price](int p) { return price + p; });
+                      });
   examples::check(checked.value() == 45, "map, filter and flat_map chained on a foreign fill");
 
   order refused = s.price_of(4).map([](int price) -> int {
@@ -83,7 +86,8 @@ int main() {
   sleeper.cancel();
   examples::check(sleeper.is_failed(), "cancel() filled the future at once");
 
-  auto squares = shoal::run_sequence(pool, std::vector<int>{1, 2, 3, 4}, [](int x) { return x * x; });
+  auto squares =
+      shoal::run_sequence(pool, std::vector<int>{1, 2, 3, 4}, [](int x) { return x * x; });
   examples::check(squares.value() == std::vector<int>{1, 4, 9, 16}, "run_sequence: one job each");
 
   shoal::sync_wait(pool.stop());  // returns once the cancelled sleeper has ended too

@@ -351,9 +351,8 @@ class future {
   auto zip(const Fs&... others) const {
     static_assert((std::is_same_v<typename detail::future_traits<Fs>::failure_type, E> && ...),
                   "zip: every future must have the same failure type");
-    using zip_state =
-        detail::zip_state<E, std::make_index_sequence<sizeof...(Fs) + 1>, T,
-                          typename detail::future_traits<Fs>::value_type...>;
+    using zip_state = detail::zip_state<E, std::make_index_sequence<sizeof...(Fs) + 1>, T,
+                                        typename detail::future_traits<Fs>::value_type...>;
     using result = detail::zip_result_t<T, typename detail::future_traits<Fs>::value_type...>;
     auto* s = new zip_state(state_ptr_copy(), detail::future_access::ptr(others)...);
     detail::state_ptr<detail::future_state<result, E>> owner(s);
@@ -374,8 +373,8 @@ class future {
              std::invocable<std::decay_t<F>&, const typename T::value_type&>
   auto inner_map(F&& f) const {
     return map([f = std::forward<F>(f)](const T& seq) mutable {
-      using U = detail::value_of_t<
-          std::invoke_result_t<std::decay_t<F>&, const typename T::value_type&>>;
+      using U =
+          detail::value_of_t<std::invoke_result_t<std::decay_t<F>&, const typename T::value_type&>>;
       detail::rebind_sequence_t<T, U> out;
       detail::reserve_for(out, seq.size());
       for (const auto& x : seq) out.push_back(detail::invoke_value(f, x));

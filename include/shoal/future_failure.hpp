@@ -96,10 +96,9 @@ struct failure_traits<std::string> {
 
 // True when E can be a future's failure type: failure_traits<E> makes one from an exception.
 template <class E>
-concept future_failure_type =
-    std::copy_constructible<E> && requires(std::exception_ptr e) {
-      { failure_traits<E>::from_exception(e) } -> std::convertible_to<E>;
-    };
+concept future_failure_type = std::copy_constructible<E> && requires(std::exception_ptr e) {
+  { failure_traits<E>::from_exception(e) } -> std::convertible_to<E>;
+};
 
 namespace detail {
 // What `with_failure` throws through a transformation's return statement; caught by the

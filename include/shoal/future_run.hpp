@@ -58,8 +58,7 @@ auto start_job(Work&& work, Spawn&& spawn) {
   state_ptr<state> s(new state());
   std::stop_token token = s->stop.get_token();
   spawn(run_spawned<V, E, work_type>(std::forward<Work>(work), s), std::move(token));
-  return future_access::adopt<cancelable_future<V, E>>(
-      state_ptr<future_state<V, E>>(std::move(s)));
+  return future_access::adopt<cancelable_future<V, E>>(state_ptr<future_state<V, E>>(std::move(s)));
 }
 
 template <class Work>
@@ -111,8 +110,8 @@ auto run_split(thread_pool& pool, Data data, F f, std::size_t clusters) {
   }
   clusters = std::clamp<std::size_t>(clusters, 1, n);
   state_ptr<state> s(new state(std::move(data), std::move(f), clusters));
-  auto result = future_access::adopt<cancelable_future<out_type, E>>(
-      state_ptr<future_state<out_type, E>>(s));
+  auto result =
+      future_access::adopt<cancelable_future<out_type, E>>(state_ptr<future_state<out_type, E>>(s));
   std::size_t first = 0;
   for (std::size_t c = 0; c < clusters; ++c) {
     // Cluster sizes differ by at most one element.

@@ -88,8 +88,7 @@ class promise {
     return state_;
   }
   void let_go() noexcept {
-    if (state_ && state_->drop_promise() &&
-        state_->status() == detail::fill_status::pending) {
+    if (state_ && state_->drop_promise() && state_->status() == detail::fill_status::pending) {
       state_->fail(failure_traits<E>::from_exception(std::make_exception_ptr(broken_promise())));
     }
     state_ = {};

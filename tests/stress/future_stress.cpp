@@ -29,28 +29,28 @@ using shoal::testing::running_pool;
 
 TEST(FutureStress, CallbacksRegisteredWhileAnotherThreadFillsRunExactlyOnce) {
   constexpr int rounds = 5'000;
-  constexpr int per_round = 8;  // registrations by each of the two registering threads
+  constexpr std::size_t per_round = 8;  // registrations by each of the two registering threads
   std::optional<promise<int>> slot;
   std::atomic<int> ran{0};
   std::atomic<int> wrong{0};
   std::vector<future<int>> mapped(2 * per_round);
   std::barrier sync(3);
-  auto registrar = [&](int id) {
+  auto registrar = [&](std::size_t id) {
     for (int r = 0; r < rounds; ++r) {
       sync.arrive_and_wait();  // the round's promise exists
       future<int> f = slot->get_future();
-      for (int k = 0; k < per_round; ++k) {
+      for (std::size_t k = 0; k < per_round; ++k) {
         f.on_success([&, r](int v) {
           if (v != r) wrong.fetch_add(1, std::memory_order_relaxed);
           ran.fetch_add(1, std::memory_order_relaxed);
         });
-        mapped[static_cast<std::size_t>(id * per_round + k)] = f.map([](int v) { return v + 1; });
+        mapped[id * per_round + k] = f.map([](int v) { return v + 1; });
       }
       sync.arrive_and_wait();  // the round is over
     }
   };
-  std::thread a(registrar, 0);
-  std::thread b(registrar, 1);
+  std::thread a(registrar, std::size_t{0});
+  std::thread b(registrar, std::size_t{1});
   for (int r = 0; r < rounds; ++r) {
     slot.emplace();
     promise<int> p = *slot;
@@ -63,7 +63,7 @@ TEST(FutureStress, CallbacksRegisteredWhileAnotherThreadFillsRunExactlyOnce) {
   }
   a.join();
   b.join();
-  EXPECT_EQ(ran.load(), rounds * 2 * per_round);
+  EXPECT_EQ(ran.load(), rounds * 2 * static_cast<int>(per_round));
   EXPECT_EQ(wrong.load(), 0);
 }
 

@@ -54,7 +54,8 @@ class world {
 
   void settle() {
     while (!pending_.empty()) {
-      const std::size_t i = std::uniform_int_distribution<std::size_t>(0, pending_.size() - 1)(rng_);
+      const std::size_t i =
+          std::uniform_int_distribution<std::size_t>(0, pending_.size() - 1)(rng_);
       auto [p, v] = std::move(pending_[i]);
       pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
       if (std::holds_alternative<int>(v)) {
@@ -215,7 +216,8 @@ TEST(FutureLaws, IdentitiesOfTheOtherOperations) {
     fut same_failure = m.map_failure([](const std::string& s) { return s; });
     fut recovered = m.recover([v](const std::string&) { return v; });
     fut recovered_with = m.recover_with([v](const std::string&) { return fut::successful(v); });
-    fut zipped_first = m.zip_value(v).map([](const std::tuple<int, int>& t) { return std::get<0>(t); });
+    fut zipped_first =
+        m.zip_value(v).map([](const std::tuple<int, int>& t) { return std::get<0>(t); });
     fut sequenced = shoal::sequence(std::vector<fut>{m}).map([](const std::vector<int>& xs) {
       return xs.at(0);
     });
@@ -246,12 +248,15 @@ TEST(FutureLaws, SequenceEqualsAFoldOfZips) {
   for (int i = 0; i < cases / 4; ++i) {
     const int n = std::uniform_int_distribution<int>(0, 6)(w.rng());
     std::vector<fut> fs;
+    fs.reserve(static_cast<std::size_t>(n));
     for (int j = 0; j < n; ++j) fs.push_back(w.random_future());
-    fut summed = shoal::sequence(fs).inner_reduce([](int acc, int x) { return (acc * 31 + x) % 100003; }, 7);
+    fut summed =
+        shoal::sequence(fs).inner_reduce([](int acc, int x) { return (acc * 31 + x) % 100003; }, 7);
     fut folded = fut::successful(7);
     for (const fut& f : fs) {
-      folded = folded.zip(f).map(
-          [](const std::tuple<int, int>& t) { return (std::get<0>(t) * 31 + std::get<1>(t)) % 100003; });
+      folded = folded.zip(f).map([](const std::tuple<int, int>& t) {
+        return (std::get<0>(t) * 31 + std::get<1>(t)) % 100003;
+      });
     }
     w.settle();
     // Equal values; on failure both fail, sequence with the first failure in order, the fold

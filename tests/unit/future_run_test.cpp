@@ -145,9 +145,8 @@ TEST(FutureRun, CoAwaitResumesOnTheAwaitingBoundWorker) {
 TEST(FutureRun, SpawnFutureOnRunsOnThatWorker) {
   running_pool p(2);
   for (std::size_t k = 0; k < 2; ++k) {
-    auto f = shoal::spawn_future_on(p.pool, k, [&p, k] {
-      return shoal::executor::current() == &p.pool.worker(k);
-    });
+    auto f = shoal::spawn_future_on(
+        p.pool, k, [&p, k] { return shoal::executor::current() == &p.pool.worker(k); });
     EXPECT_TRUE(f.value());
   }
   EXPECT_THROW(static_cast<void>(shoal::spawn_future_on(p.pool, 2, [] { return 1; })),
@@ -180,16 +179,14 @@ TEST(FutureRun, RunSequenceGivesResultsInOrder) {
   ASSERT_EQ(squares.size(), data.size());
   for (std::size_t i = 0; i < data.size(); ++i) EXPECT_EQ(squares[i], data[i] * data[i]);
   EXPECT_EQ(calls.load(), 200);
-  EXPECT_TRUE(shoal::run_sequence(p.pool, std::vector<int>{}, [](int x) { return x; })
-                  .value()
-                  .empty());
-  auto strings = shoal::run_sequence(p.pool, std::list<int>{1, 2},
-                                     [](int x) { return std::to_string(x); });
+  EXPECT_TRUE(
+      shoal::run_sequence(p.pool, std::vector<int>{}, [](int x) { return x; }).value().empty());
+  auto strings =
+      shoal::run_sequence(p.pool, std::list<int>{1, 2}, [](int x) { return std::to_string(x); });
   EXPECT_EQ(strings.value(), (std::list<std::string>{"1", "2"}));
-  auto indexed = shoal::run_sequence(p.pool, std::vector<std::string>{"a", "b"},
-                                     [](std::size_t i, const std::string& s) {
-                                       return s + std::to_string(i);
-                                     });
+  auto indexed = shoal::run_sequence(
+      p.pool, std::vector<std::string>{"a", "b"},
+      [](std::size_t i, const std::string& s) { return s + std::to_string(i); });
   EXPECT_EQ(indexed.value(), (std::vector<std::string>{"a0", "b1"}));
 }
 

@@ -9,6 +9,7 @@
 #include <deque>
 #include <list>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -90,14 +91,21 @@ TEST(Future, InvalidHandleThrowsBadFutureAccess) {
 TEST(Future, BrokenPromiseFailsTheFuture) {
   future<int> f;
   {
-    promise<int> p;
-    promise<int> copy = p;
-    f = p.get_future();
+    std::optional<promise<int>> p(std::in_place);
+    promise<int> copy = *p;
+    f = copy.get_future();
+    p.reset();
+    EXPECT_FALSE(f.is_completed()) << "broke while a copy of the promise lives";
+    copy.success(1);
   }
+  EXPECT_EQ(f.value(), 1);
+  { f = promise<int>().get_future(); }
   expect_failed_with<shoal::broken_promise>(f);
 
   sfuture g;
-  { g = spromise().get_future(); }
+  {
+    g = spromise().get_future();
+  }
   ASSERT_TRUE(g.is_failed());
   EXPECT_NE(g.failure().find("promise destroyed"), std::string::npos);
 }
@@ -197,9 +205,8 @@ TEST(Future, MapAndMapFailure) {
 TEST(Future, FlatMapAndThen) {
   spromise outer;
   spromise inner;
-  auto f = outer.get_future().flat_map([&](int x) {
-    return inner.get_future().map([x](int y) { return x + y; });
-  });
+  auto f = outer.get_future().flat_map(
+      [&](int x) { return inner.get_future().map([x](int y) { return x + y; }); });
   outer.success(1);
   EXPECT_FALSE(f.is_completed()) << "completed before the inner future";
   inner.success(2);
@@ -220,8 +227,8 @@ TEST(Future, FilterRecover) {
             "odd");
   EXPECT_EQ(sfuture::successful(3).filter([](int x) { return x % 2 == 0; }).failure(),
             "shoal: filter rejected the value");
-  EXPECT_EQ(sfuture::failed("e").recover([](const std::string& s) { return int(s.size()); }).value(),
-            1);
+  EXPECT_EQ(
+      sfuture::failed("e").recover([](const std::string& s) { return int(s.size()); }).value(), 1);
   EXPECT_EQ(sfuture::successful(8).recover([](const std::string&) { return 0; }).value(), 8);
   EXPECT_EQ(sfuture::failed("e").recover_value(5).value(), 5);
   EXPECT_EQ(sfuture::failed("e")
@@ -260,9 +267,8 @@ TEST(Future, WithFailureFailsAnyTransformation) {
     return x;
   });
   EXPECT_EQ(m.failure(), "one");
-  auto fm = sfuture::successful(1).flat_map([](int) -> sfuture {
-    return with_failure<std::string>("flat");
-  });
+  auto fm = sfuture::successful(1).flat_map(
+      [](int) -> sfuture { return with_failure<std::string>("flat"); });
   EXPECT_EQ(fm.failure(), "flat");
   auto r = sfuture::failed("").recover([](const std::string& s) -> int {
     if (s.empty()) return with_failure<std::string>("still");
@@ -315,7 +321,8 @@ TEST(Future, ZipAndZipValue) {
   spromise a;
   promise<std::string, std::string> b;
   auto z = a.get_future().zip(b.get_future(), sfuture::successful(3));
-  static_assert(std::is_same_v<decltype(z), future<std::tuple<int, std::string, int>, std::string>>);
+  static_assert(
+      std::is_same_v<decltype(z), future<std::tuple<int, std::string, int>, std::string>>);
   a.success(1);
   EXPECT_FALSE(z.is_completed());
   b.success("two");
@@ -338,6 +345,7 @@ TEST(Future, ZipAndZipValue) {
 TEST(Future, SequenceKeepsOrderAndFailsWithTheFirstFailureInOrder) {
   std::vector<spromise> ps(4);
   std::vector<sfuture> fs;
+  fs.reserve(ps.size());
   for (auto& p : ps) fs.push_back(p.get_future());
   auto all = shoal::sequence(fs);
   static_assert(std::is_same_v<decltype(all), future<std::vector<int>, std::string>>);

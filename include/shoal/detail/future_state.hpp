@@ -209,7 +209,7 @@ class future_state : public future_state_base {
   bool add(node* c) noexcept {
     node* head = callbacks_.load(std::memory_order_acquire);
     do {
-      if (head == &completed_) return false;
+      if (head == &closed) return false;
       c->next = head;
     } while (!callbacks_.compare_exchange_weak(head, c, std::memory_order_release,
                                                std::memory_order_acquire));
@@ -247,7 +247,7 @@ class future_state : public future_state_base {
   }
 
   void run_callbacks() noexcept override {
-    node* list = callbacks_.exchange(&completed_, std::memory_order_acq_rel);
+    node* list = callbacks_.exchange(&closed, std::memory_order_acq_rel);
     node* ordered = nullptr;  // the stack is newest first: reverse it
     while (list != nullptr) {
       node* next = list->next;
@@ -262,7 +262,7 @@ class future_state : public future_state_base {
     }
   }
 
-  inline static node completed_{nullptr};  // the sentinel: the stack is closed
+  inline static node closed{nullptr};  // the sentinel: the stack is closed, the state complete
   std::atomic<node*> callbacks_{nullptr};
   union {
     T value_;

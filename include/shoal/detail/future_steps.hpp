@@ -135,7 +135,7 @@ class step final : public Out, private continuation_as<T, E, 0> {
  private:
   static void fire_step(continuation<T, E>& c, future_state<T, E>& source) noexcept {
     auto& self = static_cast<step&>(static_cast<listener&>(c));
-    (*self.body_)(static_cast<Out&>(self), source);
+    if (self.body_) (*self.body_)(static_cast<Out&>(self), source);  // always set: fires once
     self.body_.reset();  // what the function captured goes now, not with the future
     self.release();
   }
@@ -180,7 +180,7 @@ struct as_tuple {
 };
 template <class... Ts>
 struct as_tuple<std::tuple<Ts...>> {
-  static const std::tuple<Ts...>& make(const std::tuple<Ts...>& v) { return v; }
+  static std::tuple<Ts...> make(const std::tuple<Ts...>& v) { return v; }
 };
 template <class... Ts>
 using zip_result_t = decltype(std::tuple_cat(as_tuple<Ts>::make(std::declval<const Ts&>())...));
@@ -196,7 +196,8 @@ class zip_state<E, std::index_sequence<I...>, Ts...> final
 
   template <std::size_t K>
   struct input_node : continuation<input_t<K>, E> {
-    explicit input_node(zip_state* o) noexcept : continuation<input_t<K>, E>(&fire_input), owner(o) {}
+    explicit input_node(zip_state* o) noexcept
+        : continuation<input_t<K>, E>(&fire_input), owner(o) {}
     static void fire_input(continuation<input_t<K>, E>& c,
                            future_state<input_t<K>, E>& source) noexcept {
       static_cast<input_node&>(c).owner->arrived(source);
@@ -262,8 +263,7 @@ void reserve_for(C& c, std::size_t n) {
 template <class T, class E, class In, class Out, bool KeepFailures>
 class sequence_state final : public future_state<Out, E>, private continuation<T, E> {
  public:
-  explicit sequence_state(In inputs)
-      : continuation<T, E>(&fire_next), inputs_(std::move(inputs)) {
+  explicit sequence_state(In inputs) : continuation<T, E>(&fire_next), inputs_(std::move(inputs)) {
     if constexpr (!KeepFailures) reserve_for(result_, inputs_.size());
   }
 
