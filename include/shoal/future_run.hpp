@@ -18,7 +18,9 @@
 // Cancellation: cancel() on the returned future fills it at once with the canceled failure and
 // requests stop on the job's std::stop_token, the implicit token of the job's task environment:
 // `shoal::stop_requested()`, sleeps, channels... inside the work see it. A job cancelled before it
-// started never runs its work. run_sequence / run_clustered: jobs skip the elements they have
+// started never runs its work. Work that runs no coroutine (a function returning a value or a
+// future) gets no stop token (so no stop state to allocate): cancel only keeps it from starting,
+// as in asynqro. run_sequence / run_clustered: jobs skip the elements they have
 // not started once the future is complete (cancelled, or failed by an earlier element).
 // Errors (thrown here): std::bad_alloc; std::out_of_range for k >= pool.size(). Everything else
 // is the future's failure. `data` is moved into the operation; f is called concurrently from
@@ -27,8 +29,8 @@
 // Lifetime: the jobs are the pool's spawned chains: pool.stop() waits for them (and refuses while
 // one is suspended on what nothing will make ready). The future may be dropped at any time; the
 // job still runs (cancel it first to skip it).
-// Cost: spawn_future: the state, the std::stop_source's own state, the job's frames (frame
-// allocator). run_sequence: one state, the result slots, one job per element.
+// Cost: spawn_future: the state, the job's frames (frame allocator), and for work that runs a
+// coroutine the std::stop_source's own state. run_sequence: one state, the result slots, one job per element.
 // Thread-safety: any thread, like pool.spawn.
 // Example:
 //   shoal::cancelable_future<int> f = shoal::spawn_future(pool, compute());  // task<int>
@@ -55,7 +57,7 @@ auto start_job(Work&& work, Spawn&& spawn) {
   using work_type = std::remove_cvref_t<Work>;
   using V = job_value_t<work_type>;
   using state = spawned_state<V, E>;
-  state_ptr<state> s(new state());
+  state_ptr<state> s(new state(runs_a_coroutine_v<work_type>));
   std::stop_token token = s->stop.get_token();
   spawn(run_spawned<V, E, work_type>(std::forward<Work>(work), s), std::move(token));
   return future_access::adopt<cancelable_future<V, E>>(state_ptr<future_state<V, E>>(std::move(s)));

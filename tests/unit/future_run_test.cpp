@@ -153,6 +153,16 @@ TEST(FutureRun, SpawnFutureOnRunsOnThatWorker) {
                std::out_of_range);
 }
 
+TEST(FutureRun, OnlyWorkThatRunsACoroutineGetsAStopToken) {
+  running_pool p(2);
+  auto plain =
+      shoal::spawn_future(p.pool, [] { return shoal::current_stop_token().stop_possible(); });
+  auto coroutine = shoal::spawn_future(
+      p.pool, []() -> task<bool> { co_return shoal::current_stop_token().stop_possible(); });
+  EXPECT_FALSE(plain.value());
+  EXPECT_TRUE(coroutine.value());
+}
+
 TEST(FutureRun, WaitOnAWorkerIsRefused) {
   running_pool p(2);
   promise<int> never;

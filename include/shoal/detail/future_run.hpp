@@ -48,10 +48,18 @@ struct work_result<task<X>> {
 template <class Work>
 using job_value_t = typename job_value<std::remove_cvref_t<typename work_result<Work>::type>>::type;
 
-// The state of spawn_future: cancel() requests stop of the job through `stop`.
+// True when the work is, or makes, a coroutine: only then does the job get a stop token.
+template <class Work>
+inline constexpr bool runs_a_coroutine_v =
+    is_task_v2<std::remove_cvref_t<typename work_result<Work>::type>>;
+
+// The state of spawn_future: cancel() requests stop of the job through `stop` (which has no
+// stop state, and costs no allocation, when the work runs no coroutine).
 template <class V, class E>
 class spawned_state final : public following_state<V, E> {
  public:
+  explicit spawned_state(bool stoppable)
+      : stop(stoppable ? std::stop_source() : std::stop_source(std::nostopstate)) {}
   void on_cancel() noexcept override { stop.request_stop(); }
   std::stop_source stop;
 };
@@ -72,7 +80,8 @@ void deliver(following_state<V, E>& out, X&& produced) {
 // future) unless cancelled before it started, and fills the state. Never throws.
 template <class V, class E, class Work>
 task<void> run_spawned(Work work, state_ptr<spawned_state<V, E>> out) {
-  if (stop_requested()) co_return;  // cancelled before it started: never runs the work
+  // Cancelled before it started (cancel() requests stop, then fills): never runs the work.
+  if (stop_requested() || out->completed()) co_return;
   try {
     if constexpr (is_task_v2<Work>) {
       if constexpr (std::is_void_v<typename Work::value_type>) {
