@@ -33,7 +33,7 @@
 // moved-from future is invalid (valid() false): every accessor throws shoal::bad_future_access.
 // Cost: one allocation per transformation (its state, with the node listening to the source
 // inside it; from the frame allocator); on_success/on_failure/on_finished one node each; a
-// blocking wait one node; co_await none.
+// blocking wait one node; co_await none, or one node when the awaiting chain can be stopped.
 //
 // Thread-safety: every member may be called on one future, or on copies, from any number of
 // threads at once. Memory ordering: everything the filling thread did before filling
@@ -44,10 +44,14 @@
 //           std::move(f)` gives T (moved out when this handle is the only one left, or when T
 //           is move-only, else a copy).
 //   Errors: the failure: rethrown as is when E is std::exception_ptr, else
-//           shoal::future_failure<E> carrying it; std::logic_error when it must wait and the
-//           thread runs no executor.
-//   Cancellation: none: it waits until the future is filled. Cancel the provider instead
-//                 (cancelable_future::cancel() fills it at once).
+//           shoal::future_failure<E> carrying it; shoal::future_canceled when the chain is
+//           stopped first; std::logic_error when it must wait and the thread runs no executor;
+//           std::bad_alloc (a stoppable chain's node).
+//   Cancellation: the awaiting chain's stop token (shoal/stop.hpp): a stop request wakes the
+//                 await at once and it throws shoal::future_canceled (one requested before it
+//                 begins: at once, without suspending). The future itself is untouched: it is
+//                 still filled later, for its other handles. To cancel the work behind the
+//                 future, cancel its provider (cancelable_future::cancel()).
 //   Resumes on: the awaiting coroutine's own executor: its home worker (pinned) when the chain is
 //               bound, else posted to the worker it suspended on (which, like every unbound
 //               wake-up in a pool, an idle sibling may take). Never on the filling thread; at

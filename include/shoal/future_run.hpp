@@ -30,7 +30,8 @@
 // one is suspended on what nothing will make ready). The future may be dropped at any time; the
 // job still runs (cancel it first to skip it).
 // Cost: spawn_future: the state, the job's frames (frame allocator), and for work that runs a
-// coroutine the std::stop_source's own state. run_sequence: one state, the result slots, one job per element.
+// coroutine the std::stop_source's own state. run_sequence: one state, the result slots, one job
+// per element.
 // Thread-safety: any thread, like pool.spawn.
 // Example:
 //   shoal::cancelable_future<int> f = shoal::spawn_future(pool, compute());  // task<int>

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -18,7 +19,9 @@
 #include <vector>
 
 #include "shoal/promise.hpp"
+#include "shoal/stop.hpp"
 #include "shoal/sync_wait.hpp"
+#include "shoal/timeout.hpp"
 #include "support/manual_scheduler.hpp"
 
 namespace {
@@ -99,7 +102,9 @@ TEST(Future, BrokenPromiseFailsTheFuture) {
     copy.success(1);
   }
   EXPECT_EQ(f.value(), 1);
-  { f = promise<int>().get_future(); }
+  {
+    f = promise<int>().get_future();
+  }
   expect_failed_with<shoal::broken_promise>(f);
 
   sfuture g;
@@ -511,6 +516,91 @@ TEST(FutureAwait, MoveOnlyValueIsMovedOut) {
   sched.run_all();
   ASSERT_TRUE(s.done());
   EXPECT_EQ(s.get(), 8);
+}
+
+TEST(FutureAwait, AStopRequestWakesTheAwaitAndTheFutureStillCompletes) {
+  shoal::testing::manual_scheduler sched;
+  promise<int> p;
+  std::stop_source source;
+  auto probe = [&]() -> task<int> {
+    try {
+      co_return co_await p.get_future();
+    } catch (const shoal::future_canceled&) {
+      co_return -1;
+    }
+  };
+  auto s = sched.spawn(shoal::with_stop_token(source.get_token(), probe()));
+  sched.run_all();
+  EXPECT_FALSE(s.done());
+  std::thread stopper([&] { source.request_stop(); });
+  stopper.join();
+  EXPECT_EQ(sched.ready_count(), 1U) << "the stop did not post the coroutine";
+  sched.run_all();
+  ASSERT_TRUE(s.done());
+  EXPECT_EQ(s.get(), -1);
+  // The future is untouched, and its (still registered) node goes when it is filled.
+  auto later = p.get_future();
+  EXPECT_FALSE(later.is_completed());
+  p.success(4);
+  EXPECT_EQ(later.value(), 4);
+}
+
+TEST(FutureAwait, StoppableChainStillGetsTheValue) {
+  shoal::testing::manual_scheduler sched;
+  promise<int> p;
+  std::stop_source source;
+  auto probe = [&]() -> task<int> { co_return co_await p.get_future(); };
+  auto s = sched.spawn(shoal::with_stop_token(source.get_token(), probe()));
+  sched.run_all();
+  p.success(6);
+  source.request_stop();  // after the fire won: changes nothing
+  sched.run_all();
+  ASSERT_TRUE(s.done());
+  EXPECT_EQ(s.get(), 6);
+  // Complete before the await: no suspension even on a stoppable chain.
+  auto ready = [&]() -> task<int> { co_return co_await p.get_future(); };
+  std::stop_source other;
+  auto r = sched.spawn(shoal::with_stop_token(other.get_token(), ready()));
+  sched.run_all();
+  EXPECT_EQ(r.get(), 6);
+}
+
+TEST(FutureAwait, AStopBeforeTheAwaitThrowsWithoutSuspending) {
+  shoal::testing::manual_scheduler sched;
+  promise<int> p;
+  std::stop_source source;
+  source.request_stop();
+  auto probe = [&]() -> task<bool> {
+    try {
+      co_await p.get_future();
+    } catch (const shoal::future_canceled&) {
+      co_return true;
+    }
+    co_return false;
+  };
+  auto s = sched.spawn(shoal::with_stop_token(source.get_token(), probe()));
+  sched.run_all();
+  ASSERT_TRUE(s.done());
+  EXPECT_TRUE(s.get());
+}
+
+TEST(FutureAwait, WithTimeoutBoundsTheWait) {
+  shoal::testing::manual_scheduler sched;
+  promise<int> p;
+  auto probe = [&]() -> task<bool> {
+    try {
+      co_await shoal::with_timeout(10s, p.get_future());
+    } catch (const shoal::future_canceled&) {
+      co_return true;
+    }
+    co_return false;
+  };
+  auto s = sched.spawn(probe());
+  sched.run_all();
+  EXPECT_FALSE(s.done());
+  sched.advance(10s);
+  ASSERT_TRUE(s.done());
+  EXPECT_TRUE(s.get());
 }
 
 }  // namespace
