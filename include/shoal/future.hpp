@@ -35,8 +35,9 @@
 // inside it; from the frame allocator); on_success/on_failure/on_finished one node each; a
 // blocking wait one node; co_await none, or one node when the awaiting chain can be stopped.
 //
-// Thread-safety: every member may be called on one future, or on copies, from any number of
-// threads at once. Memory ordering: everything the filling thread did before filling
+// Thread-safety: every const member may be called on one future, or on copies, from any number
+// of threads at once (assigning to a future object is not synchronised, as for std::shared_ptr).
+// Memory ordering: everything the filling thread did before filling
 // happens-before the callbacks run and before is_completed() / wait / co_await observe it.
 //
 // Awaiting a future (`co_await f`, `co_await std::move(f)`):
@@ -107,9 +108,10 @@ struct future_traits<cancelable_future<T, E>> : future_traits<future<T, E>> {};
 template <class X>
 concept a_future = future_traits<std::remove_cvref_t<X>>::is_future;
 
-// The throw-site message of every accessor of an invalid handle.
-inline constexpr const char* invalid_future_message =
-    "shoal::future: invalid handle (default-constructed or moved-from)";
+// What every accessor of an invalid handle throws.
+[[noreturn]] inline void throw_invalid_future() {
+  throw bad_future_access("shoal::future: invalid handle (default-constructed or moved-from)");
+}
 }  // namespace detail
 
 template <class T, class E>
@@ -418,7 +420,7 @@ class future {
     });
   }
 
-  auto operator co_await() const& { return detail::future_awaiter<T, E, false>(state_ptr_copy()); }
+  auto operator co_await() const& { return detail::future_awaiter<T, E, false>(&state()); }
   auto operator co_await() && {
     check_valid();
     return detail::future_awaiter<T, E, true>(std::move(state_));
@@ -442,7 +444,8 @@ class future {
   friend struct detail::future_access;
 
   void check_valid() const {
-    if (!state_) throw bad_future_access(detail::invalid_future_message);
+    if (!state_) [[unlikely]]
+      detail::throw_invalid_future();
   }
   [[nodiscard]] detail::state_ptr<state_type> state_ptr_copy() const {
     check_valid();
@@ -524,9 +527,11 @@ auto zip(const F& first, const Fs&... others) {
 // values in the container's order once all have succeeded; fails with the first failure in
 // that order (waiting for the futures before it). An empty container succeeds at once.
 // Needs a copyable T. Cost: one state; it waits on one future at a time.
+// Errors (thrown here): shoal::bad_future_access when one of the futures is invalid.
 template <class Futures>
   requires detail::a_future<typename Futures::value_type>
 auto sequence(Futures futures) {
+  for (const auto& f : futures) static_cast<void>(detail::future_access::state(f));
   using traits = detail::future_traits<typename Futures::value_type>;
   using T = typename traits::value_type;
   using E = typename traits::failure_type;
@@ -543,6 +548,7 @@ auto sequence(Futures futures) {
 template <class Futures>
   requires detail::a_future<typename Futures::value_type>
 auto sequence_with_failures(Futures futures) {
+  for (const auto& f : futures) static_cast<void>(detail::future_access::state(f));
   using traits = detail::future_traits<typename Futures::value_type>;
   using T = typename traits::value_type;
   using E = typename traits::failure_type;

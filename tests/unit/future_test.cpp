@@ -366,6 +366,25 @@ TEST(Future, SequenceKeepsOrderAndFailsWithTheFirstFailureInOrder) {
   auto failed = shoal::sequence(mixed);
   static_assert(std::is_same_v<decltype(failed), future<std::list<int>, std::string>>);
   EXPECT_EQ(failed.failure(), "second");
+  EXPECT_THROW(static_cast<void>(shoal::sequence(std::vector<sfuture>(2))),
+               shoal::bad_future_access);
+  EXPECT_THROW(static_cast<void>(sfuture::successful(1).zip(sfuture())), shoal::bad_future_access);
+}
+
+TEST(Future, CancelableFuturesMixWithPlainOnes) {
+  promise<int> a;
+  promise<int> b;
+  std::vector<shoal::cancelable_future<int>> fs{a.get_cancelable_future(),
+                                                b.get_cancelable_future()};
+  auto all = shoal::sequence(fs);
+  static_assert(std::is_same_v<decltype(all), future<std::vector<int>>>);
+  auto z = fs[0].zip(fs[1]);
+  auto flat = future<int>::successful(0).flat_map([&](int) { return fs[1]; });
+  a.success(1);
+  b.success(2);
+  EXPECT_EQ(all.value(), (std::vector<int>{1, 2}));
+  EXPECT_EQ(z.value(), std::make_tuple(1, 2));
+  EXPECT_EQ(flat.value(), 2);
 }
 
 TEST(Future, SequenceWithFailuresKeepsEveryOutcome) {

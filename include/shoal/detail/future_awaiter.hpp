@@ -101,7 +101,10 @@ class future_awaiter : private continuation<T, E> {
   using wake = stoppable_wake<T, E>;
 
  public:
-  explicit future_awaiter(state_ptr<future_state<T, E>> state) noexcept
+  // Rvalue: owns a reference (the awaited future was moved in). Lvalue: borrows the state of
+  // the awaited future, which outlives the co_await expression.
+  using holder = std::conditional_t<Rvalue, state_ptr<future_state<T, E>>, future_state<T, E>*>;
+  explicit future_awaiter(holder state) noexcept
       : continuation<T, E>(&fire_awaiter), state_(std::move(state)) {}
   future_awaiter(const future_awaiter&) = delete;
   future_awaiter& operator=(const future_awaiter&) = delete;
@@ -171,7 +174,7 @@ class future_awaiter : private continuation<T, E> {
     std::exchange(wake_, nullptr)->let_go();
   }
 
-  state_ptr<future_state<T, E>> state_;
+  holder state_;
   std::coroutine_handle<> handle_;
   wake_target target_;
   wake* wake_ = nullptr;
