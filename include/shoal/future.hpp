@@ -37,8 +37,8 @@
 //
 // Thread-safety: every const member may be called on one future, or on copies, from any number
 // of threads at once (assigning to a future object is not synchronised, as for std::shared_ptr).
-// Memory ordering: everything the filling thread did before filling
-// happens-before the callbacks run and before is_completed() / wait / co_await observe it.
+// Memory ordering: everything the filling thread did before filling happens-before the
+// callbacks run and before is_completed() / wait / co_await observe it.
 //
 // Awaiting a future (`co_await f`, `co_await std::move(f)`):
 //   Result: `co_await f` gives const T& into the state (valid while f lives); `co_await
@@ -503,9 +503,13 @@ class cancelable_future : public future<T, E> {
   // throws (std::bad_alloc).
   bool cancel() const {
     auto& s = this->state();
-    if (s.completed()) return false;
+    if (s.status() != detail::fill_status::pending) return false;
+    // Fill first, then tell the provider: a job told first could fill it with its own result.
+    if (!s.fail(failure_traits<E>::from_exception(std::make_exception_ptr(future_canceled())))) {
+      return false;
+    }
     s.on_cancel();
-    return s.fail(failure_traits<E>::from_exception(std::make_exception_ptr(future_canceled())));
+    return true;
   }
 
  private:
