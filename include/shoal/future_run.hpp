@@ -15,13 +15,16 @@
 //   E (first template argument, std::exception_ptr by default) is the failure type: what the
 //   work throws becomes failure_traits<E>::from_exception (or the with_failure reason).
 //
-// Cancellation: cancel() on the returned future fills it at once with the canceled failure and
+// Cancellation: cancel() on the returned future fills it at once with the canceled failure, then
 // requests stop on the job's std::stop_token, the implicit token of the job's task environment:
 // `shoal::stop_requested()`, sleeps, channels... inside the work see it. A job cancelled before it
 // started never runs its work. Work that runs no coroutine (a function returning a value or a
 // future) gets no stop token (so no stop state to allocate): cancel only keeps it from starting,
-// as in asynqro. run_sequence / run_clustered: jobs skip the elements they have
-// not started once the future is complete (cancelled, or failed by an earlier element).
+// as in asynqro. run_sequence / run_clustered: jobs skip the elements they have not started once
+// the future is complete (cancelled, or failed by an earlier element).
+// Lambdas: pass a coroutine lambda itself, `spawn_future(pool, [&]() -> task<int> {...})`: it is
+// moved into the job and outlives the coroutine it makes. `spawn_future(pool, [&]() -> task<int>
+// {...}())` would run a coroutine whose captures died with the temporary lambda.
 // Errors (thrown here): std::bad_alloc; std::out_of_range for k >= pool.size(). Everything else
 // is the future's failure. `data` is moved into the operation; f is called concurrently from
 // several workers (it must allow that) and receives const references to the elements.
