@@ -387,6 +387,30 @@ TEST(Future, CancelableFuturesMixWithPlainOnes) {
   EXPECT_EQ(flat.value(), 2);
 }
 
+TEST(Future, CompleteZipsAndSequencesDoNotKeepTheirInputsAlive) {
+  std::weak_ptr<int> zipped;
+  std::weak_ptr<int> sequenced;
+  auto failed = future<std::shared_ptr<int>>::failed(std::make_exception_ptr(std::exception()));
+  future<std::tuple<std::shared_ptr<int>, std::shared_ptr<int>>> z;
+  future<std::vector<std::shared_ptr<int>>> all;
+  {
+    promise<std::shared_ptr<int>> p;
+    promise<std::shared_ptr<int>> q;
+    z = failed.zip(p.get_future());
+    all = shoal::sequence(std::vector{failed, q.get_future()});
+    auto v = std::make_shared<int>(1);
+    auto w = std::make_shared<int>(2);
+    zipped = v;
+    sequenced = w;
+    p.success(std::move(v));
+    q.success(std::move(w));
+  }
+  EXPECT_TRUE(z.is_failed());
+  EXPECT_TRUE(all.is_failed());
+  EXPECT_TRUE(zipped.expired()) << "the failed zip keeps its other input's value alive";
+  EXPECT_TRUE(sequenced.expired()) << "the failed sequence keeps its inputs alive";
+}
+
 TEST(Future, SequenceWithFailuresKeepsEveryOutcome) {
   std::deque<sfuture> fs{sfuture::successful(1), sfuture::failed("b"), sfuture::successful(3),
                          sfuture::failed("d")};

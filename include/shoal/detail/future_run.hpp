@@ -147,14 +147,16 @@ class gather_state final : public future_state<Out, E> {
   void job_ended() noexcept {
     // acq_rel: the last job sees every slot the others filled.
     if (pending_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-    if (this->status() != fill_status::pending) return;
-    guarded<E>(*this, [this] {
-      Out out;
-      reserve_for(out, slots_.size());
-      for (auto& slot : slots_) out.push_back(std::move(*slot));
-      slots_ = {};
-      this->succeed(std::move(out));
-    });
+    if (this->status() == fill_status::pending) {
+      guarded<E>(*this, [this] {
+        Out out;
+        reserve_for(out, slots_.size());
+        for (auto& slot : slots_) out.push_back(std::move(*slot));
+        this->succeed(std::move(out));
+      });
+    }
+    slots_ = {};  // the last job: nothing reads the data or the slots any more
+    data_ = Data{};
   }
 
   Data data_;

@@ -218,11 +218,13 @@ class zip_state<E, std::index_sequence<I...>, Ts...> final
   template <class V>
   void arrived(future_state<V, E>& source) noexcept {
     if (source.failed()) this->fail(source.failure());
-    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1 &&
-        (std::get<I>(inputs_)->succeeded() && ...)) {
-      guarded<E>(*this, [this] {
-        this->succeed(std::tuple_cat(as_tuple<Ts>::make(std::get<I>(inputs_)->value())...));
-      });
+    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      if ((std::get<I>(inputs_)->succeeded() && ...)) {
+        guarded<E>(*this, [this] {
+          this->succeed(std::tuple_cat(as_tuple<Ts>::make(std::get<I>(inputs_)->value())...));
+        });
+      }
+      inputs_ = {};  // the last node: nothing reads them any more; do not keep them alive
     }
     this->release();
   }
@@ -279,13 +281,17 @@ class sequence_state final : public future_state<Out, E>, private continuation<T
       future_state<T, E>& s = future_access::state(*at_);
       if (s.add(this)) return;  // resumed by fire_next
       if (!take(s)) {
-        this->release();
+        end_walk();
         return;
       }
       ++at_;
       ++index_;
     }
     guarded<E>(*this, [this] { this->succeed(std::move(result_)); });
+    end_walk();
+  }
+  void end_walk() noexcept {
+    inputs_ = In{};  // the futures are not kept alive by a complete sequence
     this->release();
   }
 
@@ -312,7 +318,7 @@ class sequence_state final : public future_state<Out, E>, private continuation<T
   static void fire_next(continuation<T, E>& c, future_state<T, E>& source) noexcept {
     auto& self = static_cast<sequence_state&>(c);
     if (!self.take(source)) {
-      self.release();
+      self.end_walk();
       return;
     }
     ++self.at_;
