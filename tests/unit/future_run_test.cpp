@@ -142,6 +142,28 @@ TEST(FutureRun, CoAwaitResumesOnTheAwaitingBoundWorker) {
   EXPECT_TRUE(shoal::sync_wait(probe()));
 }
 
+TEST(FutureRun, AnUnboundChainResumesInItsPoolNeverOnTheFillingThread) {
+  running_pool p(2);
+  auto probe = [&]() -> task<bool> {
+    co_await p.pool.schedule();
+    bool ok = true;
+    for (int i = 0; i < 100; ++i) {
+      promise<int> pr;
+      std::thread::id filled_on;
+      std::thread filler([&filled_on, pr, i] {
+        filled_on = std::this_thread::get_id();
+        pr.success(i);
+      });
+      const int v = co_await pr.get_future();
+      ok = ok && v == i && shoal::thread_pool::current() == &p.pool;
+      filler.join();
+      ok = ok && std::this_thread::get_id() != filled_on;
+    }
+    co_return ok;
+  };
+  EXPECT_TRUE(shoal::sync_wait(probe()));
+}
+
 TEST(FutureRun, SpawnFutureOnRunsOnThatWorker) {
   running_pool p(2);
   for (std::size_t k = 0; k < 2; ++k) {
