@@ -68,7 +68,7 @@ auto start_job(Work&& work, Spawn&& spawn) {
 }
 
 template <class Work>
-concept spawnable_work = is_task_v2<std::remove_cvref_t<Work>> || std::invocable<Work&>;
+concept spawnable_work = is_shoal_task_v<std::remove_cvref_t<Work>> || std::invocable<Work&>;
 }  // namespace detail
 
 template <class E = std::exception_ptr, class Work>

@@ -21,9 +21,9 @@
 namespace shoal::detail {
 
 template <class X>
-inline constexpr bool is_task_v2 = false;
+inline constexpr bool is_shoal_task_v = false;
 template <class X>
-inline constexpr bool is_task_v2<task<X>> = true;
+inline constexpr bool is_shoal_task_v<task<X>> = true;
 
 // What a job yields once its work is done: a task<X> is awaited, a future<U, E> followed.
 template <class X>
@@ -51,7 +51,7 @@ using job_value_t = typename job_value<std::remove_cvref_t<typename work_result<
 // True when the work is, or makes, a coroutine: only then does the job get a stop token.
 template <class Work>
 inline constexpr bool runs_a_coroutine_v =
-    is_task_v2<std::remove_cvref_t<typename work_result<Work>::type>>;
+    is_shoal_task_v<std::remove_cvref_t<typename work_result<Work>::type>>;
 
 // The state of spawn_future: cancel() requests stop of the job through `stop` (which has no
 // stop state, and costs no allocation, when the work runs no coroutine).
@@ -83,7 +83,7 @@ task<void> run_spawned(Work work, state_ptr<spawned_state<V, E>> out) {
   // Cancelled before it started (cancel() requests stop, then fills): never runs the work.
   if (stop_requested() || out->completed()) co_return;
   try {
-    if constexpr (is_task_v2<Work>) {
+    if constexpr (is_shoal_task_v<Work>) {
       if constexpr (std::is_void_v<typename Work::value_type>) {
         co_await std::move(work);
         out->succeed();
@@ -95,7 +95,7 @@ task<void> run_spawned(Work work, state_ptr<spawned_state<V, E>> out) {
       if constexpr (std::is_void_v<R>) {
         std::invoke(work);
         out->succeed();
-      } else if constexpr (is_task_v2<std::remove_cvref_t<R>>) {
+      } else if constexpr (is_shoal_task_v<std::remove_cvref_t<R>>) {
         if constexpr (std::is_void_v<typename std::remove_cvref_t<R>::value_type>) {
           co_await std::invoke(work);
           out->succeed();
