@@ -18,6 +18,7 @@
 #include "shoal/stop.hpp"
 #include "shoal/timeout.hpp"
 #include "stats/error_log.hpp"
+#include "stats/memory_room.hpp"
 #include "terminal/deliverer.hpp"
 #include "terminal/terminal.hpp"
 
@@ -249,6 +250,10 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   auto ready = co_await prepare(db, config);
   if (auto* failure = std::get_if<outcome>(&ready)) co_return std::move(*failure);
   const prepared& p = std::get<prepared>(ready);
+  // A size that cannot fit is refused now, before any wait for --start-at.
+  const std::int64_t terminals =
+      shard_range(p.warehouses, config.shard).count() * config.terminals_per_warehouse;
+  if (auto why = stats::too_big_for(terminals, stats::memory_room())) co_return refuse(*why);
   auto part = co_await take_part(config, control, p.warehouses);
   if (auto* failure = std::get_if<outcome>(&part)) co_return std::move(*failure);
   const warehouse_range range = std::get<warehouse_range>(part);
@@ -264,8 +269,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   const clock::time_point measure_start = clock::now() + config.warmup;
   const clock::time_point end = measure_start + config.measure;
   stats::recorder recorder(measure_start, end);
-  auto ctx =
-      make_context(db, recorder, config, result, range.count() * config.terminals_per_warehouse);
+  auto ctx = make_context(db, recorder, config, result, terminals);
   stats::error_log errors(print_error);
   ctx->errors = &errors;
   std::unique_ptr<terminal::delivery_log> delivery_results;
@@ -282,7 +286,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   fixed.warmup_seconds = std::chrono::duration<double>(config.warmup).count();
   fixed.measure_seconds = std::chrono::duration<double>(config.measure).count();
   fixed.warehouses = range.count();  // this process's (its shard's)
-  fixed.terminals = range.count() * config.terminals_per_warehouse;
+  fixed.terminals = terminals;
   fixed.simulated = db.simulated();
   result.simulated = db.simulated();
   result.config = config;
