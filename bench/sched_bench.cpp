@@ -27,14 +27,19 @@
 // shoal_future: RESERVED. The same jobs through shoal's futures land here after the futures
 //   work is merged (see the marked section below).
 //
-// Counters: ns/job or ns/post (wall time per job), allocs/op (operator new calls per job, all
-// threads; TBB's own allocator is not counted, Asio's and shoal's are), and the overheads above.
+// Counters: ns/job or ns/post (wall time per job), cpu_ns/job or cpu_ns/post (CPU time of the
+// whole process, every thread, per job: on a shared machine the steadier figure, since wall time
+// also counts the moments other programs held the cores), allocs/op (operator new calls per
+// job, all threads; TBB's own allocator is not counted, Asio's and shoal's are), and the
+// overheads above.
 #include <benchmark/benchmark.h>
 #include <asio.hpp>
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <ctime>
+#include <string>
 #include <thread>
 
 #include "shoal/sync_wait.hpp"
@@ -79,6 +84,13 @@ void run_payload(std::atomic<std::int64_t>& total_ns) {
                      std::memory_order_relaxed);
 }
 
+// CPU time consumed by every thread of this process so far.
+std::int64_t process_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
+
 // What one benchmark function measures: a join, the payload sum, the allocation meter.
 struct run_context {
   join_counter join;
@@ -97,6 +109,7 @@ template <class Iteration>
 void measure(benchmark::State& state, run_context& ctx, std::int64_t arrivals, std::int64_t jobs,
              const char* per, Iteration one_iteration) {
   const alloc_meter allocs;
+  const std::int64_t cpu_start = process_cpu_ns();
   std::int64_t wall_ns = 0;
   for (auto _ : state) {
     const auto start = steady::now();
@@ -108,6 +121,8 @@ void measure(benchmark::State& state, run_context& ctx, std::int64_t arrivals, s
   const double total_jobs = static_cast<double>(jobs) * static_cast<double>(state.iterations());
   shoal::bench::report_allocs(state, allocs, total_jobs);
   state.counters[std::string("ns/") + per] = static_cast<double>(wall_ns) / total_jobs;
+  state.counters[std::string("cpu_ns/") + per] =
+      static_cast<double>(process_cpu_ns() - cpu_start) / total_jobs;
   if (ctx.timed) {
     const double payload_per_worker =
         static_cast<double>(ctx.payload_ns.load()) / static_cast<double>(workers());

@@ -45,7 +45,7 @@ TEST(MpmcRing, IsFifoAndRefusesWhenFull) {
 }
 
 TEST(MpmcRingStress, EveryItemIsTakenExactlyOnceByManyProducersAndConsumers) {
-  constexpr std::uintptr_t per_producer = 50'000;
+  constexpr std::uintptr_t per_producer = 20'000;
   constexpr std::uintptr_t producers = 3;
   mpmc_ring ring(64);  // small: producers meet a full ring often
   std::vector<std::atomic<int>> taken(producers * per_producer + 1);
