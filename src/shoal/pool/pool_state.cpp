@@ -25,7 +25,10 @@ std::uint64_t pick_seed(const thread_pool_options& options) {
 }  // namespace
 
 pool_state::pool_state(thread_pool& owner, const thread_pool_options& options)
-    : owner_(&owner), shuffle_seed_(pick_seed(options)), global_ring_(global_ring_slots) {
+    : owner_(&owner),
+      shuffle_seed_(pick_seed(options)),
+      global_ring_(global_ring_slots),
+      blocking_(*this, options.blocking_threads, options.blocking_keep_alive) {
   const std::size_t n = worker_count(options);
   workers_.reserve(n);
   for (std::size_t k = 0; k < n; ++k) {
@@ -164,7 +167,16 @@ bool pool_state::quiescent() const noexcept {
   for (const auto& w : workers_) {
     if (w->owner_work_while_idle() || w->timers_armed()) return false;
   }
-  return true;
+  // A blocking call in flight will post its coroutine back: work to come, like a timer.
+  return blocking_.in_flight() == 0;
+}
+
+void pool_state::blocking_drained() noexcept {
+  // seq_cst: after the subpool's seq_cst decrement; pairs with request_stop's exchange. Either
+  // the decision read the count after the decrement (zero: it may finish), or this sees the
+  // request and wakes the workers to decide again.
+  if (!stopping_.load(std::memory_order_seq_cst)) return;
+  for (auto& w : workers_) w->unpark();
 }
 
 bool pool_state::try_finish() noexcept {
@@ -271,8 +283,9 @@ void pool_state::request_stop(executor* resume_on, std::coroutine_handle<> h,
     return;
   }
   stop_waiters_.push_back({resume_on, h, refused});  // may throw: nothing requested yet
-  // acq_rel: pairs with a refusal's store; only the request that sets it wakes the workers.
-  const bool first = !stopping_.exchange(true, std::memory_order_acq_rel);
+  // seq_cst: pairs with a refusal's store (only the request that sets it wakes the workers), and
+  // with blocking_drained's read (see there).
+  const bool first = !stopping_.exchange(true, std::memory_order_seq_cst);
   lock.unlock();
   if (first) {
     for (auto& w : workers_) w->unpark();  // sleepers re-evaluate: maybe the pool is done
@@ -296,6 +309,7 @@ void pool_state::worker_exited() noexcept {
 void pool_state::join() {
   const mutex_lock lock(join_mutex_);
   for (auto& w : workers_) w->join_thread();
+  blocking_.shutdown();  // nothing in flight (the pool finished): its threads wait or retired
   started_.store(false, std::memory_order_release);  // pairs with running()'s acquire
 }
 

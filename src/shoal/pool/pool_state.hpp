@@ -38,6 +38,7 @@
 #include <memory>
 #include <vector>
 
+#include "pool/blocking_subpool.hpp"
 #include "pool/fifo.hpp"
 #include "pool/mpmc_ring.hpp"
 #include "pool/worker.hpp"
@@ -122,6 +123,10 @@ class pool_state {
   void join();
 
   std::uint64_t shuffle_seed() const noexcept { return shuffle_seed_; }
+  blocking_subpool& blocking() noexcept { return blocking_; }
+  // Called by the blocking subpool when its last job in flight has finished: a pending stop
+  // must be decided again (an idle worker may have seen the job in flight and parked).
+  void blocking_drained() noexcept;
   // Started and not yet joined.
   bool running() const noexcept { return started_.load(std::memory_order_acquire); }
 
@@ -170,6 +175,7 @@ class pool_state {
   std::vector<stop_waiter> stop_waiters_ SHOAL_GUARDED_BY(stop_mutex_);
   bool all_exited_ SHOAL_GUARDED_BY(stop_mutex_) = false;
   mutex join_mutex_;  // held while joining the worker threads (their std::thread is in worker)
+  blocking_subpool blocking_;  // last: its threads post to the workers above
 };
 
 }  // namespace shoal::detail
