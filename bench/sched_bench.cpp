@@ -313,18 +313,18 @@ void chain_counts(benchmark::internal::Benchmark* b) {
 template <class Run>
 void register_four(const char* system, Run avalanche, Run repost) {
   const std::string s(system);
-  benchmark::RegisterBenchmark(("empty_avalanche/" + s).c_str(),
-                               [avalanche](benchmark::State& st) { avalanche(st, false); })
-      ->Apply(avalanche_sizes);
-  benchmark::RegisterBenchmark(("timed_avalanche/" + s).c_str(),
-                               [avalanche](benchmark::State& st) { avalanche(st, true); })
-      ->Apply(timed_avalanche_sizes);
-  benchmark::RegisterBenchmark(("empty_repost/" + s).c_str(),
-                               [repost](benchmark::State& st) { repost(st, false); })
-      ->Apply(chain_counts);
-  benchmark::RegisterBenchmark(("timed_repost/" + s).c_str(),
-                               [repost](benchmark::State& st) { repost(st, true); })
-      ->Apply(chain_counts);
+  benchmark::RegisterBenchmark(("empty_avalanche/" + s).c_str(), [avalanche](benchmark::State& st) {
+    avalanche(st, false);
+  })->Apply(avalanche_sizes);
+  benchmark::RegisterBenchmark(("timed_avalanche/" + s).c_str(), [avalanche](benchmark::State& st) {
+    avalanche(st, true);
+  })->Apply(timed_avalanche_sizes);
+  benchmark::RegisterBenchmark(("empty_repost/" + s).c_str(), [repost](benchmark::State& st) {
+    repost(st, false);
+  })->Apply(chain_counts);
+  benchmark::RegisterBenchmark(("timed_repost/" + s).c_str(), [repost](benchmark::State& st) {
+    repost(st, true);
+  })->Apply(chain_counts);
 }
 
 }  // namespace

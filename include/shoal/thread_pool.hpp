@@ -3,7 +3,9 @@
 // What: N worker threads. Each worker has a bounded local run queue that other workers may steal
 // half of, a one-slot LIFO for continuations (defer), a queue of pinned work only it may run, an
 // inbox other threads post into, and its own timer heap. A global injection queue takes work from
-// outside the pool. An idle worker spins briefly when that pays (other workers are busy, or it
+// outside the pool: a lock-free ring, with a mutex-protected overflow behind it once 1,024 wait.
+// Blocking work goes to the pool's blocking subpool (shoal/run_blocking.hpp), whose threads start
+// only on demand. An idle worker spins briefly when that pays (other workers are busy, or it
 // was just handed work), then parks until work or its next timer: on a futex, or, while it
 // watches a descriptor, in its epoll reactor, so that an I/O event wakes it too
 // (docs/design/scheduler.md). An idle pool burns no CPU.

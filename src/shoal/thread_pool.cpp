@@ -94,7 +94,9 @@ namespace detail {
 
 void pool_post(thread_pool& pool, std::coroutine_handle<> h) noexcept { pool.post(h); }
 
-void pool_run_blocking(thread_pool& pool, blocking_job& job) { pool.state_->blocking().submit(job); }
+void pool_run_blocking(thread_pool& pool, blocking_job& job) {
+  pool.state_->blocking().submit(job);
+}
 
 bool pool_stop_awaiter::await_ready() {
   // Checked before anything else: a worker awaiting its own pool's stop would join itself.

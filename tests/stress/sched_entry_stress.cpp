@@ -95,8 +95,9 @@ TEST(FrameDepotStress, FramesFreedOnAnotherThreadAreRecycledByTheAllocatingThrea
     const auto before = shoal::this_thread_frame_stats();
     batch.clear();
     for (int i = 0; i < per_round; ++i) batch.push_back(shoal::frame_allocate(frame));
-    if (r >= rounds / 2) late_system += shoal::this_thread_frame_stats().system_allocations -
-                                       before.system_allocations;
+    if (r >= rounds / 2)
+      late_system +=
+          shoal::this_thread_frame_stats().system_allocations - before.system_allocations;
     handed.release();
     freed.acquire();
   }

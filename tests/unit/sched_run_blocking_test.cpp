@@ -39,7 +39,7 @@ TEST(RunBlocking, ReturnsTheValueAndResumesOnTheCallersWorker) {
     const auto worker = std::this_thread::get_id();
     const auto ran_on = co_await shoal::run_blocking([] { return std::this_thread::get_id(); });
     EXPECT_NE(ran_on, worker);
-    co_return std::this_thread::get_id() == worker && shoal::thread_pool::current() == &p.pool;
+    co_return std::this_thread::get_id() == worker&& shoal::thread_pool::current() == &p.pool;
   };
   EXPECT_TRUE(shoal::sync_wait(body()));
 }
@@ -85,9 +85,7 @@ TEST(RunBlocking, MoveOnlyResultsAndFunctionsWork) {
 TEST(RunBlocking, ABlockingCallNeverHoldsTheWorker) {
   running_pool p(1);
   std::latch released(1);
-  auto blocker = [&]() -> task<> {
-    co_await shoal::run_blocking([&] { released.wait(); });
-  };
+  auto blocker = [&]() -> task<> { co_await shoal::run_blocking([&] { released.wait(); }); };
   auto releaser = [&]() -> task<> {
     released.count_down();
     co_return;

@@ -106,8 +106,8 @@ std::vector<int> admission_order(std::size_t limit, const std::vector<priority>&
 }
 
 TEST(Subpool, AFreedSlotGoesToTheHighestPriorityThenTheOldest) {
-  const auto ran = admission_order(
-      100, {priority::low, priority::high, priority::background, priority::regular, priority::high});
+  const auto ran = admission_order(100, {priority::low, priority::high, priority::background,
+                                         priority::regular, priority::high});
   EXPECT_EQ(ran, (std::vector<int>{1, 4, 3, 0, 2}));
 }
 

@@ -62,9 +62,9 @@ class subpool_waiter {
   subpool* owner_;
   priority priority_;
   std::coroutine_handle<> h_;
-  subpool_waiter* next_ = nullptr;   // the FIFO of its priority
-  std::uint64_t enqueued_at_ = 0;    // the subpool's admission count when it started waiting
-  std::uint64_t ticket_ = 0;         // arrival order among all waiters (older: smaller)
+  subpool_waiter* next_ = nullptr;  // the FIFO of its priority
+  std::uint64_t enqueued_at_ = 0;   // the subpool's admission count when it started waiting
+  std::uint64_t ticket_ = 0;        // arrival order among all waiters (older: smaller)
 };
 
 }  // namespace shoal::detail

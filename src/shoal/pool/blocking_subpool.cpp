@@ -63,8 +63,8 @@ void blocking_subpool::loop(thread_list::iterator self) noexcept {
   for (;;) {
     if (head_ == nullptr && !shutting_down_) {
       ++waiting_;
-      const bool woken = wake_.wait_for(lock, keep_alive_,
-                                        [this] { return head_ != nullptr || shutting_down_; });
+      const bool woken =
+          wake_.wait_for(lock, keep_alive_, [this] { return head_ != nullptr || shutting_down_; });
       --waiting_;
       if (!woken) {  // idle for keep_alive: retire (the next submit or shutdown joins us)
         exited_.push_back(std::move(*self));

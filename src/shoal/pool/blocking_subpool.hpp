@@ -1,5 +1,5 @@
-// blocking_subpool.hpp: the threads of a thread_pool that run blocking work (shoal/run_blocking.hpp)
-// so that it never occupies a worker.
+// blocking_subpool.hpp: the threads of a thread_pool that run blocking work
+// (shoal/run_blocking.hpp) so that it never occupies a worker.
 //
 // What: a FIFO of blocking_jobs and up to `max_threads` threads started lazily: a submit starts
 // one when no thread is waiting for work (and the cap allows); a thread that found nothing to do
@@ -71,7 +71,7 @@ class blocking_subpool {
   std::size_t queued_ = 0;
   std::size_t waiting_ = 0;  // threads waiting for a job
   bool shutting_down_ = false;
-  thread_list threads_;             // running threads, each knows its own entry
+  thread_list threads_;              // running threads, each knows its own entry
   std::vector<std::thread> exited_;  // retired, to be joined
 };
 

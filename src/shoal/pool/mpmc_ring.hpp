@@ -111,7 +111,8 @@ class mpmc_ring {
   std::uint64_t published_from(std::uint64_t pos, std::size_t most) const noexcept {
     std::uint64_t n = 0;
     // acquire: pairs with each producer's release of seq (its item is then visible).
-    while (n < most && cells_[(pos + n) & mask_].seq.load(std::memory_order_acquire) == pos + n + 1) {
+    while (n < most &&
+           cells_[(pos + n) & mask_].seq.load(std::memory_order_acquire) == pos + n + 1) {
       ++n;
     }
     return n;
