@@ -140,6 +140,14 @@ std::size_t class_index(std::size_t size) noexcept {
   return (size + frame_size_class_bytes - 1) / frame_size_class_bytes - 1;
 }
 
+// Starts fetching, for writing, every cache line of a free block of class `index` (a hint; the
+// block may be null).
+void prefetch_block(const free_block* block, std::size_t index) noexcept {
+  if (block == nullptr) return;
+  const auto* bytes = reinterpret_cast<const char*>(block);
+  for (std::size_t at = 0; at < class_bytes(index); at += 64) __builtin_prefetch(bytes + at, 1);
+}
+
 // The cache of class `index` is full: `frame` joins the spill, which goes to the depot once it
 // makes a batch.
 void spill(size_class& c, std::size_t index, void* frame) noexcept {
@@ -177,7 +185,7 @@ void* frame_allocate(std::size_t size) {
       void* frame = std::exchange(c.head, c.head->next);
       // A frame recycled from another thread (through the depot) is a cache miss: start the
       // next one's now, while this one is being filled.
-      __builtin_prefetch(c.head, 1);
+      prefetch_block(c.head, index);
       return frame;
     }
     if (refill(c, index)) {
