@@ -65,6 +65,7 @@ TEST(MpmcRingStress, EveryItemIsTakenExactlyOnceByManyProducersAndConsumers) {
     }
   };
   std::vector<std::thread> threads;
+  threads.reserve(2 + producers);
   for (int c = 0; c < 2; ++c) threads.emplace_back(consumer);
   for (std::uintptr_t p = 0; p < producers; ++p) threads.emplace_back(producer, p);
   for (auto& t : threads) t.join();
@@ -120,6 +121,7 @@ TEST(PoolEntryStress, AvalanchesFromThreadsOutsideThePoolRunEveryJobOnce) {
     std::atomic<std::int64_t> left{per_thread * posters};
     std::binary_semaphore done{0};
     std::vector<std::thread> threads;
+    threads.reserve(posters);
     for (int t = 0; t < posters; ++t) {
       threads.emplace_back([&] {
         for (std::int64_t i = 0; i < per_thread; ++i) pool.spawn(count_down(left, done));
