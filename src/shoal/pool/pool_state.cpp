@@ -48,8 +48,18 @@ void pool_state::push_global(std::coroutine_handle<> h) noexcept {
   }
 }
 
+// A spill from a full local ring: into the ring while it has room, the rest into the overflow
+// under one lock (a worker flooding its own ring spills here every 128 posts).
 void pool_state::push_global(const std::vector<std::coroutine_handle<>>& batch) noexcept {
-  for (std::coroutine_handle<> h : batch) enqueue_global(h);
+  std::size_t i = 0;
+  // relaxed: as in enqueue_global.
+  if (overflow_size_.load(std::memory_order_relaxed) == 0) {
+    while (i < batch.size() && global_ring_.push(batch[i])) ++i;
+  }
+  if (i == batch.size()) return;
+  const mutex_lock lock(global_mutex_);
+  for (; i < batch.size(); ++i) overflow_.push_back(batch[i]);
+  overflow_size_.store(overflow_.size(), std::memory_order_release);  // pairs with global_empty
 }
 
 bool pool_state::enqueue_global(std::coroutine_handle<> h) noexcept {
