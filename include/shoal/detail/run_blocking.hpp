@@ -32,18 +32,18 @@ class run_blocking_awaiter : private blocking_job {
 
   bool await_ready() const noexcept { return false; }
   template <class Promise>
-  void await_suspend(std::coroutine_handle<Promise> h) {
+  void await_suspend(std::coroutine_handle<Promise> awaiting) {
     if (pool_ == nullptr) {
       throw std::logic_error(
           "shoal::run_blocking awaited off a thread_pool worker: pass the pool, "
           "run_blocking(pool, f)");
     }
-    const wake_target target = wake_target::of(h);
+    const wake_target target = wake_target::of(awaiting);
     if (target.where == nullptr) {
       throw std::logic_error("shoal::run_blocking awaited outside any executor");
     }
     this->resume_on = target.where;
-    this->h = h;
+    this->h = awaiting;
     pool_run_blocking(*pool_, *this);  // may throw: then nothing was queued
   }
   value_type await_resume() { return result_.take(); }
