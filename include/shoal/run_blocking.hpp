@@ -9,8 +9,11 @@
 // running on one (a sync_wait in main).
 //
 // Lifetime: `f` is moved into the awaiter (in the coroutine's frame) and called once, as an
-// rvalue, on a subpool thread. The pool's stop waits for calls in flight (they will resume their
-// coroutines); its join joins the subpool's threads.
+// rvalue, on a subpool thread. With g++ 12, name a callable whose captures own resources
+// (`auto f = [p = std::move(ptr)] {...}; co_await run_blocking(std::move(f));`): g++ 12 destroys
+// a lambda temporary of a co_await expression twice (GCC bug 99576), which a lambda with only
+// references or trivially destructible captures survives. The pool's stop waits for calls in flight
+// (they will resume their coroutines); its join joins the subpool's threads.
 //
 // Thread-safety and memory ordering: everything the coroutine did before the co_await
 // happens-before `f` runs; everything `f` did happens-before the coroutine resumes.

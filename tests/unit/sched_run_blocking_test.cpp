@@ -73,8 +73,10 @@ TEST(RunBlocking, MoveOnlyResultsAndFunctionsWork) {
   auto body = [&]() -> task<int> {
     co_await p.pool.schedule();
     auto owned = std::make_unique<int>(41);
-    std::unique_ptr<int> r = co_await shoal::run_blocking(
-        [o = std::move(owned)]() mutable { return std::make_unique<int>(*o + 1); });
+    // Named, not a temporary in the co_await: g++ 12 destroys such a temporary twice when its
+    // captures are not trivially destructible (see shoal/run_blocking.hpp).
+    auto add_one = [o = std::move(owned)]() mutable { return std::make_unique<int>(*o + 1); };
+    std::unique_ptr<int> r = co_await shoal::run_blocking(std::move(add_one));
     co_return *r;
   };
   EXPECT_EQ(shoal::sync_wait(body()), 42);
