@@ -42,6 +42,11 @@ TEST(MpmcRing, IsFifoAndRefusesWhenFull) {
   EXPECT_EQ(as_index(ring.pop_some(8, [](std::coroutine_handle<>) {})), 5u);
   EXPECT_TRUE(ring.empty());
   EXPECT_FALSE(ring.pop_some(8, [](std::coroutine_handle<>) {}));
+  const std::coroutine_handle<> six[] = {as_handle(6), as_handle(7),  as_handle(8),
+                                         as_handle(9), as_handle(10), as_handle(11)};
+  EXPECT_EQ(ring.push_some(six, 6), 4u);  // as many as there is room for
+  EXPECT_EQ(ring.push_some(six + 4, 2), 0u);
+  EXPECT_EQ(as_index(ring.pop_some(1, [](std::coroutine_handle<>) {})), 6u);
 }
 
 TEST(MpmcRingStress, EveryItemIsTakenExactlyOnceByManyProducersAndConsumers) {
@@ -61,6 +66,18 @@ TEST(MpmcRingStress, EveryItemIsTakenExactlyOnceByManyProducersAndConsumers) {
   };
   auto producer = [&](std::uintptr_t p) {
     for (std::uintptr_t i = 1; i <= per_producer; ++i) {
+      if (p % 2 == 1 && i + 3 <= per_producer) {  // odd producers push in batches of 4
+        const std::coroutine_handle<> four[] = {
+            as_handle(p * per_producer + i), as_handle(p * per_producer + i + 1),
+            as_handle(p * per_producer + i + 2), as_handle(p * per_producer + i + 3)};
+        std::size_t done = 0;
+        while (done < 4) {
+          done += ring.push_some(four + done, 4 - done);
+          if (done < 4) std::this_thread::yield();
+        }
+        i += 3;
+        continue;
+      }
       while (!ring.push(as_handle(p * per_producer + i))) std::this_thread::yield();
     }
   };

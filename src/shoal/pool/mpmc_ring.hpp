@@ -70,6 +70,35 @@ class mpmc_ring {
     }
   }
 
+  // Any thread: pushes the first items of `items[0, n)`, as many as there are free cells in a
+  // row (claimed with one CAS, as pop_some claims); returns how many (0 when full).
+  std::size_t push_some(const std::coroutine_handle<>* items, std::size_t n) noexcept {
+    std::uint64_t pos = tail_.load(std::memory_order_relaxed);
+    for (;;) {
+      std::uint64_t k = 0;
+      // acquire: pairs with the consumers' release of each cell for this lap.
+      while (k < n && cells_[(pos + k) & mask_].seq.load(std::memory_order_acquire) == pos + k) {
+        ++k;
+      }
+      if (k == 0) {
+        // acquire: as above. A cell of the previous lap still full: the ring is full.
+        if (cells_[pos & mask_].seq.load(std::memory_order_acquire) < pos) return 0;
+        pos = tail_.load(std::memory_order_relaxed);  // another producer took pos
+        continue;
+      }
+      // seq_cst: as in push.
+      if (tail_.compare_exchange_weak(pos, pos + k, std::memory_order_seq_cst,
+                                      std::memory_order_relaxed)) {
+        for (std::uint64_t i = 0; i < k; ++i) {
+          cell& c = cells_[(pos + i) & mask_];
+          c.item.store(items[i].address(), std::memory_order_relaxed);
+          c.seq.store(pos + i + 1, std::memory_order_release);  // pairs with the consumers
+        }
+        return static_cast<std::size_t>(k);
+      }
+    }
+  }
+
   // Any thread: takes up to `most` (>= 1) of the oldest items; calls `sink(h)` for each but the
   // first, which it returns (nullptr when there was nothing published to take).
   template <class Sink>

@@ -54,7 +54,11 @@ void pool_state::push_global(const std::vector<std::coroutine_handle<>>& batch) 
   std::size_t i = 0;
   // relaxed: as in enqueue_global.
   if (overflow_size_.load(std::memory_order_relaxed) == 0) {
-    while (i < batch.size() && global_ring_.push(batch[i])) ++i;
+    while (i < batch.size()) {
+      const std::size_t pushed = global_ring_.push_some(batch.data() + i, batch.size() - i);
+      if (pushed == 0) break;
+      i += pushed;
+    }
   }
   if (i == batch.size()) return;
   const mutex_lock lock(global_mutex_);
