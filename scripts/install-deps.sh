@@ -10,6 +10,7 @@ packages=(
   llvm-19  # llvm-symbolizer, so sanitizer reports name functions and lines
   # runtime and tests
   libgtest-dev libgmock-dev libbenchmark-dev libasio-dev libboost-context-dev
+  libtbb-dev  # oneTBB: a baseline of bench/sched_bench.cpp (optional: the bench builds without it)
   # application
   libpq-dev postgresql libsqlite3-dev libfmt-dev nlohmann-json3-dev libncurses-dev
   libtomlplusplus-dev  # --config FILE (TOML)

@@ -19,9 +19,13 @@
 //
 // Lifetime: each thread's cache holds at most `frame_cache_bytes_per_class` bytes per class
 // and is returned to the system when the thread exits. A frame freed on another thread than
-// the one that allocated it simply joins the freeing thread's cache.
+// the one that allocated it joins the freeing thread's cache; once that cache is full, frames
+// move in batches of 64 to a shared depot (at most 4 MiB per class), from which a thread whose
+// cache is empty takes a batch before it asks the system: a thread that posts work to a pool
+// gets back, in steady state, the frames the workers free.
 //
-// Thread-safety: lock-free by construction (nothing is shared between threads). AddressSanitizer
+// Thread-safety: the per-thread caches share nothing; the depot is a spin-locked stack of
+// batches per class, touched once per 64 frames. AddressSanitizer
 // builds of shoal pass every request straight to the system allocator so use-after-free stays
 // visible.
 #pragma once

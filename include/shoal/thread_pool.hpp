@@ -3,7 +3,9 @@
 // What: N worker threads. Each worker has a bounded local run queue that other workers may steal
 // half of, a one-slot LIFO for continuations (defer), a queue of pinned work only it may run, an
 // inbox other threads post into, and its own timer heap. A global injection queue takes work from
-// outside the pool. An idle worker spins briefly when that pays (other workers are busy, or it
+// outside the pool: a lock-free ring, with a mutex-protected overflow behind it once 1,024 wait.
+// Blocking work goes to the pool's blocking subpool (shoal/run_blocking.hpp), whose threads start
+// only on demand. An idle worker spins briefly when that pays (other workers are busy, or it
 // was just handed work), then parks until work or its next timer: on a futex, or, while it
 // watches a descriptor, in its epoll reactor, so that an I/O event wakes it too
 // (docs/design/scheduler.md). An idle pool burns no CPU.
@@ -34,6 +36,7 @@
 // start once. A post happens-before the posted coroutine resumes.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -56,6 +59,10 @@ struct thread_pool_options {
   unsigned spin_rounds = 64;                  // queue checks before an idle worker parks
   bool shuffle = detail::shuffle_by_default;  // run ready work in a seeded random order (debug)
   std::uint64_t shuffle_seed = 0;             // 0: pick one (read it back with shuffle_seed())
+  // The blocking subpool (shoal/run_blocking.hpp): at most this many threads, started on demand;
+  // one idle for `blocking_keep_alive` exits.
+  std::size_t blocking_threads = 64;
+  std::chrono::milliseconds blocking_keep_alive{10'000};
 };
 
 struct worker_stats {
@@ -109,6 +116,8 @@ class thread_pool {
   [[nodiscard]] executor& worker(std::size_t k);
   [[nodiscard]] worker_stats stats(std::size_t k) const;
   [[nodiscard]] std::uint64_t shuffle_seed() const noexcept;
+  // Threads of the blocking subpool started and not retired (shoal/run_blocking.hpp).
+  [[nodiscard]] std::size_t blocking_thread_count() const noexcept;
   // The pool whose worker runs the calling thread, or nullptr.
   [[nodiscard]] static thread_pool* current() noexcept;
 
@@ -118,6 +127,7 @@ class thread_pool {
 
  private:
   friend class detail::pool_stop_awaiter;
+  friend void detail::pool_run_blocking(thread_pool& pool, detail::blocking_job& job);
   bool running() const noexcept;
   void request_stop(executor* resume_on, std::coroutine_handle<> h, std::size_t* refused);
   void join();

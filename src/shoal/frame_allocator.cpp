@@ -2,8 +2,12 @@
 #include "shoal/frame_allocator.hpp"
 
 #include <array>
+#include <cstddef>
 #include <new>
 #include <utility>
+
+#include "shoal/detail/spin_lock.hpp"
+#include "shoal/detail/thread_annotations.hpp"
 
 // Under AddressSanitizer every frame goes to the system allocator, so a use after free of a
 // coroutine frame is reported instead of hidden by recycling.
@@ -22,12 +26,18 @@ namespace shoal {
 namespace {
 
 struct free_block {
-  free_block* next;
+  free_block* next;        // the next block of the same list (or batch)
+  free_block* next_batch;  // in the first block of a batch in the depot: the next batch
 };
+static_assert(sizeof(free_block) <= frame_size_class_bytes);
 
+// A thread's list of one class: `head` (up to the class limit), and `spill`, where frames freed
+// beyond the limit gather until they make a batch for the depot.
 struct size_class {
   free_block* head = nullptr;
   std::size_t count = 0;
+  free_block* spill = nullptr;
+  std::size_t spilled = 0;
 };
 
 constexpr std::size_t class_bytes(std::size_t index) noexcept {
@@ -42,6 +52,56 @@ constexpr std::array<std::size_t, frame_size_classes> class_limits = [] {
   }
   return limits;
 }();
+
+// Frames move between threads in batches of this many (one lock per batch).
+constexpr std::size_t batch_frames = 64;
+// The depot keeps at most this many bytes of each class; beyond, batches go back to the system.
+constexpr std::size_t depot_bytes_per_class = std::size_t{4} * 1024 * 1024;
+constexpr std::size_t depot_batches(std::size_t index) noexcept {
+  return depot_bytes_per_class / (batch_frames * class_bytes(index));
+}
+
+void free_chain(free_block* block) noexcept {
+  while (block != nullptr) ::operator delete(std::exchange(block, block->next));
+}
+
+// The depot: per class, a stack of full batches that any thread may push or take. A thread that
+// frees more frames than its cache keeps (a worker running work posted from elsewhere) pushes
+// them here in batches; a thread whose cache is empty (the thread posting that work) takes a
+// batch before it asks the system. One spin-lock acquisition per batch of 64 frames.
+// Its frames are never returned at exit: they stay reachable from this global (not a leak).
+struct depot_class {
+  detail::spin_lock lock;
+  free_block* batches SHOAL_GUARDED_BY(lock) = nullptr;
+  std::size_t count SHOAL_GUARDED_BY(lock) = 0;
+};
+constinit std::array<depot_class, frame_size_classes> depot{};
+
+void depot_push(std::size_t index, free_block* batch) noexcept {
+  {
+    depot_class& d = depot[index];
+    const detail::spin_lock::guard hold(d.lock);
+    if (d.count < depot_batches(index)) {
+      batch->next_batch = d.batches;
+      d.batches = batch;
+      ++d.count;
+      return;
+    }
+  }
+  free_chain(batch);
+}
+
+// A batch of batch_frames frames, or nullptr.
+free_block* depot_take(std::size_t index) noexcept {
+  depot_class& d = depot[index];
+  const detail::spin_lock::guard hold(d.lock);
+  free_block* batch = d.batches;
+  if (batch != nullptr) {
+    d.batches = batch->next_batch;
+    --d.count;
+  }
+  return batch;
+}
 
 // The cache is plain constant-initialised thread-local data, so the hot path reads it with no
 // thread-local guard or init call; the frames it holds are given back at thread exit by `reaper`,
@@ -58,8 +118,10 @@ struct cache_reaper {
   ~cache_reaper() {
     cache_state = 2;
     for (size_class& c : classes) {
-      while (c.head != nullptr) ::operator delete(std::exchange(c.head, c.head->next));
+      free_chain(std::exchange(c.head, nullptr));
+      free_chain(std::exchange(c.spill, nullptr));
       c.count = 0;
+      c.spilled = 0;
     }
   }
 };
@@ -78,6 +140,39 @@ std::size_t class_index(std::size_t size) noexcept {
   return (size + frame_size_class_bytes - 1) / frame_size_class_bytes - 1;
 }
 
+// Starts fetching, for writing, every cache line of a free block of class `index` (a hint; the
+// block may be null).
+void prefetch_block(const free_block* block, std::size_t index) noexcept {
+  if (block == nullptr) return;
+  const auto* bytes = reinterpret_cast<const char*>(block);
+  for (std::size_t at = 0; at < class_bytes(index); at += 64) __builtin_prefetch(bytes + at, 1);
+}
+
+// The cache of class `index` is full: `frame` joins the spill, which goes to the depot once it
+// makes a batch.
+void spill(size_class& c, std::size_t index, void* frame) noexcept {
+  c.spill = new (frame) free_block{c.spill, nullptr};
+  if (++c.spilled < batch_frames) return;
+  depot_push(index, std::exchange(c.spill, nullptr));
+  c.spilled = 0;
+}
+
+// The cache of class `index` is empty: takes this thread's spill, else a batch from the depot.
+// True when `c.head` now holds frames.
+bool refill(size_class& c, std::size_t index) noexcept {
+  if (c.spill != nullptr) {
+    c.head = std::exchange(c.spill, nullptr);
+    c.count = std::exchange(c.spilled, 0);
+    return true;
+  }
+  if (!cache_alive()) return false;  // recycling off, or this thread is exiting
+  free_block* batch = depot_take(index);
+  if (batch == nullptr) return false;
+  c.head = batch;
+  c.count = batch_frames;
+  return true;
+}
+
 }  // namespace
 
 void* frame_allocate(std::size_t size) {
@@ -86,6 +181,14 @@ void* frame_allocate(std::size_t size) {
   if (index < frame_size_classes) {
     size_class& c = classes[index];  // empty unless this thread's cache is alive
     if (c.head != nullptr) {
+      --c.count;
+      void* frame = std::exchange(c.head, c.head->next);
+      // A frame recycled from another thread (through the depot) is a cache miss: start the
+      // next one's now, while this one is being filled.
+      prefetch_block(c.head, index);
+      return frame;
+    }
+    if (refill(c, index)) {
       --c.count;
       return std::exchange(c.head, c.head->next);
     }
@@ -99,13 +202,15 @@ void* frame_allocate(std::size_t size) {
 
 void frame_deallocate(void* frame, std::size_t size) noexcept {
   const std::size_t index = class_index(size);
-  if (index < frame_size_classes) {
+  if (index < frame_size_classes && (cache_state == 1 || cache_alive())) {
     size_class& c = classes[index];
-    if (c.count < class_limits[index] && (cache_state == 1 || cache_alive())) {
-      c.head = new (frame) free_block{c.head};
+    if (c.count < class_limits[index]) {
+      c.head = new (frame) free_block{c.head, nullptr};
       ++c.count;
       return;
     }
+    spill(c, index, frame);
+    return;
   }
   ::operator delete(frame);
 }

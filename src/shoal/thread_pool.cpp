@@ -44,6 +44,10 @@ worker_stats thread_pool::stats(std::size_t k) const {
 
 std::uint64_t thread_pool::shuffle_seed() const noexcept { return state_->shuffle_seed(); }
 
+std::size_t thread_pool::blocking_thread_count() const noexcept {
+  return state_->blocking().threads();
+}
+
 thread_pool* thread_pool::current() noexcept {
   detail::worker* w = detail::worker::current();
   return w != nullptr ? &w->pool().owner() : nullptr;
@@ -89,6 +93,10 @@ void thread_pool::spawn_on(std::size_t k, task<void> t, std::stop_token token) {
 namespace detail {
 
 void pool_post(thread_pool& pool, std::coroutine_handle<> h) noexcept { pool.post(h); }
+
+void pool_run_blocking(thread_pool& pool, blocking_job& job) {
+  pool.state_->blocking().submit(job);
+}
 
 bool pool_stop_awaiter::await_ready() {
   // Checked before anything else: a worker awaiting its own pool's stop would join itself.

@@ -24,6 +24,20 @@ inline constexpr bool shuffle_by_default = false;
 
 void pool_post(thread_pool& pool, std::coroutine_handle<> h) noexcept;
 
+// A call handed to a pool's blocking subpool (shoal/run_blocking.hpp), living in the awaiting
+// coroutine's frame. `run` calls the function and stores its outcome (never throws); then the
+// subpool posts `h` to `resume_on`, pinned, and touches the job no more.
+struct blocking_job {
+  void (*run)(blocking_job& self) noexcept = nullptr;
+  blocking_job* next = nullptr;  // the subpool's queue
+  executor* resume_on = nullptr;
+  std::coroutine_handle<> h;
+};
+
+// Queues `job` on `pool`'s blocking subpool, starting a thread when none waits. Throws
+// std::system_error when no thread runs and none can be started (nothing is queued then).
+void pool_run_blocking(thread_pool& pool, blocking_job& job);
+
 class pool_schedule_awaiter {
  public:
   explicit pool_schedule_awaiter(thread_pool& pool) noexcept : pool_(&pool) {}

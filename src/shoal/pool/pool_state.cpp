@@ -1,6 +1,7 @@
 // The shared half of a thread_pool (pool_state.hpp).
 #include "pool/pool_state.hpp"
 
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 
@@ -13,7 +14,7 @@ std::size_t worker_count(const thread_pool_options& options) {
   return n == 0 ? 1 : n;
 }
 
-constexpr std::size_t preallocated_global_slots = 1024;
+constexpr std::size_t global_ring_slots = 1024;
 
 std::uint64_t pick_seed(const thread_pool_options& options) {
   if (options.shuffle_seed != 0) return options.shuffle_seed;
@@ -24,52 +25,99 @@ std::uint64_t pick_seed(const thread_pool_options& options) {
 }  // namespace
 
 pool_state::pool_state(thread_pool& owner, const thread_pool_options& options)
-    : owner_(&owner), shuffle_seed_(pick_seed(options)) {
+    : owner_(&owner),
+      shuffle_seed_(pick_seed(options)),
+      global_ring_(global_ring_slots),
+      blocking_(*this, options.blocking_threads, options.blocking_keep_alive) {
   const std::size_t n = worker_count(options);
-  global_.reserve(preallocated_global_slots);  // see push_global
   workers_.reserve(n);
   for (std::size_t k = 0; k < n; ++k) {
     workers_.push_back(std::make_unique<worker>(*this, k, options));
   }
 }
 
-// Allocation: room for 1024 handles was made by the constructor; past that global_ grows to the
-// most it ever held, then never allocates again. Growing is the only failure, and a post cannot
-// report one: out of memory there terminates (noexcept), as documented in
+// Allocation: the ring's 1,024 cells were made by the constructor; past that the overflow queue
+// grows to the most it ever held, then never allocates again. Growing is the only failure, and a
+// post cannot report one: out of memory there terminates (noexcept), as documented in
 // docs/design/scheduler.md.
 void pool_state::push_global(std::coroutine_handle<> h) noexcept {
-  {
-    const mutex_lock lock(global_mutex_);
-    global_.push_back(h);
-    global_size_.store(global_.size(), std::memory_order_release);  // pairs with global_empty
+  if (enqueue_global(h)) {
+    notify_work_after_rmw();
+  } else {
+    notify_work();
   }
-  notify_work();
 }
 
+// A spill from a full local ring: into the ring while it has room, the rest into the overflow
+// under one lock (a worker flooding its own ring spills here every 128 posts).
 void pool_state::push_global(const std::vector<std::coroutine_handle<>>& batch) noexcept {
+  std::size_t i = 0;
+  // relaxed: as in enqueue_global.
+  if (overflow_size_.load(std::memory_order_relaxed) == 0) {
+    while (i < batch.size()) {
+      const std::size_t pushed = global_ring_.push_some(batch.data() + i, batch.size() - i);
+      if (pushed == 0) break;
+      i += pushed;
+    }
+  }
+  if (i == batch.size()) return;
   const mutex_lock lock(global_mutex_);
-  for (std::coroutine_handle<> h : batch) global_.push_back(h);
-  global_size_.store(global_.size(), std::memory_order_release);  // pairs with global_empty
+  for (; i < batch.size(); ++i) overflow_.push_back(batch[i]);
+  overflow_size_.store(overflow_.size(), std::memory_order_release);  // pairs with global_empty
+}
+
+bool pool_state::enqueue_global(std::coroutine_handle<> h) noexcept {
+  // relaxed: a stale zero only lets this item into the ring ahead of overflowed ones (a moment
+  // of unfairness, never a loss); the ring's own ordering publishes it.
+  if (overflow_size_.load(std::memory_order_relaxed) == 0 && global_ring_.push(h)) return true;
+  const mutex_lock lock(global_mutex_);
+  overflow_.push_back(h);
+  overflow_size_.store(overflow_.size(), std::memory_order_release);  // pairs with global_empty
+  return false;
 }
 
 std::coroutine_handle<> pool_state::pop_global(worker& into) noexcept {
-  if (global_empty()) return nullptr;
+  // Take a fair share, bounded by the room in the local ring, so one worker does not hoard it.
+  const std::size_t room = into.ring().capacity() - into.ring().size();
+  const std::size_t share = std::min(global_ring_.size() / workers_.size() + 1, room / 2 + 1);
+  // The local ring has room for every item but the one returned: these pushes cannot fail.
+  std::coroutine_handle<> first =
+      global_ring_.pop_some(share, [&into](std::coroutine_handle<> h) { into.ring().push(h); });
+  if (first) return first;
+  return pop_overflow(into);
+}
+
+std::coroutine_handle<> pool_state::pop_overflow(worker& into) noexcept {
+  if (overflow_size_.load(std::memory_order_acquire) == 0) return nullptr;  // pairs with enqueue
   const mutex_lock lock(global_mutex_);
-  if (global_.empty()) return nullptr;
-  // Take a fair share, bounded by half the local ring, so one worker does not hoard it.
-  std::size_t take = global_.size() / workers_.size() + 1;
+  if (overflow_.empty()) return nullptr;
+  std::size_t take = overflow_.size() / workers_.size() + 1;
   take = std::min(take, into.ring().capacity() / 2);
-  std::coroutine_handle<> first = global_.pop_front();
-  for (std::size_t i = 1; i < take && !global_.empty(); ++i) {
-    if (!into.ring().push(global_[0])) break;
-    global_.pop_front();
+  std::coroutine_handle<> first = overflow_.pop_front();
+  for (std::size_t i = 1; i < take && !overflow_.empty(); ++i) {
+    if (!into.ring().push(overflow_[0])) break;
+    overflow_.pop_front();
   }
-  global_size_.store(global_.size(), std::memory_order_release);
+  overflow_size_.store(overflow_.size(), std::memory_order_release);  // pairs with global_empty
   return first;
 }
 
 void pool_state::notify_work() noexcept {
   std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with worker::park's fence
+  if (idle_.load(std::memory_order_seq_cst) == 0) return;
+  if (spinning_.load(std::memory_order_seq_cst) != 0) return;
+  wake_one();
+}
+
+// Why no fence here: the ring's claim of the position (a seq_cst CAS on its tail) and the seq_cst
+// loads below are in the single total order S with the parking worker's seq_cst increment of
+// idle_ and its fence. Were both to miss each other (this load not seeing the increment, the
+// worker's read of the tail after its fence not seeing the claim), S would order the claim before
+// the load (program order), the load before the increment (it read an older value), the
+// increment before the fence, and the fence before the claim ([atomics.order]: a fence that
+// happens before a read of an older value precedes the write it missed): a cycle. On x86 the
+// claim's locked instruction is the barrier, and the fence's mfence goes away.
+void pool_state::notify_work_after_rmw() noexcept {
   if (idle_.load(std::memory_order_seq_cst) == 0) return;
   if (spinning_.load(std::memory_order_seq_cst) != 0) return;
   wake_one();
@@ -82,9 +130,14 @@ void pool_state::notify_work_relaxed() noexcept {
   wake_one();
 }
 
+// Coalesced wake-ups: the claimed sleeper is counted as spinning on its behalf before it is
+// unparked, so the posts that follow see a spinner and wake nobody more until it has found work
+// (it then wakes the next one if work is left: worker::stop_searching) or given up. A burst of
+// posts from outside the pool costs one futex wake at a time, not one per post.
 void pool_state::wake_one() noexcept {
   for (auto& w : workers_) {
     if (w->claim_sleeping()) {
+      begin_spinning();  // handed to the worker, which ends it (worker::stop_searching)
       w->unpark();
       return;
     }
@@ -128,7 +181,16 @@ bool pool_state::quiescent() const noexcept {
   for (const auto& w : workers_) {
     if (w->owner_work_while_idle() || w->timers_armed()) return false;
   }
-  return true;
+  // A blocking call in flight will post its coroutine back: work to come, like a timer.
+  return blocking_.in_flight() == 0;
+}
+
+void pool_state::blocking_drained() noexcept {
+  // seq_cst: after the subpool's seq_cst decrement; pairs with request_stop's exchange. Either
+  // the decision read the count after the decrement (zero: it may finish), or this sees the
+  // request and wakes the workers to decide again.
+  if (!stopping_.load(std::memory_order_seq_cst)) return;
+  for (auto& w : workers_) w->unpark();
 }
 
 bool pool_state::try_finish() noexcept {
@@ -137,10 +199,9 @@ bool pool_state::try_finish() noexcept {
     if (finished_.load(std::memory_order_relaxed)) return true;  // written under this lock
     // Re-read under the lock: a refusal (also under it) may have withdrawn the request.
     if (!stopping_.load(std::memory_order_acquire) || !quiescent()) return false;
-    // acquire: pairs with spawned_ended's release, ordered before its worker went idle.
-    const std::size_t suspended = live_spawned_.load(std::memory_order_acquire);
+    const std::int64_t suspended = live_spawned();
     if (suspended != 0) {
-      refuse_stop(suspended);
+      refuse_stop(static_cast<std::size_t>(suspended));
       return false;
     }
     // release: pairs with the acquire loads in finished(): a worker that sees it exits.
@@ -165,8 +226,27 @@ void pool_state::refuse_stop(std::size_t suspended) noexcept {
 
 void pool_state::spawned_ended(void* self, std::coroutine_handle<> root) noexcept {
   root.destroy();
-  // release: pairs with try_finish's acquire (through this worker's later enter_idle).
-  static_cast<pool_state*>(self)->live_spawned_.fetch_sub(1, std::memory_order_release);
+  static_cast<pool_state*>(self)->add_spawned(-1);
+}
+
+void pool_state::add_spawned(std::int64_t delta) noexcept {
+  worker* w = worker::current();
+  if (w != nullptr && &w->pool() == this) {
+    w->add_spawned(delta);
+  } else {
+    // release: pairs with live_spawned's acquire (through this thread's later synchronisation
+    // with the deciding worker, as before the counter was sharded).
+    external_spawned_.fetch_add(delta, std::memory_order_release);
+  }
+}
+
+// Under finish_mutex_, every worker idle: each worker's own count was written before it went
+// idle (its seq_cst enter_idle, which the decision's read of the idle count follows).
+std::int64_t pool_state::live_spawned() const noexcept {
+  // acquire: pairs with add_spawned's release.
+  std::int64_t live = external_spawned_.load(std::memory_order_acquire);
+  for (const auto& w : workers_) live += w->spawned_count();
+  return live;
 }
 
 void pool_state::start() {
@@ -217,8 +297,9 @@ void pool_state::request_stop(executor* resume_on, std::coroutine_handle<> h,
     return;
   }
   stop_waiters_.push_back({resume_on, h, refused});  // may throw: nothing requested yet
-  // acq_rel: pairs with a refusal's store; only the request that sets it wakes the workers.
-  const bool first = !stopping_.exchange(true, std::memory_order_acq_rel);
+  // seq_cst: pairs with a refusal's store (only the request that sets it wakes the workers), and
+  // with blocking_drained's read (see there).
+  const bool first = !stopping_.exchange(true, std::memory_order_seq_cst);
   lock.unlock();
   if (first) {
     for (auto& w : workers_) w->unpark();  // sleepers re-evaluate: maybe the pool is done
@@ -242,6 +323,7 @@ void pool_state::worker_exited() noexcept {
 void pool_state::join() {
   const mutex_lock lock(join_mutex_);
   for (auto& w : workers_) w->join_thread();
+  blocking_.shutdown();  // nothing in flight (the pool finished): its threads wait or retired
   started_.store(false, std::memory_order_release);  // pairs with running()'s acquire
 }
 

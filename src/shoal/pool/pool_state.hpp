@@ -34,10 +34,13 @@
 #include <atomic>
 #include <coroutine>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "pool/blocking_subpool.hpp"
 #include "pool/fifo.hpp"
+#include "pool/mpmc_ring.hpp"
 #include "pool/worker.hpp"
 #include "shoal/executor.hpp"
 #include "shoal/thread_pool.hpp"
@@ -52,15 +55,23 @@ class pool_state {
   std::size_t size() const noexcept { return workers_.size(); }
   worker& at(std::size_t k) noexcept { return *workers_[k]; }
 
-  // Global injection queue.
+  // Global injection queue: a lock-free ring (mpmc_ring.hpp) of 1,024, and behind it, once the
+  // ring is full, an overflow queue under a mutex. While the overflow holds anything every post
+  // goes there too, so the queue stays FIFO: the ring holds the older items.
   void push_global(std::coroutine_handle<> h) noexcept;
   void push_global(const std::vector<std::coroutine_handle<>>& batch) noexcept;
   // Takes a share of the global queue: returns one, moves the rest into `into`'s ring.
   std::coroutine_handle<> pop_global(worker& into) noexcept;
-  bool global_empty() const noexcept { return global_size_.load(std::memory_order_acquire) == 0; }
+  bool global_empty() const noexcept {
+    // acquire: pairs with the release stores of overflow_size_ (under global_mutex_).
+    return global_ring_.empty() && overflow_size_.load(std::memory_order_acquire) == 0;
+  }
 
   // Called after making stealable work visible.
   void notify_work() noexcept;
+  // The same, when the work was made visible by a seq_cst read-modify-write (the global ring's
+  // claim of a position), which stands in for notify_work's fence (see pool_state.cpp).
+  void notify_work_after_rmw() noexcept;
   // For a running worker's own ring pushes; see the header comment.
   void notify_work_relaxed() noexcept;
   void wake_one() noexcept;
@@ -91,8 +102,11 @@ class pool_state {
   // Called by an idle worker while stopping; true when the pool is finished.
   bool try_finish() noexcept;
 
-  // Chains started by spawn/spawn_on and not ended: the completion hook of their roots.
-  void count_spawned() noexcept { live_spawned_.fetch_add(1, std::memory_order_relaxed); }
+  // Chains started by spawn/spawn_on and not ended: counted up by spawn, down by the completion
+  // hook of their roots. Sharded: a worker of this pool counts in its own counter (no shared
+  // cache line between a spawning thread and the workers ending the chains), any other thread
+  // in `external_spawned_`; the live count is the sum (read by try_finish).
+  void count_spawned() noexcept { add_spawned(1); }
   static void spawned_ended(void* self, std::coroutine_handle<> root) noexcept;
 
   // Stop protocol, driven by thread_pool.
@@ -109,6 +123,10 @@ class pool_state {
   void join();
 
   std::uint64_t shuffle_seed() const noexcept { return shuffle_seed_; }
+  blocking_subpool& blocking() noexcept { return blocking_; }
+  // Called by the blocking subpool when its last job in flight has finished: a pending stop
+  // must be decided again (an idle worker may have seen the job in flight and parked).
+  void blocking_drained() noexcept;
   // Started and not yet joined.
   bool running() const noexcept { return started_.load(std::memory_order_acquire); }
 
@@ -117,11 +135,14 @@ class pool_state {
   std::uint64_t shuffle_seed_;
   std::vector<std::unique_ptr<worker>> workers_;
 
-  mutex global_mutex_;
-  fifo<std::coroutine_handle<>> global_ SHOAL_GUARDED_BY(global_mutex_);
-  std::atomic<std::size_t> global_size_{0};
+  mpmc_ring global_ring_;
+  // Read by every post from outside, written rarely: a cache line of its own.
+  alignas(64) std::atomic<std::size_t> overflow_size_{0};
+  alignas(64) mutex global_mutex_;
+  fifo<std::coroutine_handle<>> overflow_ SHOAL_GUARDED_BY(global_mutex_);
 
-  std::atomic<std::size_t> spinning_{0};
+  // Written by workers going idle or spinning, read by every post: away from the rest.
+  alignas(64) std::atomic<std::size_t> spinning_{0};
   std::atomic<std::size_t> idle_{0};
   mutex finish_mutex_;  // serialises try_finish with leave_idle; orders, guards no field
 
@@ -131,6 +152,11 @@ class pool_state {
     std::size_t* refused;
   };
 
+  // True when `h` went into the ring (by a seq_cst claim), false into the overflow.
+  bool enqueue_global(std::coroutine_handle<> h) noexcept;
+  std::coroutine_handle<> pop_overflow(worker& into) noexcept;
+  void add_spawned(std::int64_t delta) noexcept;
+  std::int64_t live_spawned() const noexcept;
   bool quiescent() const noexcept;
   void launch(int how) noexcept;
   void abort_start() noexcept;
@@ -144,11 +170,12 @@ class pool_state {
   std::atomic<bool> stopping_{false};
   std::atomic<bool> finished_{false};
   std::atomic<std::size_t> exited_{0};
-  std::atomic<std::size_t> live_spawned_{0};
+  alignas(64) std::atomic<std::int64_t> external_spawned_{0};
   mutex stop_mutex_;
   std::vector<stop_waiter> stop_waiters_ SHOAL_GUARDED_BY(stop_mutex_);
   bool all_exited_ SHOAL_GUARDED_BY(stop_mutex_) = false;
   mutex join_mutex_;  // held while joining the worker threads (their std::thread is in worker)
+  blocking_subpool blocking_;  // last: its threads post to the workers above
 };
 
 }  // namespace shoal::detail

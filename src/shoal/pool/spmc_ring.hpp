@@ -46,6 +46,13 @@ class spmc_ring {
     return true;
   }
 
+  // Owner: the oldest item, without taking it (nullptr when empty or when a thief races).
+  [[nodiscard]] void* peek() const noexcept {
+    const std::uint64_t h0 = head_.load(std::memory_order_relaxed);
+    const std::uint64_t t = tail_.load(std::memory_order_relaxed);
+    return h0 < t ? slots_[h0 & mask_].load(std::memory_order_relaxed) : nullptr;
+  }
+
   // Owner or thief: takes the oldest item.
   std::coroutine_handle<> pop() noexcept {
     std::uint64_t h0 = head_.load(std::memory_order_acquire);

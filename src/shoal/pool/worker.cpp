@@ -263,12 +263,23 @@ void worker::park() {
     count(parked_);
     parker_.park(timers_.next_deadline());  // may dispatch I/O events: see post()
   }
-  sleeping_.store(false, std::memory_order_relaxed);
+  // acq_rel: pairs with claim_sleeping's CAS. Already false: a waker claimed this worker and
+  // counted it as spinning (pool_state::wake_one); it searches for work under that count.
+  searching_ = !sleeping_.exchange(false, std::memory_order_acq_rel);
   parked_in_pool_ = false;
   pool_->leave_idle(*this);
 }
 
+// Ends the spinning count a waker gave this worker. Having found work, the last spinner wakes
+// another sleeper if more work waits (the chain that spreads a burst over the pool); having found
+// none, it goes on to spin or park, whose rechecks follow this decrement (pool_state.hpp).
+void worker::stop_searching(bool found) noexcept {
+  searching_ = false;
+  if (pool_->end_spinning() && found) pool_->notify_work();
+}
+
 bool worker::wait_for_work() {
+  if (searching_) stop_searching(false);
   if (pool_->finished()) return false;
   if (poll_io()) return true;
   if (idle_hooks_.run()) return true;  // a hook made work ready: run it rather than wait
@@ -286,6 +297,10 @@ void worker::run() {
     std::coroutine_handle<> h = next_local();
     if (!h) h = next_remote();
     if (h) {
+      if (searching_) stop_searching(true);
+      // The next item's frame was most likely last written by another core (work posted from
+      // outside): start fetching it while this one runs. A hint only: it may be gone by then.
+      if (void* next = ring_.peek()) __builtin_prefetch(next);
       count(resumed_);
       resume(h);
       continue;

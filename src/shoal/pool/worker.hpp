@@ -82,6 +82,16 @@ class worker final : public executor {
     owner_work_while_idle_.store(false, std::memory_order_relaxed);  // under the finish mutex
   }
 
+  // This worker's share of its pool's count of live spawned chains (pool_state::add_spawned):
+  // written only by this worker's thread, read by the stop decision.
+  void add_spawned(std::int64_t delta) noexcept {
+    // release: pairs with spawned_count's acquire.
+    spawned_.store(spawned_.load(std::memory_order_relaxed) + delta, std::memory_order_release);
+  }
+  [[nodiscard]] std::int64_t spawned_count() const noexcept {
+    return spawned_.load(std::memory_order_acquire);  // pairs with add_spawned
+  }
+
   static worker* current() noexcept;
 
  private:
@@ -91,6 +101,7 @@ class worker final : public executor {
   std::coroutine_handle<> pop_ring_or_pinned() noexcept;
   std::coroutine_handle<> steal() noexcept;
   bool wait_for_work();
+  void stop_searching(bool found) noexcept;
   bool spin_for_work() noexcept;
   bool poll_io() noexcept;
   bool timer_due() const noexcept;
@@ -117,6 +128,7 @@ class worker final : public executor {
   unsigned lifo_streak_ = 0;
   bool inbox_active_ = false;    // drained cross-thread work since it last went idle
   bool parked_in_pool_ = false;  // inside park(), counted idle by the pool
+  bool searching_ = false;       // woken by pool_state::wake_one, holding its spinning count
   std::uint64_t tick_ = 0;
   fifo<std::coroutine_handle<>> pinned_;
   spmc_ring ring_;
@@ -139,6 +151,7 @@ class worker final : public executor {
   std::atomic<bool> owner_work_while_idle_{false};
   std::atomic<bool> timers_armed_{false};
 
+  std::atomic<std::int64_t> spawned_{0};
   std::atomic<std::uint64_t> resumed_{0};
   std::atomic<std::uint64_t> stolen_{0};
   std::atomic<std::uint64_t> parked_{0};
