@@ -24,8 +24,8 @@
 //     thread. Avalanche: `arena.enqueue(f)` (TBB's fire-and-forget from an outside thread).
 //     Repost: `group.run(f)` from inside the arena (TBB's spawn into the worker's own deque,
 //     its fastest path), the group waited on at the end of each iteration.
-// shoal_future: RESERVED. The same jobs through shoal's futures land here after the futures
-//   work is merged (see the marked section below).
+// shoal_future: the same jobs, each run by spawn_future (a job whose return fills a future,
+//   dropped at once: asynqro's Tasks::run).
 //
 // Counters: ns/job or ns/post (wall time per job), cpu_ns/job or cpu_ns/post (CPU time of the
 // whole process, every thread, per job: on a shared machine the steadier figure, since wall time
@@ -42,6 +42,7 @@
 #include <string>
 #include <thread>
 
+#include "shoal/future_run.hpp"
 #include "shoal/sync_wait.hpp"
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
@@ -170,11 +171,54 @@ void repost_shoal(benchmark::State& state, bool timed) {
 }
 
 // --- shoal_future ---------------------------------------------------------------------------
-// RESERVED for the `shoal_future` rows (issue 17): the same four benchmarks with each job run
-// through shoal's futures (a job whose completion fills a future). Added by the lead after the
-// futures work (include/shoal/future*.hpp) is merged; register them below as
-// `empty_avalanche/shoal_future/<jobs>`, `timed_avalanche/shoal_future/<jobs>`,
-// `empty_repost/shoal_future/<chains>` and `timed_repost/shoal_future/<chains>`.
+// The same jobs, each run by spawn_future: a job whose return fills a future (asynqro's
+// Tasks::run). The futures are dropped at once, as asynqro's benchmark drops them.
+
+void avalanche_shoal_future(benchmark::State& state, bool timed) {
+  running_pool pool(workers());
+  run_context ctx;
+  ctx.timed = timed;
+  const std::int64_t jobs = state.range(0);
+  measure(state, ctx, jobs, jobs, "job", [&](run_context& c) {
+    for (std::int64_t i = 0; i < jobs; ++i) {
+      static_cast<void>(shoal::spawn_future(pool.get(), [&c] {
+        c.job();
+        c.join.arrive();
+        return 0;
+      }));
+    }
+  });
+}
+
+// One round of a chain: the job, then the next round as a new future job.
+void future_round(shoal::thread_pool& pool, run_context& c, std::int64_t left) {
+  c.job();
+  if (left == 1) {
+    c.join.arrive();
+    return;
+  }
+  static_cast<void>(shoal::spawn_future(pool, [&pool, &c, left] {
+    future_round(pool, c, left - 1);
+    return 0;
+  }));
+}
+
+void repost_shoal_future(benchmark::State& state, bool timed) {
+  running_pool pool(workers());
+  run_context ctx;
+  ctx.timed = timed;
+  ctx.rounds = timed ? timed_repost_rounds : repost_rounds;
+  const std::int64_t chains = state.range(0);
+  measure(state, ctx, chains, chains * ctx.rounds, "post", [&](run_context& c) {
+    for (std::int64_t i = 0; i < chains; ++i) {
+      static_cast<void>(shoal::spawn_future(pool.get(), [&pool, &c] {
+        future_round(pool.get(), c, c.rounds);
+        return 0;
+      }));
+    }
+  });
+}
+
 // --- end of shoal_future --------------------------------------------------------------------
 
 // --- Asio -----------------------------------------------------------------------------------
@@ -332,7 +376,7 @@ void register_four(const char* system, Run avalanche, Run repost) {
 int main(int argc, char** argv) {
   using run = void (*)(benchmark::State&, bool);
   register_four<run>("shoal", avalanche_shoal, repost_shoal);
-  // shoal_future: register_four<run>("shoal_future", ...) goes here (see the reserved section).
+  register_four<run>("shoal_future", avalanche_shoal_future, repost_shoal_future);
   register_four<run>("asio", avalanche_asio, repost_asio);
 #if SHOAL_BENCH_HAVE_TBB
   register_four<run>("tbb", avalanche_tbb, repost_tbb);
