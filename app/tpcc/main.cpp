@@ -27,6 +27,7 @@
 #include "cli/options.hpp"
 #include "cli/output_paths.hpp"
 #include "driver/open.hpp"
+#include "loader/estimate.hpp"
 #include "loader/loader.hpp"
 #include "random/rng.hpp"
 #include "report/csv.hpp"
@@ -454,6 +455,10 @@ int main(int argc, char** argv) {
     return exit_usage;
   }
   if (cfg.cmd == cli::command::merge) return merge_command(cfg);  // no database, no pool
+  if (cfg.cmd == cli::command::load && cfg.dry_run) {
+    std::printf("%s", loader::format_estimate(std::max<std::int64_t>(1, cfg.warehouses)).c_str());
+    return exit_ok;
+  }
   cli::resolve_defaults(cfg);
   return run_app(cfg, cli::command_line(args));
 }

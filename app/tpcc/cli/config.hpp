@@ -33,7 +33,8 @@ struct config {
   std::uint64_t seed = 0;         // 0: from the clock
   driver::isolation isolation = driver::isolation::read_committed;
   std::int64_t check_chunk = 10;
-  bool keep = false;  // the default job: keep the data at the end (skip clean)
+  bool keep = false;     // the default job: keep the data at the end (skip clean)
+  bool dry_run = false;  // load: print what it would write, write nothing
   // run: exit 0 even when the verdict fails or transactions fail with non-retryable errors
   // (the report is the same).
   bool tolerate_errors = false;

@@ -167,7 +167,7 @@ constexpr command_set any = 0xFFFF;
 
 constexpr std::int64_t max_warehouses = 1'000'000;
 
-constexpr std::array<option, 31> options{{
+constexpr std::array<option, 32> options{{
     {"db", "TARGET",
      "sqlite:PATH (an embedded file), or a PostgreSQL URI (postgresql://user@host/db) or "
      "key=value string. Default: sqlite:shoal-tpcc.db. Capacity mode: sim:latency=5ms "
@@ -253,6 +253,14 @@ constexpr std::array<option, 31> options{{
      "Write the interval series as CSV: one row per interval and transaction type (phase, "
      "outcome counts, retries, p50/p90/p99/max ms)",
      [](config& c, string_view t) { return set_path(c.csv_path, t); }, reporting},
+    {"dry-run", "",
+     "load: print the rows and bytes each table would get, and their total; "
+     "connect to nothing, write nothing",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.dry_run = true;
+       return std::nullopt;
+     },
+     bit(command::load)},
     {"keep", "", "Default job: keep the data at the end instead of cleaning up",
      [](config& c, string_view) -> std::optional<std::string> {
        c.keep = true;

@@ -75,6 +75,21 @@ TEST(cli_binary, CommandsOtherThanInitNeverCreateAMissingSqliteFile) {
   EXPECT_TRUE(std::filesystem::exists(db_file));
 }
 
+TEST(cli_binary, LoadDryRunPrintsEachTableAndTheTotalAndWritesNothing) {
+  const tpcc::testing::temp_dir dir("shoal-tpcc-cli");
+  const std::string db_file = dir.file("dry.db");
+  const binary_result r =
+      run_binary({"load", "--db", "sqlite:" + db_file, "--warehouses", "10", "--dry-run"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.out, "load --dry-run: 10 warehouses, nothing written")) << r.out;
+  EXPECT_TRUE(contains(r.out, "  order_line           3000000")) << r.out;
+  EXPECT_TRUE(contains(r.out, "  item                  100000")) << r.out;
+  EXPECT_TRUE(contains(r.out, "  total")) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(db_file));
+  const binary_result wrong = run_binary({"run", "--dry-run"});
+  EXPECT_EQ(wrong.exit_code, 2) << describe(wrong);
+}
+
 // Every result says how it was obtained: the command line, the effective configuration (the
 // warehouse count as loaded when not given), the build, the server's version, the host.
 TEST(cli_binary, AResultCarriesItsProvenanceInTheSummaryAndTheJson) {
