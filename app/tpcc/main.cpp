@@ -11,6 +11,7 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -289,6 +290,22 @@ shoal::task<int> run_command(app& a, driver::database& db) {
   co_return judged_status(a.cfg, result, db.describe());
 }
 
+// Progress lines on stderr while checking (not with --no-progress): the warehouses done of all,
+// at most one line every 2 s, and the last one.
+std::function<void(std::int64_t)> check_progress(const cli::config& cfg, std::int64_t total) {
+  if (!cfg.progress) return {};
+  auto last = std::make_shared<std::chrono::steady_clock::time_point>();
+  const auto started = std::chrono::steady_clock::now();
+  return [last, started, total](std::int64_t done) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - *last < std::chrono::seconds(2) && done < total) return;
+    *last = now;
+    const std::chrono::duration<double> elapsed = now - started;
+    std::fprintf(stderr, "check: %lld of %lld warehouses checked, %.1f s\n",
+                 static_cast<long long>(done), static_cast<long long>(total), elapsed.count());
+  };
+}
+
 shoal::task<int> check_command(app& a, driver::database& db) {
   auto meta = co_await schema::read_meta(db);
   if (auto* refused = std::get_if<driver::outcome>(&meta))
@@ -297,12 +314,15 @@ shoal::task<int> check_command(app& a, driver::database& db) {
   options.last_warehouse = std::get<schema::load_meta>(meta).warehouses;
   options.chunk = a.cfg.check_chunk;
   if (auto why = std::get<schema::load_meta>(meta).incomplete()) co_return fail("check", *why);
-  const auto results = co_await shoal::with_stop_token(a.interrupt.get_token(),
-                                                       check::check_consistency(db, options));
+  const auto started = std::chrono::steady_clock::now();
+  const auto results = co_await shoal::with_stop_token(
+      a.interrupt.get_token(),
+      check::check_consistency(db, options, check_progress(a.cfg, options.last_warehouse)));
   std::printf("%s", check::format_results(results).c_str());
   if (a.console.interrupted()) co_return a.console.interrupt_status();
   const bool passed = check::all_passed(results);
-  std::printf("check: %s\n", passed ? "all conditions passed" : "FAILED");
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+  std::printf("check: %s in %.1f s\n", passed ? "all conditions passed" : "FAILED", took.count());
   std::fflush(stdout);
   co_return passed ? exit_ok : exit_failed;
 }
