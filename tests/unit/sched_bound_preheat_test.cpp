@@ -79,6 +79,7 @@ TEST(ThreadBound, ADetachedJobStaysOnItsWorkerAcrossAwaits) {
 std::uint64_t system_allocations_for(std::size_t size, std::size_t count) {
   const auto before = shoal::this_thread_frame_stats().system_allocations;
   std::vector<void*> frames;
+  frames.reserve(count);
   for (std::size_t i = 0; i < count; ++i) frames.push_back(shoal::frame_allocate(size));
   for (void* f : frames) shoal::frame_deallocate(f, size);
   return shoal::this_thread_frame_stats().system_allocations - before;

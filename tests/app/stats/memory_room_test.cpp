@@ -13,11 +13,10 @@ using tpcc::stats::too_big_for;
 
 TEST(memory_room, AMillionTerminalsDoNotFitIn512MiBAndTheRefusalSaysWhy) {
   const memory_limit room{512ULL << 20, "cgroup memory.max"};
-  const auto why = too_big_for(1'000'000, room);
-  ASSERT_TRUE(why.has_value());
-  EXPECT_NE(why->find("1000000 terminals need about 827 MiB"), std::string::npos) << *why;
-  EXPECT_NE(why->find("the 512 MiB left under the cgroup memory.max"), std::string::npos) << *why;
-  EXPECT_NE(why->find("--shard"), std::string::npos) << *why;
+  const std::string why = too_big_for(1'000'000, room).value_or("");
+  EXPECT_NE(why.find("1000000 terminals need about 827 MiB"), std::string::npos) << why;
+  EXPECT_NE(why.find("the 512 MiB left under the cgroup memory.max"), std::string::npos) << why;
+  EXPECT_NE(why.find("--shard"), std::string::npos) << why;
 }
 
 TEST(memory_room, WhatFitsOrHasNoKnownLimitIsNotRefused) {
@@ -28,9 +27,10 @@ TEST(memory_room, WhatFitsOrHasNoKnownLimitIsNotRefused) {
 
 TEST(memory_room, ThisMachineReportsSomeRoomWithItsSource) {
   const auto room = tpcc::stats::memory_room();
-  ASSERT_TRUE(room.has_value()) << "/proc/meminfo should be readable on Linux";
-  EXPECT_GT(room->bytes, 0U);
-  EXPECT_FALSE(room->source.empty());
+  EXPECT_TRUE(room.has_value()) << "/proc/meminfo should be readable on Linux";
+  const memory_limit limit = room.value_or(memory_limit{});
+  EXPECT_GT(limit.bytes, 0U);
+  EXPECT_FALSE(limit.source.empty());
 }
 
 }  // namespace
