@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds and runs every test of the project, the way CI does:
 #   every CMake preset (clang-19: release, dev = Debug+ASan+UBSan with shuffled ready queues,
-#   tsan; g++ 12: gcc-release, gcc-dev), each configured, built and tested by ctest (the test
-#   presets say which tests: gcc-dev runs the runtime's, not shoal-tpcc's); the format and static
-#   checks (scripts/lint.sh); an installed copy of shoal consumed by a tiny find_package project
+#   tsan; g++ 12: gcc-release, gcc-dev), each configured, built and tested by ctest (gcc-dev
+#   builds and tests the runtime only, not shoal-tpcc); the format and static checks
+#   (scripts/lint.sh); an installed copy of shoal consumed by a tiny find_package project
 #   and by pkg-config. Prints each step's wall time as it ends, and a table of them at the end.
 #
 # The lint runs in the background, at a lower priority, from the moment build/release has its
