@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -247,7 +248,9 @@ void record_origin(const app& a, run::provenance& p) {
   p.connections = a.cfg.connections;
 }
 
-shoal::task<int> run_command(app& a, driver::database& db) {
+// Runs and prints the summary; `ran` receives the result when the run took place (even one that
+// failed), for finish_run to write. Not exit_ok: the run was refused, failed or interrupted.
+shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_result>& ran) {
   run::run_config rc;
   rc.warehouses = a.cfg.warehouses;
   rc.terminals_per_warehouse = a.cfg.terminals;
@@ -278,16 +281,30 @@ shoal::task<int> run_command(app& a, driver::database& db) {
     const int status = fail("run", refused->message);
     co_return a.console.interrupted() ? a.console.interrupt_status() : status;  // before the start
   }
-  run::run_result& result = std::get<run::run_result>(outcome);
+  run::run_result& result = ran.emplace(std::move(std::get<run::run_result>(outcome)));
   record_origin(a, result.origin);
   std::printf("%s", report::format_summary(result, db.describe()).c_str());
   std::fflush(stdout);
-  if (!write_report_files(a.cfg, result, db.describe())) co_return exit_failed;
-  if (!write_result_json(a.cfg, result, db.describe())) co_return exit_failed;
-  print_final_rss();
   if (!result.fatal.empty()) co_return exit_failed;
   if (result.interrupted || a.console.interrupted()) co_return a.console.interrupt_status();
-  co_return judged_status(a.cfg, result, db.describe());
+  co_return exit_ok;
+}
+
+// Writes the run's report files and says how it is judged (run_step's status when that was not
+// exit_ok, exit_failed when a report could not be written, else judged_status).
+int finish_run(const app& a, const run::run_result& result, const std::string& target,
+               int run_status) {
+  if (!write_report_files(a.cfg, result, target)) return exit_failed;
+  if (!write_result_json(a.cfg, result, target)) return exit_failed;
+  print_final_rss();
+  if (run_status != exit_ok) return run_status;
+  return judged_status(a.cfg, result, target);
+}
+
+shoal::task<int> run_command(app& a, driver::database& db) {
+  std::optional<run::run_result> ran;
+  const int status = co_await run_step(a, db, ran);
+  co_return ran ? finish_run(a, *ran, db.describe(), status) : status;
 }
 
 // Progress lines on stderr while checking (not with --no-progress): the warehouses done of all,
@@ -306,7 +323,20 @@ std::function<void(std::int64_t)> check_progress(const cli::config& cfg, std::in
   };
 }
 
-shoal::task<int> check_command(app& a, driver::database& db) {
+// What the reports of the run just before say of the check (see run::consistency_status).
+run::consistency_status consistency_of(const std::vector<check::condition_result>& results) {
+  run::consistency_status status;
+  status.checked = true;
+  for (const check::condition_result& c : results) {
+    if (!c.applicable) continue;
+    ++status.conditions;
+    if (!c.passed) status.failing.emplace_back(c.clause);
+  }
+  return status;
+}
+
+// `ran`: the run just before, in the default job, whose reports will say what the check found.
+shoal::task<int> check_command(app& a, driver::database& db, run::run_result* ran = nullptr) {
   auto meta = co_await schema::read_meta(db);
   if (auto* refused = std::get_if<driver::outcome>(&meta))
     co_return fail("check", refused->message);
@@ -320,6 +350,7 @@ shoal::task<int> check_command(app& a, driver::database& db) {
       check::check_consistency(db, options, check_progress(a.cfg, options.last_warehouse)));
   std::printf("%s", check::format_results(results).c_str());
   if (a.console.interrupted()) co_return a.console.interrupt_status();
+  if (ran != nullptr) ran->consistency = consistency_of(results);
   const bool passed = check::all_passed(results);
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
   std::printf("check: %s in %.1f s\n", passed ? "all conditions passed" : "FAILED", took.count());
@@ -343,15 +374,19 @@ bool go_on(const app& a, int& status) {
   return status == exit_ok;
 }
 
-// A run judged FAIL still gets its consistency check and clean-up; its status is kept.
+// The run's reports are written after the consistency check, so that they say what it found.
+// A run judged FAIL still gets its check and clean-up; its status is kept.
 shoal::task<int> all_commands(app& a, driver::database& db) {
   int status = co_await clean_command(a, db);
   if (go_on(a, status)) status = co_await init_command(a, db);
   if (go_on(a, status)) status = co_await load_command(a, db);
-  int judged = exit_ok;
-  if (go_on(a, status)) status = co_await run_command(a, db);
-  if (status == exit_judged) std::swap(status, judged);
-  if (go_on(a, status)) status = co_await check_command(a, db);
+  std::optional<run::run_result> ran;
+  int run_status = exit_ok;
+  if (go_on(a, status)) status = run_status = co_await run_step(a, db, ran);
+  if (go_on(a, status)) status = co_await check_command(a, db, ran ? &*ran : nullptr);
+  int judged = ran ? finish_run(a, *ran, db.describe(), run_status) : exit_ok;
+  if (judged != exit_judged && judged != exit_ok && status == exit_ok) status = judged;
+  if (judged != exit_judged) judged = exit_ok;
   if (go_on(a, status) && !a.cfg.keep) status = co_await clean_command(a, db);
   co_return status == exit_ok ? judged : status;
 }

@@ -47,6 +47,8 @@ svg .tick { font-size: 11px; fill: #5b6575; }
 svg .axis-title { font-size: 12px; fill: #3a4350; }
 svg .line { fill: none; stroke: var(--c); stroke-width: 1.6; stroke-linejoin: round; }
 svg .line.c-p50 { stroke-width: 1.2; }
+svg .gap { fill: none; stroke: var(--c); stroke-width: 1; stroke-dasharray: 3 3; opacity: .55; }
+svg .dots { fill: var(--c); stroke: none; }
 .c-0 { --c: #2f6fdb; } .c-1 { --c: #e8751a; } .c-2 { --c: #2e9d4c; } .c-3 { --c: #c83a3a; }
 .c-4 { --c: #8a55c4; } .c-p50 { --c: #3aa0a0; } .c-p90 { --c: #2f5fc8; } .c-p99 { --c: #d0453a; }
 .legend { display: flex; flex-wrap: wrap; gap: 6px 14px; margin: 6px 0 0 70px; }

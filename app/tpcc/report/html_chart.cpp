@@ -113,13 +113,61 @@ std::string path_data(const frame& f, const std::vector<point>& points) {
   return d;
 }
 
+// Sparse data stays readable: a thin dashed connector across each gap (the intervals with
+// nothing to show), so the eye can follow the series...
+std::string gap_data(const frame& f, const std::vector<point>& points) {
+  std::string d;
+  std::size_t last = points.size();  // the last finite point seen; none yet
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (!std::isfinite(points[i].y)) continue;
+    if (last != points.size() && i > last + 1) {
+      put(d, {"M", num(f.px(points[last].x)), " ", num(f.py(points[last].y)), "L",
+              num(f.px(points[i].x)), " ", num(f.py(points[i].y))});
+    }
+    last = i;
+  }
+  return d;
+}
+
+// ...and a dot on every point of a line with gaps (when it has at most max_dotted points), or
+// else on each point that stands alone.
+constexpr std::size_t max_dotted = 240;
+
+std::string dot_data(const frame& f, const std::vector<point>& points, bool gappy) {
+  const auto finite = [&](std::size_t i) {
+    return i < points.size() && std::isfinite(points[i].y);
+  };
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < points.size(); ++i) count += finite(i) ? 1 : 0;
+  const bool every = gappy && count <= max_dotted;
+  std::string d;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (!finite(i)) continue;
+    const bool alone = (i == 0 || !finite(i - 1)) && !finite(i + 1);
+    if (!every && !alone) continue;
+    put(d, {"M", num(f.px(points[i].x) - 2.2), " ", num(f.py(points[i].y)),
+            "a2.2 2.2 0 1 0 4.4 0a2.2 2.2 0 1 0 -4.4 0"});
+  }
+  return d;
+}
+
+std::string series_path(const char* kind, const line& l, const std::string& d) {
+  std::string out;
+  put(out, {"<path class=\"", kind, " ", escape(l.css_class), "\" data-series=\"", escape(l.key),
+            "\" d=\"", d, "\"><title>", escape(l.label), "</title></path>"});
+  return out;
+}
+
 std::string lines_svg(const frame& f) {
   std::string out;
   for (const line& l : f.c.lines) {
     const std::string d = path_data(f, l.points);
     if (d.empty()) continue;
-    put(out, {"<path class=\"line ", escape(l.css_class), "\" data-series=\"", escape(l.key),
-              "\" d=\"", d, "\"><title>", escape(l.label), "</title></path>"});
+    out += series_path("line", l, d);
+    const std::string gaps = gap_data(f, l.points);
+    if (!gaps.empty()) out += series_path("gap", l, gaps);
+    const std::string dots = dot_data(f, l.points, !gaps.empty());
+    if (!dots.empty()) out += series_path("dots", l, dots);
   }
   return out;
 }

@@ -2,7 +2,9 @@
 //
 // What: a chart is plain data (axes, shaded bands, lines of points); render_svg() draws it as
 // one self-contained <svg> element (no script needed to see it) sized by its viewBox, so it
-// scales to the page's width. A NaN y breaks a line (an interval with nothing to show). Every
+// scales to the page's width. A NaN y breaks a line (an interval with nothing to show); so that
+// sparse data stays readable, a gap gets a thin dashed connector (class "gap"), and a line with
+// gaps a dot on each point (class "dots"; at most 240 points, else only points alone). Every
 // label is escaped. Lines carry class "line" and data-series=<series key> (the legend's
 // buttons hide and show them); the colour comes from the series' CSS class (html.cpp's style).
 // Thread-safety: pure functions.

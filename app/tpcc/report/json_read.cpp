@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "report/json.hpp"
 #include "report/json_detail.hpp"
@@ -165,6 +167,21 @@ run::provenance origin(const json& doc) {
   return p;
 }
 
+// Absent (older files) or null: no check ran with this result.
+run::consistency_status consistency(const json& doc) {
+  run::consistency_status c;
+  if (!doc.contains("consistency_check") || doc["consistency_check"].is_null()) return c;
+  try {
+    const json& o = doc["consistency_check"];
+    c.checked = true;
+    c.conditions = o.at("conditions").get<std::size_t>();
+    c.failing = o.at("failing").get<std::vector<std::string>>();
+  } catch (const json::exception& e) {
+    throw malformed(std::string("field consistency_check: ").append(e.what()));
+  }
+  return c;
+}
+
 random::nurand_constants constants(const at& a) {
   return {a["c_last"].integer(), a["c_id"].integer(), a["ol_i_id"].integer()};
 }
@@ -318,6 +335,7 @@ loaded_result document(const at& doc) {
   r.ended = doc["ended"].time();
   r.config = config(doc["config"]);
   r.origin = origin(doc.value);
+  r.consistency = consistency(doc.value);
   r.load_constants = constants(doc["nurand"]["load"]);
   r.run_constants = constants(doc["nurand"]["run"]);
   figures(doc, r);

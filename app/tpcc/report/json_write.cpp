@@ -84,6 +84,12 @@ json origin(const run::provenance& p) {
           {"connections", p.connections}};
 }
 
+// null when no check ran with this result (a bare `run`).
+json consistency(const run::consistency_status& c) {
+  if (!c.checked) return nullptr;
+  return {{"passed", c.passed()}, {"conditions", c.conditions}, {"failing", c.failing}};
+}
+
 json constants(const random::nurand_constants& c) {
   return {{"c_last", c.c_last}, {"c_id", c.c_id}, {"ol_i_id", c.ol_i_id}};
 }
@@ -234,6 +240,7 @@ json document(const run::run_result& r, const result_context& context) {
       {"ended", detail::iso_utc(r.ended)},
       {"config", config(r.config)},
       {"provenance", origin(r.origin)},
+      {"consistency_check", consistency(r.consistency)},
       {"nurand",
        {{"load", constants(r.load_constants)},
         {"run", constants(r.run_constants)},

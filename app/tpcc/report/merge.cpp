@@ -136,6 +136,19 @@ void add_origin(run::provenance& a, const run::provenance& b) {
   a.connections += b.connections;
 }
 
+// A check run after any shard is of the whole database: known when one of them knows it, and
+// failing every condition that any of them saw fail.
+void add_consistency(run::consistency_status& a, const run::consistency_status& b) {
+  if (!b.checked) return;
+  a.checked = true;
+  a.conditions = std::max(a.conditions, b.conditions);
+  for (const std::string& clause : b.failing) {
+    if (std::find(a.failing.begin(), a.failing.end(), clause) == a.failing.end()) {
+      a.failing.push_back(clause);
+    }
+  }
+}
+
 // Adds shard `b` (not the first) into `m`.
 void add_shard(merged_result& m, const merge_input& b) {
   run::run_result& a = m.result;
@@ -152,6 +165,7 @@ void add_shard(merged_result& m, const merge_input& b) {
     a.fatal.append(b.file).append(": ").append(r.fatal);
   }
   add_origin(a.origin, r.origin);
+  add_consistency(a.consistency, r.consistency);
   if (b.loaded.context.target != m.context.target) {
     m.notes.push_back(std::string(b.file).append(" ran against ").append(b.loaded.context.target));
   }

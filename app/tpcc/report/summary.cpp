@@ -43,6 +43,14 @@ std::string isolation_line(const run::run_result& r, const std::string& target) 
   return "  isolation   " + isolation_text(r, target) + "\n";
 }
 
+// "1 worker", "2 workers".
+std::string counted(std::size_t n, const char* noun) {
+  std::string out = std::to_string(n);
+  out.append(" ").append(noun);
+  if (n != 1) out.append("s");
+  return out;
+}
+
 // Where, when and with what the result was obtained; what an older or merged file lacks is
 // left out.
 std::string origin_lines(const run::run_result& r) {
@@ -50,10 +58,10 @@ std::string origin_lines(const run::run_result& r) {
   std::string out;
   if (!p.server_version.empty()) out.append("  server      ").append(p.server_version).append("\n");
   if (!p.version.empty()) {
-    out += format(
-        "  client      shoal-tpcc %s (commit %s) on %s, %u cores, %zu workers, %zu "
-        "connections\n",
-        p.version.c_str(), p.commit.c_str(), p.host.c_str(), p.cores, p.workers, p.connections);
+    out +=
+        format("  client      shoal-tpcc %s (commit %s) on %s, %s, %s, %s\n", p.version.c_str(),
+               p.commit.c_str(), p.host.c_str(), counted(p.cores, "core").c_str(),
+               counted(p.workers, "worker").c_str(), counted(p.connections, "connection").c_str());
   }
   if (!p.command_line.empty()) out.append("  command     ").append(p.command_line).append("\n");
   out.append("  time        ")

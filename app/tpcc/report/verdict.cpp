@@ -88,6 +88,31 @@ verdict_item efficiency_item(const run::run_result& r) {
   return i;
 }
 
+std::string names(const std::vector<std::string>& list) {
+  std::string out;
+  for (std::size_t k = 0; k < list.size(); ++k) out.append(k == 0 ? "" : ", ").append(list[k]);
+  return out;
+}
+
+// The check of clause 3.3.2 run right after this run (the default job) decides; after a bare
+// `run` it is unknown, and shown as such without judging.
+verdict_item consistency_item(const run::run_result& r) {
+  verdict_item i = named("consistency conditions", "3.3.2");
+  const run::consistency_status& c = r.consistency;
+  if (!c.checked) {
+    i.informational = true;
+    i.pass = true;
+    i.measured = "not checked with this run";
+    i.required = "shoal-tpcc check, on the database as the run left it";
+    return i;
+  }
+  i.required = "every condition holds";
+  i.pass = c.passed();
+  i.measured = i.pass ? format("%zu of %zu hold", c.conditions, c.conditions)
+                      : "broken: " + names(c.failing);
+  return i;
+}
+
 const char* mark(const verdict_item& i) {
   if (i.informational) return "info";
   if (i.pass) return "pass";
@@ -103,12 +128,6 @@ std::string item_line(const verdict_item& i) {
   line += "\n";
   if (!i.note.empty()) line.append("                  note: ").append(i.note).append("\n");
   return line;
-}
-
-std::string names(const std::vector<std::string>& list) {
-  std::string out;
-  for (std::size_t k = 0; k < list.size(); ++k) out.append(k == 0 ? "" : ", ").append(list[k]);
-  return out;
 }
 
 }  // namespace
@@ -150,6 +169,7 @@ verdict evaluate(const run::run_result& r, std::string_view target) {
   append_mix(r, v.items);
   append_response_times(r, v.items);
   append_failures(r, v.items);
+  v.items.push_back(consistency_item(r));
   v.items.push_back(efficiency_item(r));
   const bool failed = !v.failing().empty();
   v.inconclusive = !failed && !v.undecided().empty();

@@ -73,6 +73,15 @@ struct provenance {
   std::size_t connections = 0;
 };
 
+// The consistency check of clause 3.3.2 run on the database right after this run, when one
+// was (the default job checks before it writes the reports); unknown after a bare `run`.
+struct consistency_status {
+  bool checked = false;              // false: unknown
+  std::size_t conditions = 0;        // evaluated (applicable) conditions
+  std::vector<std::string> failing;  // their clauses, "3.3.2.4"; empty when all passed
+  [[nodiscard]] bool passed() const noexcept { return checked && failing.empty(); }
+};
+
 struct run_result {
   stats::snapshot results;
   random::nurand_constants load_constants{};
@@ -96,6 +105,7 @@ struct run_result {
   std::chrono::system_clock::time_point started, ended;  // wall clock: terminals start, run end
   std::vector<stats::interval_sample> series;            // every interval of the run, in order
   stats::client_totals client;
+  consistency_status consistency;
   // The database was the capacity mode's simulation (database::simulated()): the figures
   // measure the client, not a database; every output must say so.
   bool simulated = false;

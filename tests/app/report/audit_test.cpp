@@ -159,3 +159,40 @@ TEST(audit, AShortWindowSaysHowLittleItsTpmcAndEfficiencyCanTell) {
 }
 
 }  // namespace
+
+TEST(audit, TheClientLineCountsCoresWorkersAndConnectionsInTheRightNumber) {
+  tpcc::run::run_result r = compliant();
+  r.origin.version = "1.2.3";
+  r.origin.commit = "0123456789ab";
+  r.origin.host = "client-7";
+  r.origin.cores = 1;
+  r.origin.workers = 2;
+  r.origin.connections = 1;
+  EXPECT_TRUE(contains(report::format_summary(r, postgres),
+                       "on client-7, 1 core, 2 workers, "
+                       "1 connection\n"))
+      << report::format_summary(r, postgres);
+  r.origin.cores = 2;
+  r.origin.workers = 1;
+  r.origin.connections = 3;
+  EXPECT_TRUE(contains(report::format_summary(r, postgres), "2 cores, 1 worker, 3 connections\n"));
+}
+
+TEST(audit, ABrokenConsistencyConditionFailsTheVerdictAndAnUncheckedRunIsOnlyShownAsSuch) {
+  tpcc::run::run_result r = compliant();
+  const report::verdict unchecked = report::evaluate(r, postgres);
+  EXPECT_TRUE(item(unchecked, "consistency conditions").informational);
+  EXPECT_EQ(item(unchecked, "consistency conditions").measured, "not checked with this run");
+  EXPECT_STREQ(unchecked.word(), "PASS");
+  r.consistency = {.checked = true, .conditions = 12, .failing = {}};
+  const report::verdict held = report::evaluate(r, postgres);
+  EXPECT_TRUE(item(held, "consistency conditions").pass);
+  EXPECT_EQ(item(held, "consistency conditions").measured, "12 of 12 hold");
+  EXPECT_STREQ(held.word(), "PASS");
+  r.consistency.failing = {"3.3.2.2"};
+  const report::verdict broken = report::evaluate(r, postgres);
+  EXPECT_FALSE(item(broken, "consistency conditions").pass);
+  EXPECT_EQ(item(broken, "consistency conditions").measured, "broken: 3.3.2.2");
+  EXPECT_STREQ(broken.word(), "FAIL");
+  EXPECT_TRUE(contains(report::format_summary(r, postgres), "broken: 3.3.2.2"));
+}

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -163,6 +164,37 @@ TEST(html_report, DownsamplesTwoHourRunsByMergingIntervals) {
   }
   EXPECT_TRUE(contains(page, "each point merges 10 intervals"));
   EXPECT_LT(page.size(), 1'500'000U);
+}
+
+// A sparse series (a Delivery every few intervals): each gap gets a dashed connector and each
+// point a dot, so the line can be followed; a dense line gets neither.
+TEST(html_report, ASparseLineGetsConnectorsAcrossItsGapsAndADotOnEachPoint) {
+  namespace html = tpcc::report::html;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  html::chart c;
+  c.x.max = 7;
+  c.y.max = 10;
+  html::line sparse;
+  sparse.key = "delivery";
+  sparse.css_class = "c-3";
+  sparse.label = "Delivery";
+  for (const double y : {1.0, nan, nan, 3.0, nan, 5.0, 6.0}) {
+    sparse.points.push_back({static_cast<double>(sparse.points.size()), y});
+  }
+  html::line dense;
+  dense.key = "payment";
+  dense.css_class = "c-1";
+  for (int x = 0; x < 7; ++x) dense.points.push_back({static_cast<double>(x), 2.0});
+  c.lines = {sparse, dense};
+  const std::string svg = html::render_svg(c);
+  const std::vector<std::string> gaps = attributes_after(svg, "<path class=\"gap", "d");
+  ASSERT_EQ(gaps.size(), 1U) << svg;
+  EXPECT_EQ(occurrences(gaps[0], "M"), 2U) << "1 to 3, 3 to 5";
+  const std::vector<std::string> dots = attributes_after(svg, "<path class=\"dots", "d");
+  ASSERT_EQ(dots.size(), 1U) << svg;
+  EXPECT_EQ(occurrences(dots[0], "M"), 4U) << "one dot per point";
+  EXPECT_TRUE(contains(svg, "<path class=\"gap c-3\" data-series=\"delivery\""));
+  EXPECT_EQ(occurrences(svg, "data-series=\"payment\""), 1U) << "the dense line alone";
 }
 
 TEST(html_report, SaysSoWhenThereIsNothingToDraw) {

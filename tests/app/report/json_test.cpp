@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "report/json.hpp"
 #include "sample_result.hpp"
@@ -76,7 +77,8 @@ void expect_same_histogram(const stats::histogram& a, const stats::histogram& b)
 }
 
 TEST(json, AResultWrittenToAFileReadsBackEqual) {
-  const auto r = sample();
+  auto r = sample();
+  r.consistency = {.checked = true, .conditions = 12, .failing = {"3.3.2.4", "3.3.2.9"}};
   const std::string file = ::testing::TempDir() + "result-" + std::to_string(::getpid()) + ".json";
   ASSERT_EQ(tpcc::report::write_json(file, r, context), std::nullopt);
   auto read = tpcc::report::read_json(file);
@@ -101,6 +103,9 @@ TEST(json, AResultWrittenToAFileReadsBackEqual) {
   EXPECT_EQ(b.origin.cores, 64U);
   EXPECT_EQ(b.origin.workers, 8U);
   EXPECT_EQ(b.origin.connections, 200U);
+  EXPECT_TRUE(b.consistency.checked);
+  EXPECT_EQ(b.consistency.conditions, 12U);
+  EXPECT_EQ(b.consistency.failing, (std::vector<std::string>{"3.3.2.4", "3.3.2.9"}));
   EXPECT_EQ(b.config.start_at, r.started);
   EXPECT_EQ(b.config.measure, r.config.measure);
   EXPECT_EQ(b.run_constants.c_last, 200);

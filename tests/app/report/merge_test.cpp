@@ -129,6 +129,20 @@ TEST(merge, TheClientMachinesAddUpInTheProvenance) {
   EXPECT_EQ(m.result.origin.server_version, "PostgreSQL 15.18");
 }
 
+TEST(merge, AConsistencyCheckAnyShardRanSpeaksForTheWholeDatabase) {
+  auto a = shard(0, 0);
+  auto b = shard(1, 0);
+  EXPECT_FALSE(merged({a, b}).result.consistency.checked);
+  b.loaded.result.consistency = {.checked = true, .conditions = 12, .failing = {"3.3.2.3"}};
+  EXPECT_EQ(merged({a, b}).result.consistency.failing, std::vector<std::string>{"3.3.2.3"});
+  a.loaded.result.consistency = {
+      .checked = true, .conditions = 12, .failing = {"3.3.2.3", "3.3.2.8"}};
+  const tpcc::run::consistency_status m = merged({a, b}).result.consistency;
+  EXPECT_TRUE(m.checked);
+  EXPECT_EQ(m.conditions, 12U);
+  EXPECT_EQ(m.failing, (std::vector<std::string>{"3.3.2.3", "3.3.2.8"}));
+}
+
 TEST(merge, IncompatibleInputsAreRefusedNamingTheFile) {
   auto b = shard(1, 0);
   b.loaded.result.warehouses = 20;

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -131,6 +132,7 @@ TEST(cli_binary, AResultCarriesItsProvenanceInTheSummaryAndTheJson) {
   EXPECT_FALSE(p["host"].get<std::string>().empty());
   EXPECT_GE(p["cores"].get<int>(), 1);
   EXPECT_GE(p["workers"].get<int>(), 1);
+  EXPECT_TRUE(doc["consistency_check"].is_null()) << "a bare run checks nothing";
   // --csv: a header, then one row per interval and type, the same intervals as the JSON.
   std::ifstream csv(dir.file("p.csv"));
   std::string line;
@@ -146,3 +148,33 @@ TEST(cli_binary, AResultCarriesItsProvenanceInTheSummaryAndTheJson) {
 }
 
 }  // namespace
+
+// The default job checks the database before it writes the run's reports, so they carry what
+// the check found: a verdict item judged on it, and the JSON's consistency_check.
+TEST(cli_binary, TheDefaultJobsReportsSayWhatTheConsistencyCheckFound) {
+  const tpcc::testing::temp_dir dir("shoal-tpcc-cli");
+  const std::string out = dir.file("job.json");
+  const binary_result r =
+      run_binary({"--db", "sqlite:" + dir.file("job.db"), "--warehouses", "1", "--warmup", "1s",
+                  "--duration", "2s", "--wait-scale", "0.01", "--no-progress", "--tolerate-errors",
+                  "--json", out, "--html", dir.file("job.html")},
+                 300s);
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  std::ifstream in(out);
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  const nlohmann::json& c = doc["consistency_check"];
+  ASSERT_TRUE(c.is_object()) << doc.dump().substr(0, 400);
+  EXPECT_EQ(c["passed"], true) << c;
+  EXPECT_GE(c["conditions"].get<int>(), 11) << c;
+  EXPECT_TRUE(c["failing"].empty()) << c;
+  bool judged = false;
+  for (const nlohmann::json& item : doc["verdict"]["items"]) {
+    if (item["name"] != "consistency conditions") continue;
+    judged = true;
+    EXPECT_EQ(item["judgement"], "pass") << item;
+  }
+  EXPECT_TRUE(judged) << doc["verdict"];
+  std::ifstream page(dir.file("job.html"));
+  const std::string html((std::istreambuf_iterator<char>(page)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(contains(html, "consistency conditions")) << html.substr(0, 400);
+}
