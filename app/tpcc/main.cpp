@@ -248,8 +248,8 @@ void record_origin(const app& a, run::provenance& p) {
   p.connections = a.cfg.connections;
 }
 
-// Runs and prints the summary; `ran` receives the result when the run took place (even one that
-// failed), for finish_run to write. Not exit_ok: the run was refused, failed or interrupted.
+// Runs; `ran` receives the result when the run took place (even one that failed), for
+// finish_run to report. Not exit_ok: the run was refused, failed or interrupted.
 shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_result>& ran) {
   run::run_config rc;
   rc.warehouses = a.cfg.warehouses;
@@ -283,17 +283,18 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
   }
   run::run_result& result = ran.emplace(std::move(std::get<run::run_result>(outcome)));
   record_origin(a, result.origin);
-  std::printf("%s", report::format_summary(result, db.describe()).c_str());
-  std::fflush(stdout);
   if (!result.fatal.empty()) co_return exit_failed;
   if (result.interrupted || a.console.interrupted()) co_return a.console.interrupt_status();
   co_return exit_ok;
 }
 
-// Writes the run's report files and says how it is judged (run_step's status when that was not
-// exit_ok, exit_failed when a report could not be written, else judged_status).
+// Prints the summary, writes the run's report files and says how it is judged (run_step's
+// status when that was not exit_ok, exit_failed when a report could not be written, else
+// judged_status).
 int finish_run(const app& a, const run::run_result& result, const std::string& target,
                int run_status) {
+  std::printf("%s", report::format_summary(result, target).c_str());
+  std::fflush(stdout);
   if (!write_report_files(a.cfg, result, target)) return exit_failed;
   if (!write_result_json(a.cfg, result, target)) return exit_failed;
   print_final_rss();
@@ -374,7 +375,8 @@ bool go_on(const app& a, int& status) {
   return status == exit_ok;
 }
 
-// The run's reports are written after the consistency check, so that they say what it found.
+// The run's summary and reports come after the consistency check, so that they say what it
+// found.
 // A run judged FAIL still gets its check and clean-up; its status is kept.
 shoal::task<int> all_commands(app& a, driver::database& db) {
   int status = co_await clean_command(a, db);
