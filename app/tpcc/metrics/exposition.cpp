@@ -46,9 +46,15 @@ std::string escape_help(std::string_view help) { return escape(help, false); }
 std::string format_value(double value) {
   if (std::isnan(value)) return "NaN";
   if (std::isinf(value)) return value > 0 ? "+Inf" : "-Inf";
-  std::array<char, 64> buffer{};
-  const auto [end, error] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
-  if (error != std::errc()) return "NaN";  // cannot happen: 64 characters hold any double
+  // Plain decimals where they stay short (le="0.0002", not "2e-04"), exponents beyond.
+  const double magnitude = std::fabs(value);
+  const bool plain = magnitude == 0 || (magnitude >= 1e-6 && magnitude < 1e21);
+  std::array<char, 128> buffer{};
+  const auto [end, error] =
+      plain ? std::to_chars(buffer.data(), buffer.data() + buffer.size(), value,
+                            std::chars_format::fixed)
+            : std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  if (error != std::errc()) return "NaN";  // cannot happen: 128 characters hold these
   return {buffer.data(), end};
 }
 

@@ -38,7 +38,8 @@ class exposition {
 // A label value or HELP text as the format writes it (escape_help: no double quotes escaped).
 [[nodiscard]] std::string escape_label_value(std::string_view value);
 [[nodiscard]] std::string escape_help(std::string_view help);
-// A sample value: "0", "12", "0.25", "1e+21", "+Inf", "NaN".
+// A sample value, the shortest text that reads back exactly: "0", "12", "0.0002", "1e+21",
+// "+Inf", "NaN" (plain decimals from 1e-6 to 1e21, exponents beyond).
 [[nodiscard]] std::string format_value(double value);
 
 }  // namespace tpcc::metrics
