@@ -35,7 +35,7 @@ shoal::task<void> serve_one(shoal::stream_socket peer, const std::function<std::
   try {
     co_await shoal::with_timeout(connection_limit, answer_one(std::move(peer), page));
   } catch (const std::system_error&) {
-    // reset by the peer, timed out, or stopped: nothing to answer any more
+    co_return;  // reset by the peer, timed out, or stopped: nothing to answer any more
   }
 }
 

@@ -199,50 +199,51 @@ TEST(metrics_binary, ARunIsScrapedTwiceWhileItRunsAndPromtoolAcceptsEveryPage) {
   const tpcc::testing::temp_dir dir("shoal-tpcc-metrics");
   const std::string db = loaded_database(dir);
   background_run run(dir, run_args(db, "8s"));
-  const auto port = run.metrics_port();
-  ASSERT_TRUE(port.has_value()) << run.stderr_text();
+  const auto printed = run.metrics_port();
+  ASSERT_TRUE(printed.has_value()) << run.stderr_text();
+  const int port = printed.value_or(0);
 
-  const std::string first = page_with_counters(*port);
+  const std::string first = page_with_counters(port);
   ASSERT_FALSE(first.empty()) << "no page with counters\n" << run.stderr_text();
   EXPECT_EQ(first.rfind("HTTP/1.1 200 OK\r\n", 0), 0U) << first;
   EXPECT_TRUE(contains(first, "\r\nContent-Type: text/plain; version=0.0.4")) << first;
   std::this_thread::sleep_for(2s);
-  const auto second = http_get(*port, "/metrics");
-  ASSERT_TRUE(second.has_value());
-  const auto missing = http_get(*port, "/");
-  ASSERT_TRUE(missing.has_value());
-  EXPECT_EQ(missing->rfind("HTTP/1.1 404", 0), 0U) << *missing;
+  const std::string second = http_get(port, "/metrics").value_or("");
+  ASSERT_FALSE(second.empty());
+  const std::string missing = http_get(port, "/").value_or("");
+  EXPECT_EQ(missing.rfind("HTTP/1.1 404", 0), 0U) << missing;
 
   for (const auto& [name, page] :
-       {std::pair{"first", body_of(first)}, std::pair{"second", body_of(*second)}}) {
+       {std::pair{"first", body_of(first)}, std::pair{"second", body_of(second)}}) {
     EXPECT_EQ(promtool_problems(dir, page, name), "") << page;
     EXPECT_EQ(tpcc::testing::format_problems(page), std::vector<std::string>{}) << page;
   }
   const auto before = counter_samples(body_of(first));
-  const auto after = counter_samples(body_of(*second));
+  const auto after = counter_samples(body_of(second));
   ASSERT_FALSE(before.empty()) << first;
   for (const auto& [series, value] : before) {
     ASSERT_EQ(after.count(series), 1U) << series << " gone from the second page";
     EXPECT_GE(after.at(series), value) << series << " went back";
   }
   EXPECT_GT(after.at(R"(shoal_tpcc_transactions_total{type="New-Order",outcome="committed"})"), 0)
-      << *second;
+      << second;
 
   EXPECT_EQ(run.wait(90s), 0) << run.stdout_text() << run.stderr_text();
   EXPECT_TRUE(contains(run.stdout_text(), "tpmC")) << run.stdout_text();
-  EXPECT_FALSE(http_get(*port, "/metrics").has_value()) << "still served after the run ended";
+  EXPECT_FALSE(http_get(port, "/metrics").has_value()) << "still served after the run ended";
 }
 
 TEST(metrics_binary, CtrlCStopsTheServerWithTheRun) {
   const tpcc::testing::temp_dir dir("shoal-tpcc-metrics");
   const std::string db = loaded_database(dir);
   background_run run(dir, run_args(db, "10m"));
-  const auto port = run.metrics_port();
-  ASSERT_TRUE(port.has_value()) << run.stderr_text();
-  ASSERT_FALSE(page_with_counters(*port).empty()) << run.stderr_text();
+  const auto printed = run.metrics_port();
+  ASSERT_TRUE(printed.has_value()) << run.stderr_text();
+  const int port = printed.value_or(0);
+  ASSERT_FALSE(page_with_counters(port).empty()) << run.stderr_text();
   run.interrupt();
   EXPECT_EQ(run.wait(90s), 130) << run.stdout_text() << run.stderr_text();
-  EXPECT_FALSE(http_get(*port, "/metrics").has_value()) << "still served after Ctrl-C";
+  EXPECT_FALSE(http_get(port, "/metrics").has_value()) << "still served after Ctrl-C";
 }
 
 // A listening socket of the test's own, on a free port of 127.0.0.1.
@@ -253,10 +254,10 @@ class held_port {
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t len = sizeof addr;
-    bind(fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr);
-    listen(fd_, 1);
-    getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-    port_ = ntohs(addr.sin_port);
+    if (bind(fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0 &&
+        listen(fd_, 1) == 0 && getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+      port_ = ntohs(addr.sin_port);
+    }
   }
   held_port(const held_port&) = delete;
   held_port& operator=(const held_port&) = delete;
@@ -272,6 +273,7 @@ TEST(metrics_binary, ABadAddressIsRefusedBeforeAnyWork) {
   const tpcc::testing::temp_dir dir("shoal-tpcc-metrics");
   const std::string db_file = dir.file("never.db");
   const held_port taken;
+  ASSERT_NE(taken.port(), 0) << "the test could not listen on a port of its own";
   const std::string busy = "127.0.0.1:" + std::to_string(taken.port());
   binary_result r = run_binary({"run", "--db", "sqlite:" + db_file, "--metrics-addr", busy});
   EXPECT_EQ(r.exit_code, 2) << describe(r);

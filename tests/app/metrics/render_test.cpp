@@ -121,7 +121,9 @@ TEST(metrics_render, GaugesAreTheDashboardsFigures) {
 
 TEST(metrics_render, WithoutWaitsThereIsNoEfficiency) {
   run_view v = measuring_view();
-  v.screen->wait_scale = 0;
+  tpcc::ui::run_screen no_waits = v.screen.value_or(tpcc::ui::run_screen{});
+  no_waits.wait_scale = 0;
+  v.screen = no_waits;
   const std::string page = tpcc::metrics::render(v);
   EXPECT_EQ(page.find("shoal_tpcc_efficiency_ratio"), std::string::npos);
   EXPECT_EQ(format_problems(page), std::vector<std::string>{});
