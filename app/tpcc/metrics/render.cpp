@@ -64,7 +64,7 @@ void response_histogram(exposition& e, const kinds_totals& kinds) {
     }
     const auto count = static_cast<double>(h.count());
     e.sample("shoal_tpcc_response_time_seconds_bucket", {{"type", type}, {"le", "+Inf"}}, count);
-    e.sample("shoal_tpcc_response_time_seconds_sum", {{"type", type}}, h.mean() * count / 1e6);
+    e.sample("shoal_tpcc_response_time_seconds_sum", {{"type", type}}, h.sum_micros() / 1e6);
     e.sample("shoal_tpcc_response_time_seconds_count", {{"type", type}}, count);
   }
 }
