@@ -25,6 +25,7 @@ declare -A rank=(
   [terminal]=3 [run_result]=3
   [run]=4 [report]=4
   [ui]=5
+  [metrics]=6
 )
 app=app/tpcc
 status=0

@@ -21,6 +21,8 @@ packages=(
   chromium default-jdk-headless libhdrhistogram-java zlib1g-dev
   # the gdb helper's test (tools/gdb, label "tools")
   gdb
+  # promtool: run --metrics-addr's page validated with `promtool check metrics`
+  prometheus
 )
 
 missing=()

@@ -31,6 +31,9 @@
 #include "driver/open.hpp"
 #include "loader/estimate.hpp"
 #include "loader/loader.hpp"
+#include "metrics/render.hpp"
+#include "metrics/server.hpp"
+#include "metrics/view.hpp"
 #include "random/rng.hpp"
 #include "report/csv.hpp"
 #include "report/hdr_log.hpp"
@@ -44,6 +47,7 @@
 #include "schema/meta.hpp"
 #include "shoal/stop.hpp"
 #include "shoal/sync_wait.hpp"
+#include "shoal/task_group.hpp"
 #include "shoal/thread_pool.hpp"
 #include "stats/process.hpp"
 #include "tpcc_commit.hpp"
@@ -64,6 +68,7 @@ struct app {
   shoal::thread_pool& pool;
   cli::console& console;
   std::stop_source interrupt;
+  shoal::stream_listener* metrics = nullptr;  // --metrics-addr, bound before any work
 };
 
 int fail(std::string_view step, const std::string& message) {
@@ -248,6 +253,21 @@ void record_origin(const app& a, run::provenance& p) {
   p.connections = a.cfg.connections;
 }
 
+// The run, with the metrics endpoint (--metrics-addr) served beside it for as long as it runs:
+// a child of the run's scope, stopped (and awaited) when the run ends.
+shoal::task<run::run_outcome> serving_metrics(app& a, const run::run_control& control,
+                                              ui::run_screen settings,
+                                              shoal::task<run::run_outcome> run) {
+  if (a.metrics == nullptr) co_return co_await std::move(run);
+  co_return co_await shoal::with_task_group<void>(
+      [&](shoal::task_group<void>& group) -> shoal::task<run::run_outcome> {
+        group.spawn(metrics::serve(*a.metrics, [&control, &settings] {
+          return metrics::render(metrics::take_view(control, settings));
+        }));
+        co_return co_await std::move(run);
+      });
+}
+
 // Runs; `ran` receives the result when the run took place (even one that failed), for
 // finish_run to report. Not exit_ok: the run was refused, failed or interrupted.
 shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_result>& ran) {
@@ -274,7 +294,8 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
     c->interrupt.request_stop();
     a.interrupt.request_stop();  // and the commands after the run do not start
   });
-  auto outcome = co_await run::run_benchmark(a.pool, db, rc, *control);
+  auto outcome = co_await serving_metrics(a, *control, run_settings(rc, db),
+                                          run::run_benchmark(a.pool, db, rc, *control));
   shown->close();
   a.console.set_interrupt([&a] { a.interrupt.request_stop(); });
   if (auto* refused = std::get_if<driver::outcome>(&outcome)) {
@@ -430,8 +451,29 @@ driver::database_options database_options(const cli::config& cfg) {
   return options;
 }
 
+// --metrics-addr: listens now, before any work, on a worker (the listener's reactor); says
+// where on stderr. False, saying why, when the address cannot be listened on.
+bool listen_for_metrics(app& a, std::optional<shoal::stream_listener>& listener) {
+  if (!a.cfg.metrics_addr) return true;
+  const cli::listen_address& at = *a.cfg.metrics_addr;
+  auto bound = metrics::listen(at.host, at.port);
+  if (auto* why = std::get_if<std::string>(&bound)) {
+    std::fprintf(stderr, "shoal-tpcc: --metrics-addr %s:%u: %s (checked before starting)\n",
+                 at.host.c_str(), static_cast<unsigned>(at.port), why->c_str());
+    return false;
+  }
+  listener.emplace(std::move(std::get<shoal::stream_listener>(bound)));
+  a.metrics = &*listener;
+  std::fprintf(stderr, "metrics: http://%s:%u/metrics\n", at.host.c_str(),
+               static_cast<unsigned>(listener->port()));
+  std::fflush(stderr);
+  return true;
+}
+
 shoal::task<int> app_main(app& a) {
   co_await a.pool.schedule();
+  std::optional<shoal::stream_listener> metrics_listener;  // closed here, on a worker
+  if (!listen_for_metrics(a, metrics_listener)) co_return exit_usage;
   auto opened = co_await driver::open_database(database_options(a.cfg));
   if (auto* refused = std::get_if<driver::outcome>(&opened)) {
     co_return fail("cannot open " + driver::redact(a.cfg.db.text), refused->message);
@@ -440,6 +482,7 @@ shoal::task<int> app_main(app& a) {
   a.console.set_interrupt([&a] { a.interrupt.request_stop(); });
   const int status = co_await dispatch(a, *db);
   co_await db->close();
+  a.metrics = nullptr;
   co_return status;
 }
 
@@ -451,7 +494,7 @@ int run_app(const cli::config& cfg, std::string command_line) {
   pool.start();
   cli::console console(std::chrono::seconds(1), cfg.progress);
   console.start();
-  app a{cfg, std::move(command_line), pool, console, {}};
+  app a{cfg, std::move(command_line), pool, console, {}, nullptr};
   int status = exit_failed;
   try {
     status = shoal::sync_wait(app_main(a));

@@ -17,6 +17,13 @@ namespace tpcc::cli {
 
 enum class command : std::uint8_t { all, init, load, run, check, clean, help, version, merge };
 
+// --metrics-addr HOST:PORT: where the run serves its Prometheus endpoint (a numeric IPv4
+// address; port 0 picks a free one).
+struct listen_address {
+  std::string host;        // numeric IPv4: "127.0.0.1", "0.0.0.0"
+  std::uint16_t port = 0;  // 0: any free port
+};
+
 struct config {
   command cmd = command::all;
   driver::target db{.text = "sqlite:shoal-tpcc.db", .kind = driver::engine::sqlite};  // --db
@@ -53,6 +60,8 @@ struct config {
   std::vector<std::string> inputs;  // merge: the result files to add up
   bool tui = true;  // the dashboard when stdout and stderr are terminals; false: plain lines
   std::optional<command> help_topic;  // `help run`, `run --help`: that command's help
+  // --metrics-addr HOST:PORT: the Prometheus endpoint served while the run runs (run only).
+  std::optional<listen_address> metrics_addr;
 
   [[nodiscard]] bool is_sqlite() const { return db.is_sqlite(); }
   // The capacity mode's simulated database (driver/sim/sim.hpp): not a database.

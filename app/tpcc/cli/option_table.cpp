@@ -2,6 +2,9 @@
 // option_table.hpp).
 #include "cli/option_table.hpp"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -153,6 +156,27 @@ std::optional<std::string> set_start_at(config& c, string_view text) {
   return std::nullopt;
 }
 
+// --metrics-addr HOST:PORT: a numeric IPv4 address (or localhost; an empty HOST is 0.0.0.0,
+// every interface) and a port from 0 (any free one) to 65535.
+std::optional<std::string> set_metrics_addr(config& c, string_view text) {
+  const auto colon = text.rfind(':');
+  if (colon == string_view::npos) return expected("HOST:PORT, such as 127.0.0.1:9100");
+  std::string host(text.substr(0, colon));
+  if (host.empty()) host = "0.0.0.0";
+  if (host == "localhost") host = "127.0.0.1";
+  in_addr parsed{};
+  if (::inet_pton(AF_INET, host.c_str(), &parsed) != 1) {
+    return expected("HOST:PORT with HOST a numeric IPv4 address (127.0.0.1, 0.0.0.0) or localhost");
+  }
+  const auto port = read_integer(text.substr(colon + 1));
+  if (!port || *port < 0 || *port > 65535) {
+    return expected("HOST:PORT with PORT from 0 (any free port) to 65535");
+  }
+  c.metrics_addr =
+      listen_address{.host = std::move(host), .port = static_cast<std::uint16_t>(*port)};
+  return std::nullopt;
+}
+
 // Which commands an option applies to.
 constexpr command_set job = bit(command::all);
 constexpr command_set running = job | bit(command::run);
@@ -167,7 +191,7 @@ constexpr command_set any = 0xFFFF;
 
 constexpr std::int64_t max_warehouses = 1'000'000;
 
-constexpr std::array<option, 32> options{{
+constexpr std::array<option, 33> options{{
     {"db", "TARGET",
      "sqlite:PATH (an embedded file), or a PostgreSQL URI (postgresql://user@host/db) or "
      "key=value string. Default: sqlite:shoal-tpcc.db. Capacity mode: sim:latency=5ms "
@@ -253,6 +277,12 @@ constexpr std::array<option, 32> options{{
      "Write the interval series as CSV: one row per interval and transaction type (phase, "
      "outcome counts, retries, p50/p90/p99/max ms)",
      [](config& c, string_view t) { return set_path(c.csv_path, t); }, reporting},
+    {"metrics-addr", "HOST:PORT",
+     "Serve Prometheus metrics (text format 0.0.4) at http://HOST:PORT/metrics while the run "
+     "runs: transactions per type and outcome, retries, latency histograms, phase, tpmC, "
+     "efficiency, the client's lag. HOST a numeric IPv4 address or localhost; port 0 picks a "
+     "free one; the address is printed on stderr. Default: none",
+     set_metrics_addr, bit(command::run)},
     {"dry-run", "",
      "load: print the rows and bytes each table would get, and their total; "
      "connect to nothing, write nothing",

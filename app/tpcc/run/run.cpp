@@ -231,6 +231,12 @@ std::optional<live_view> run_control::live() const {
   return v;
 }
 
+std::optional<stats::cumulative> run_control::totals() const {
+  const std::scoped_lock lock(mutex_);
+  if (recorder_ == nullptr) return std::nullopt;
+  return recorder_->take_all();
+}
+
 void run_control::publish(const stats::recorder* r, const live_view& view,
                           std::chrono::steady_clock::time_point started) {
   const std::scoped_lock lock(mutex_);

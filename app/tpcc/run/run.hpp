@@ -62,6 +62,9 @@ class run_control {
   [[nodiscard]] std::optional<stats::snapshot> snapshot() const;
   // Everything a dashboard shows; nullopt before the terminals start.
   [[nodiscard]] std::optional<live_view> live() const;
+  // Every transaction ended so far in every phase (cumulative, as the interval series is cut
+  // from), for the metrics endpoint; nullopt before the terminals start.
+  [[nodiscard]] std::optional<stats::cumulative> totals() const;
 
   // For the run itself.
   void enter(phase p) noexcept { phase_.store(p); }

@@ -39,6 +39,8 @@ class histogram {
   [[nodiscard]] std::uint64_t count() const noexcept { return total_; }
   [[nodiscard]] std::uint64_t max() const noexcept { return max_; }
   [[nodiscard]] double mean() const noexcept;
+  // The sum of the values recorded, in us (monotonic as records are added).
+  [[nodiscard]] double sum_micros() const noexcept { return sum_; }
   // The value at or below which `fraction` (0..1) of the records fall, in us; 0 when empty.
   [[nodiscard]] std::uint64_t percentile(double fraction) const noexcept;
   // Records at or below `micros`.

@@ -1,0 +1,46 @@
+// app/tpcc/metrics/server.hpp: the metrics endpoint: an HTTP listener on the client's own
+// reactor.
+//
+// What: listen(address) binds and listens (port 0: any free port) before anything else
+// starts, so a bad or busy address is refused up front with a message naming it. serve()
+// accepts connections on the thread_pool it is awaited on (no thread of its own: the listener
+// and each connection wait on the worker's reactor) and answers each with metrics/http.hpp's
+// answer(), calling page() for a `GET /metrics`; then closes it. Connections are served one at
+// a time, each bounded to `connection_limit` (a client that sends nothing, or does not read,
+// is dropped), so a stuck scraper cannot hold the run's workers.
+// Lifetime: the listener must outlive serve(); create it on a worker of the pool (its watch
+// registers with that worker's reactor) and destroy it there after serve() has ended.
+//
+// Awaiting serve(listener, page):
+//   Result: void, once stopped.
+//   Errors: none: a failing connection is dropped; an accept that fails for another reason
+//           than the stop is retried after 100 ms.
+//   Cancellation: the chain's stop token: the accept, or the connection being served, ends at
+//                 once and serve() returns (run it as a child of the run's scope, e.g. a
+//                 task_group, so the scope's end stops it).
+//   Resumes on: a worker of the pool it was awaited on.
+//   Thread-safety: one serve() per listener; page() is called from a worker of the pool.
+//   Example:
+//     group.spawn(metrics::serve(listener, [&] { return metrics::render(take()); }));
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <variant>
+
+#include "shoal/socket.hpp"
+#include "shoal/task.hpp"
+
+namespace tpcc::metrics {
+
+inline constexpr std::chrono::seconds connection_limit{5};
+
+// The listener, or why it could not listen on host:port ("address in use", ...).
+[[nodiscard]] std::variant<shoal::stream_listener, std::string> listen(const std::string& host,
+                                                                       std::uint16_t port);
+
+[[nodiscard]] shoal::task<void> serve(shoal::stream_listener& listener,
+                                      std::function<std::string()> page);
+
+}  // namespace tpcc::metrics

@@ -1,0 +1,294 @@
+// tests/app/metrics/metrics_binary_test.cpp: `shoal-tpcc run --metrics-addr` as users run it:
+// a short run on a real SQLite file, its endpoint found through the address printed on stderr,
+// scraped over a real socket while the run runs (counters never go back), each page validated
+// by `promtool check metrics` (Debian's prometheus package; its absence FAILS the test), the
+// server gone when the run has ended or was interrupted; and bad addresses refused before any
+// work with exit status 2.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "binary.hpp"
+#include "page_check.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using tpcc::testing::binary_result;
+using tpcc::testing::contains;
+using tpcc::testing::describe;
+using tpcc::testing::run_binary;
+
+constexpr const char* promtool = "/usr/bin/promtool";
+
+std::string slurp(const std::string& path) {
+  const std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// shoal-tpcc started in the background, stdout and stderr to files of `dir`.
+class background_run {
+ public:
+  background_run(const tpcc::testing::temp_dir& dir, const std::vector<std::string>& args)
+      : out_(dir.file("run.out")), err_(dir.file("run.err")) {
+    pid_ = fork();
+    if (pid_ == 0) {
+      const int o = open(out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      const int e = open(err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      dup2(o, STDOUT_FILENO);
+      dup2(e, STDERR_FILENO);
+      std::vector<std::string> copy = args;
+      std::string binary = SHOAL_TPCC_BINARY;
+      std::vector<char*> argv{binary.data()};
+      for (auto& a : copy) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(binary.c_str(), argv.data());
+      _exit(127);
+    }
+  }
+  background_run(const background_run&) = delete;
+  background_run& operator=(const background_run&) = delete;
+  ~background_run() {
+    if (running()) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+
+  // The port of "metrics: http://127.0.0.1:PORT/metrics" on stderr, once printed (30 s at most).
+  std::optional<int> metrics_port() {
+    static const std::regex printed(R"(metrics: http://127\.0\.0\.1:([0-9]+)/metrics)");
+    for (auto waited = 0ms; waited < 30s; waited += 50ms) {
+      std::smatch m;
+      const std::string err = stderr_text();
+      if (std::regex_search(err, m, printed)) return std::stoi(m[1]);
+      if (!running()) return std::nullopt;
+      std::this_thread::sleep_for(50ms);
+    }
+    return std::nullopt;
+  }
+  void interrupt() const { kill(pid_, SIGINT); }
+  // The exit status, once it has ended (within `limit`); -1 when it did not, or was killed.
+  int wait(std::chrono::seconds limit) {
+    for (auto waited = 0ms; waited < limit && running(); waited += 50ms) {
+      std::this_thread::sleep_for(50ms);
+    }
+    return exited_ && WIFEXITED(status_) ? WEXITSTATUS(status_) : -1;
+  }
+  [[nodiscard]] std::string stderr_text() const { return slurp(err_); }
+  [[nodiscard]] std::string stdout_text() const { return slurp(out_); }
+
+ private:
+  bool running() {
+    if (!exited_ && pid_ > 0 && waitpid(pid_, &status_, WNOHANG) == pid_) exited_ = true;
+    return pid_ > 0 && !exited_;
+  }
+
+  std::string out_, err_;
+  pid_t pid_ = -1;
+  int status_ = 0;
+  bool exited_ = false;
+};
+
+// One HTTP exchange on a plain blocking socket; nullopt when nothing listens on the port.
+std::optional<std::string> http_get(int port, const std::string& path) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const timeval limit{.tv_sec = 10, .tv_usec = 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  if (connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd);
+    return std::nullopt;
+  }
+  const std::string request = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  static_cast<void>(send(fd, request.data(), request.size(), MSG_NOSIGNAL));
+  std::string got;
+  std::array<char, 4096> buffer{};
+  for (ssize_t n = 0; (n = recv(fd, buffer.data(), buffer.size(), 0)) > 0;) {
+    got.append(buffer.data(), static_cast<std::size_t>(n));
+  }
+  close(fd);
+  return got;
+}
+
+std::string body_of(const std::string& response) {
+  const auto end = response.find("\r\n\r\n");
+  return end == std::string::npos ? "" : response.substr(end + 4);
+}
+
+// promtool's verdict on a page: empty when it passes, else what it said.
+std::string promtool_problems(const tpcc::testing::temp_dir& dir, const std::string& page,
+                              const std::string& name) {
+  const std::string page_file = dir.file(name + ".txt");
+  const std::string said = dir.file(name + ".promtool");
+  std::ofstream(page_file) << page;
+  const std::string command =
+      std::string(promtool) + " check metrics < " + page_file + " > " + said + " 2>&1";
+  const int status = std::system(command.c_str());  // NOLINT(cert-env33-c): the test's own tool
+  if (status == 0 && slurp(said).empty()) return "";
+  return "promtool check metrics: status " + std::to_string(status) + "\n" + slurp(said);
+}
+
+// The counters' samples (counters and histogram series) of a page, by series.
+std::map<std::string, double> counter_samples(const std::string& page) {
+  static const std::regex sample(
+      R"(^(shoal_tpcc_\w+(_total|_bucket|_count|_sum)(\{[^}]*\})?) (\S+)$)");
+  std::map<std::string, double> out;
+  std::istringstream in(page);
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (std::regex_match(line, m, sample)) out[m[1]] = std::stod(m[4]);
+  }
+  return out;
+}
+
+// A loaded one-warehouse SQLite database in `dir`.
+std::string loaded_database(const tpcc::testing::temp_dir& dir) {
+  const std::string db = "sqlite:" + dir.file("metrics.db");
+  binary_result r = run_binary({"init", "--db", db});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  r = run_binary({"load", "--db", db, "--warehouses", "1", "--no-progress"}, 300s);
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  return db;
+}
+
+std::vector<std::string> run_args(const std::string& db, const char* duration) {
+  return {"run",      "--db",         db,           "--metrics-addr", "127.0.0.1:0",
+          "--warmup", "1s",           "--duration", duration,         "--drain",
+          "10s",      "--wait-scale", "0.01",       "--no-tui",       "--tolerate-errors"};
+}
+
+// The page once the terminals run (its counters are there), within 30 s.
+std::string page_with_counters(int port) {
+  for (auto waited = 0ms; waited < 30s; waited += 100ms) {
+    const auto got = http_get(port, "/metrics");
+    if (got && contains(*got, "shoal_tpcc_transactions_total{")) return *got;
+    std::this_thread::sleep_for(100ms);
+  }
+  return "";
+}
+
+TEST(metrics_binary, ARunIsScrapedTwiceWhileItRunsAndPromtoolAcceptsEveryPage) {
+  ASSERT_EQ(access(promtool, X_OK), 0)
+      << promtool << " is missing: install Debian's prometheus package "
+      << "(sudo bash scripts/install-deps.sh); this test validates the page with it";
+  const tpcc::testing::temp_dir dir("shoal-tpcc-metrics");
+  const std::string db = loaded_database(dir);
+  background_run run(dir, run_args(db, "8s"));
+  const auto printed = run.metrics_port();
+  ASSERT_TRUE(printed.has_value()) << run.stderr_text();
+  const int port = printed.value_or(0);
+
+  const std::string first = page_with_counters(port);
+  ASSERT_FALSE(first.empty()) << "no page with counters\n" << run.stderr_text();
+  EXPECT_EQ(first.rfind("HTTP/1.1 200 OK\r\n", 0), 0U) << first;
+  EXPECT_TRUE(contains(first, "\r\nContent-Type: text/plain; version=0.0.4")) << first;
+  std::this_thread::sleep_for(2s);
+  const std::string second = http_get(port, "/metrics").value_or("");
+  ASSERT_FALSE(second.empty());
+  const std::string missing = http_get(port, "/").value_or("");
+  EXPECT_EQ(missing.rfind("HTTP/1.1 404", 0), 0U) << missing;
+
+  for (const auto& [name, page] :
+       {std::pair{"first", body_of(first)}, std::pair{"second", body_of(second)}}) {
+    EXPECT_EQ(promtool_problems(dir, page, name), "") << page;
+    EXPECT_EQ(tpcc::testing::format_problems(page), std::vector<std::string>{}) << page;
+  }
+  const auto before = counter_samples(body_of(first));
+  const auto after = counter_samples(body_of(second));
+  ASSERT_FALSE(before.empty()) << first;
+  for (const auto& [series, value] : before) {
+    ASSERT_EQ(after.count(series), 1U) << series << " gone from the second page";
+    EXPECT_GE(after.at(series), value) << series << " went back";
+  }
+  EXPECT_GT(after.at(R"(shoal_tpcc_transactions_total{type="New-Order",outcome="committed"})"), 0)
+      << second;
+
+  EXPECT_EQ(run.wait(90s), 0) << run.stdout_text() << run.stderr_text();
+  EXPECT_TRUE(contains(run.stdout_text(), "tpmC")) << run.stdout_text();
+  EXPECT_FALSE(http_get(port, "/metrics").has_value()) << "still served after the run ended";
+}
+
+TEST(metrics_binary, CtrlCStopsTheServerWithTheRun) {
+  const tpcc::testing::temp_dir dir("shoal-tpcc-metrics");
+  const std::string db = loaded_database(dir);
+  background_run run(dir, run_args(db, "10m"));
+  const auto printed = run.metrics_port();
+  ASSERT_TRUE(printed.has_value()) << run.stderr_text();
+  const int port = printed.value_or(0);
+  ASSERT_FALSE(page_with_counters(port).empty()) << run.stderr_text();
+  run.interrupt();
+  EXPECT_EQ(run.wait(90s), 130) << run.stdout_text() << run.stderr_text();
+  EXPECT_FALSE(http_get(port, "/metrics").has_value()) << "still served after Ctrl-C";
+}
+
+// A listening socket of the test's own, on a free port of 127.0.0.1.
+class held_port {
+ public:
+  held_port() : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    if (bind(fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0 &&
+        listen(fd_, 1) == 0 && getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+      port_ = ntohs(addr.sin_port);
+    }
+  }
+  held_port(const held_port&) = delete;
+  held_port& operator=(const held_port&) = delete;
+  ~held_port() { close(fd_); }
+  [[nodiscard]] int port() const { return port_; }
+
+ private:
+  int fd_;
+  int port_ = 0;
+};
+
+TEST(metrics_binary, ABadAddressIsRefusedBeforeAnyWork) {
+  const tpcc::testing::temp_dir dir("shoal-tpcc-metrics");
+  const std::string db_file = dir.file("never.db");
+  const held_port taken;
+  ASSERT_NE(taken.port(), 0) << "the test could not listen on a port of its own";
+  const std::string busy = "127.0.0.1:" + std::to_string(taken.port());
+  binary_result r = run_binary({"run", "--db", "sqlite:" + db_file, "--metrics-addr", busy});
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_TRUE(contains(r.err, "--metrics-addr " + busy + ": ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "in use")) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(db_file)) << "work started before the address was bound";
+
+  for (const char* wrong : {"9100", "127.0.0.1:65536", "example.org:9100"}) {
+    r = run_binary({"run", "--db", "sqlite:" + db_file, "--metrics-addr", wrong});
+    EXPECT_EQ(r.exit_code, 2) << wrong << "\n" << describe(r);
+    EXPECT_TRUE(contains(r.err, "--metrics-addr expects HOST:PORT")) << r.err;
+  }
+  r = run_binary({"load", "--db", "sqlite:" + db_file, "--metrics-addr", "127.0.0.1:0"});
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_TRUE(contains(r.err, "--metrics-addr does not apply to `shoal-tpcc load`")) << r.err;
+}
+
+}  // namespace
