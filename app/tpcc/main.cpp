@@ -47,6 +47,7 @@
 #include "stats/process.hpp"
 #include "tpcc_commit.hpp"
 #include "ui/live_display.hpp"
+#include "ui/load_screen.hpp"
 
 namespace {
 
@@ -127,6 +128,9 @@ shoal::task<int> load_command(app& a, driver::database& db) {
       a.interrupt.get_token(), loader::load(db, options, *progress));
   shown->close();
   const loader::progress_snapshot last = progress->snapshot();
+  if (shown->display().mode() == ui::display_mode::lines) {  // the last line, every table's end
+    std::fprintf(stderr, "%s\n", ui::load_line(last).c_str());
+  }
   if (!done.ok()) {
     if (last.warehouses_total > 0) {  // the count is recorded: a plain `load` resumes
       std::fprintf(stderr, "shoal-tpcc: load: resume it with: shoal-tpcc load --db %s\n",

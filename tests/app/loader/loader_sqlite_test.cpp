@@ -289,20 +289,23 @@ TEST(loader_progress, SnapshotGivesRatesAndEta) {
   load_progress p;
   const clock::time_point t0 = clock::now();
   EXPECT_EQ(p.snapshot(t0).eta_seconds, -1);
-  p.start(1000, 4, 1, true, t0);
+  p.start(4, 1, true, t0);  // 3 warehouses left, ITEM loaded before
+  const std::int64_t expected = p.snapshot(t0).rows_expected;
   EXPECT_EQ(p.snapshot(t0 + std::chrono::seconds(1)).eta_seconds, -1);  // nothing written
-  p.add(250, std::int64_t{1024} * 1024);
+  const std::size_t customer = tpcc::loader::table_index("customer");
+  p.table_started(customer, t0);
+  p.add(customer, 250, std::int64_t{1024} * 1024);
   p.warehouse_done();
   const tpcc::loader::progress_snapshot s = p.snapshot(t0 + std::chrono::seconds(2));
   EXPECT_EQ(s.rows, 250);
-  EXPECT_EQ(s.rows_expected, 1000);
+  EXPECT_EQ(s.rows_expected, expected);
   EXPECT_EQ(s.warehouses_done, 2);
   EXPECT_EQ(s.warehouses_total, 4);
   EXPECT_TRUE(s.items_done);
   EXPECT_DOUBLE_EQ(s.elapsed_seconds, 2.0);
   EXPECT_DOUBLE_EQ(s.rows_per_second, 125.0);
   EXPECT_DOUBLE_EQ(s.mib_per_second, 0.5);
-  EXPECT_DOUBLE_EQ(s.eta_seconds, 6.0);
+  EXPECT_DOUBLE_EQ(s.eta_seconds, static_cast<double>(expected - 250) / 125.0);
 }
 
 // A negative count (0 means "as recorded"): refused before the database is touched.
