@@ -29,21 +29,24 @@ std::string table_eta(const loader::table_progress& t, bool clock) {
   return clock ? clock_time(t.eta_seconds) : fixed(t.eta_seconds, 0) + " s";
 }
 
+// One row of the tables' table, or its header: the columns padded alike.
+std::string table_columns(const std::string& name, const std::string& rows,
+                          const std::string& expected, const std::string& percent,
+                          const std::string& mib, const std::string& eta) {
+  return pad_right(name, 11) + pad_left(rows, 9) + " / " + pad_right(expected, 8) +
+         pad_left(percent, 5) + pad_left(mib, 8) + pad_left(eta, 9);
+}
+
 std::string table_row(const loader::table_progress& t) {
   const bool started = t.state != loader::table_state::waiting;
-  std::string row = pad_right(std::string(t.table), 11);
-  row += pad_left(count(t.rows), 8);
-  row += " / ";
-  row += pad_right(count(t.rows_expected), 8);
-  row += pad_left(fixed(table_percent(t), 0) + "%", 5);
-  row += pad_left(started ? fixed(t.mib_per_second, 1) : std::string("-"), 8);
-  row += pad_left(table_eta(t, true), 9);
-  return row;
+  return table_columns(std::string(t.table), count(t.rows), count(t.rows_expected),
+                       fixed(table_percent(t), 0) + "%",
+                       started ? fixed(t.mib_per_second, 1) : std::string("-"), table_eta(t, true));
 }
 
 void add_tables(std::vector<std::string>& lines, const loader::progress_snapshot& p) {
   lines.emplace_back();
-  lines.emplace_back("table          rows done / expected    %   MiB/s      ETA");
+  lines.push_back(table_columns("table", "rows done", "expected", "%", "MiB/s", "ETA"));
   for (const loader::table_progress& t : p.tables) lines.push_back(table_row(t));
 }
 
