@@ -52,6 +52,7 @@
 #include "stats/process.hpp"
 #include "tpcc_commit.hpp"
 #include "ui/live_display.hpp"
+#include "ui/load_screen.hpp"
 
 namespace {
 
@@ -133,6 +134,9 @@ shoal::task<int> load_command(app& a, driver::database& db) {
       a.interrupt.get_token(), loader::load(db, options, *progress));
   shown->close();
   const loader::progress_snapshot last = progress->snapshot();
+  if (shown->display().mode() == ui::display_mode::lines) {  // the last line, every table's end
+    std::fprintf(stderr, "%s\n", ui::load_line(last).c_str());
+  }
   if (!done.ok()) {
     if (last.warehouses_total > 0) {  // the count is recorded: a plain `load` resumes
       std::fprintf(stderr, "shoal-tpcc: load: resume it with: shoal-tpcc load --db %s\n",
@@ -329,21 +333,45 @@ shoal::task<int> run_command(app& a, driver::database& db) {
   co_return ran ? finish_run(a, *ran, db.describe(), status) : status;
 }
 
-// Progress lines on stderr while checking (not with --no-progress): the warehouses done of all,
-// at most one line every 2 s, and the last one.
-std::function<void(std::int64_t)> check_progress(const cli::config& cfg, std::int64_t total) {
-  if (!cfg.progress) return {};
-  auto last = std::make_shared<std::chrono::steady_clock::time_point>();
-  const auto started = std::chrono::steady_clock::now();
-  return [last, started, total](std::int64_t done) {
+// Progress lines on stderr while checking (not with --no-progress), at most one every 2 s: before
+// a condition's statement, which condition of how many on which warehouses; after a chunk, the
+// warehouses done of all; and the last one.
+class check_lines {
+ public:
+  explicit check_lines(std::int64_t total) : total_(total) {}
+
+  void step(const check::check_step& s) {
+    if (!due()) return;
+    std::fprintf(stderr,
+                 "check: condition %.*s (%zu of %zu) on warehouses %lld-%lld, %lld of %lld "
+                 "%s checked, %.1f s\n",
+                 static_cast<int>(s.clause.size()), s.clause.data(), s.condition, s.conditions,
+                 static_cast<long long>(s.from), static_cast<long long>(s.to),
+                 static_cast<long long>(s.warehouses_done),
+                 static_cast<long long>(s.warehouses_total), noun(), elapsed());
+  }
+  void chunk_done(std::int64_t done) {
+    if (!due() && done < total_) return;
+    std::fprintf(stderr, "check: %lld of %lld %s checked, %.1f s\n", static_cast<long long>(done),
+                 static_cast<long long>(total_), noun(), elapsed());
+  }
+
+ private:
+  bool due() {
     const auto now = std::chrono::steady_clock::now();
-    if (now - *last < std::chrono::seconds(2) && done < total) return;
-    *last = now;
-    const std::chrono::duration<double> elapsed = now - started;
-    std::fprintf(stderr, "check: %lld of %lld warehouses checked, %.1f s\n",
-                 static_cast<long long>(done), static_cast<long long>(total), elapsed.count());
-  };
-}
+    if (now - last_ < std::chrono::seconds(2)) return false;
+    last_ = now;
+    return true;
+  }
+  [[nodiscard]] const char* noun() const { return total_ == 1 ? "warehouse" : "warehouses"; }
+  [[nodiscard]] double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  }
+
+  std::int64_t total_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_{};
+};
 
 // What the reports of the run just before say of the check (see run::consistency_status).
 run::consistency_status consistency_of(const std::vector<check::condition_result>& results) {
@@ -367,9 +395,15 @@ shoal::task<int> check_command(app& a, driver::database& db, run::run_result* ra
   options.chunk = a.cfg.check_chunk;
   if (auto why = std::get<schema::load_meta>(meta).incomplete()) co_return fail("check", *why);
   const auto started = std::chrono::steady_clock::now();
+  auto lines = std::make_shared<check_lines>(options.last_warehouse);
+  std::function<void(std::int64_t)> chunk_done;
+  std::function<void(const check::check_step&)> step;
+  if (a.cfg.progress) {
+    chunk_done = [lines](std::int64_t done) { lines->chunk_done(done); };
+    step = [lines](const check::check_step& s) { lines->step(s); };
+  }
   const auto results = co_await shoal::with_stop_token(
-      a.interrupt.get_token(),
-      check::check_consistency(db, options, check_progress(a.cfg, options.last_warehouse)));
+      a.interrupt.get_token(), check::check_consistency(db, options, chunk_done, step));
   std::printf("%s", check::format_results(results).c_str());
   if (a.console.interrupted()) co_return a.console.interrupt_status();
   if (ran != nullptr) ran->consistency = consistency_of(results);

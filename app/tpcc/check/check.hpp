@@ -6,8 +6,10 @@
 // order lines) it examined, how many break the condition, and the first few of those; so memory
 // stays bounded whatever the number of warehouses. The statements run unchanged on PostgreSQL
 // and SQLite. Money compares with a tolerance of half a cent (sums travel as double).
-// A chunk's statements run in one transaction (one round trip where the driver pipelines), at
-// the database's isolation level: check a quiesced database, as clause 3.3.3 does after a run.
+// A chunk's statements run in one transaction, at the database's isolation level: check a
+// quiesced database, as clause 3.3.3 does after a run. They run one at a time (a round trip
+// each, plus the commit), so that each is timed: condition_result::duration sums its
+// statement's time over the chunks (docs/design/tpcc-check.md weighs the cost).
 // Condition 3.3.2.11 as written holds for the population of clause 4.3 (2100 delivered orders
 // per district); after a run it is checked in the form that stays true, see
 // docs/design/tpcc-check.md.
@@ -24,9 +26,11 @@
 //                 driver's outcome as an error and checking stops.
 //   Resumes on: the executor it was awaited on.
 //   Thread-safety: the database may be shared; `progress` is called on the awaiting coroutine,
-//                  after each chunk, with the number of warehouses done so far.
+//                  after each chunk, with the number of warehouses done so far; `step` on it
+//                  too, before each condition's statement, with where checking is.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -49,6 +53,19 @@ struct condition_result {
   std::int64_t offending = 0;          // of which break the condition
   std::vector<std::string> offenders;  // the first few (max_offenders), readable
   std::string error;  // why the condition could not be evaluated; empty when it was
+  // The time its statement took (the driver call, round trip included), summed over chunks and
+  // retried attempts; zero when it did not run.
+  std::chrono::nanoseconds duration{0};
+};
+
+// Where checking is: the condition whose statement is about to run over a chunk.
+struct check_step {
+  std::string_view clause;            // "3.3.2.10"
+  std::size_t condition = 0;          // 1-based, among the conditions evaluated
+  std::size_t conditions = 0;         // conditions evaluated per chunk
+  std::int64_t from = 0, to = 0;      // the chunk's warehouses
+  std::int64_t warehouses_done = 0;   // before this chunk
+  std::int64_t warehouses_total = 0;  // of the range checked
 };
 
 struct check_options {
@@ -64,6 +81,7 @@ struct check_options {
 
 shoal::task<std::vector<condition_result>> check_consistency(
     driver::database& db, const check_options& options,
-    std::function<void(std::int64_t warehouses_done)> progress = {});
+    std::function<void(std::int64_t warehouses_done)> progress = {},
+    std::function<void(const check_step&)> step = {});
 
 }  // namespace tpcc::check

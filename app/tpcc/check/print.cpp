@@ -2,7 +2,10 @@
 #include "check/print.hpp"
 
 #include <algorithm>
+#include <array>
+#include <chrono>
 #include <cstddef>
+#include <cstdio>
 
 namespace tpcc::check {
 namespace {
@@ -11,11 +14,25 @@ constexpr std::size_t clause_width = 10;  // "3.3.2.12" and two spaces
 constexpr std::size_t title_width = 62;   // the title and its dots
 constexpr std::string_view indent = "    ";
 
+// ", 12.3 ms" or ", 4.56 s": the time its statement took; "" when it did not run.
+std::string took(const condition_result& r) {
+  const double seconds = std::chrono::duration<double>(r.duration).count();
+  if (seconds <= 0) return {};
+  std::array<char, 32> text{};
+  if (seconds < 1) {
+    std::snprintf(text.data(), text.size(), ", %.1f ms", seconds * 1000);
+  } else {
+    std::snprintf(text.data(), text.size(), ", %.2f s", seconds);
+  }
+  return text.data();
+}
+
 std::string verdict(const condition_result& r) {
   if (!r.applicable) return "N/A";
   if (!r.error.empty()) return "ERROR: " + r.error;
-  if (r.passed) return "PASS (" + std::to_string(r.checked) + " checked)";
-  return "FAIL (" + std::to_string(r.offending) + " of " + std::to_string(r.checked) + ")";
+  if (r.passed) return "PASS (" + std::to_string(r.checked) + " checked" + took(r) + ")";
+  return "FAIL (" + std::to_string(r.offending) + " of " + std::to_string(r.checked) + took(r) +
+         ")";
 }
 
 std::string headline(const condition_result& r) {

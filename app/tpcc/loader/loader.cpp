@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "loader/load_part.hpp"
-#include "loader/population.hpp"
 #include "random/rng.hpp"
 #include "schema/apply.hpp"
 #include "schema/meta.hpp"
@@ -23,12 +22,6 @@ namespace {
 
 using driver::outcome;
 using driver::outcome_kind;
-
-// Rows of one warehouse, on average (5..15 order lines per order: 10 on average).
-constexpr std::int64_t rows_per_warehouse =
-    1 + districts_per_warehouse + 2 * districts_per_warehouse * customers_per_district +
-    districts_per_warehouse * orders_per_district * 11 +
-    districts_per_warehouse * new_orders_per_district + item_count;
 
 // The parts still to load and a cursor the loading coroutines share.
 struct work {
@@ -78,17 +71,11 @@ std::vector<std::int64_t> parts_left(const schema::load_meta& meta, std::int64_t
   return parts;
 }
 
-std::int64_t expected_rows(const std::vector<std::int64_t>& parts) {
-  std::int64_t rows = 0;
-  for (std::int64_t w : parts) rows += w == 0 ? item_count : rows_per_warehouse;
-  return rows;
-}
-
 void start_progress(load_progress& progress, const std::vector<std::int64_t>& parts,
                     std::int64_t warehouses) {
   const bool items_left = !parts.empty() && parts.front() == 0;
   const auto warehouses_left = static_cast<std::int64_t>(parts.size()) - (items_left ? 1 : 0);
-  progress.start(expected_rows(parts), warehouses, warehouses - warehouses_left, !items_left);
+  progress.start(warehouses, warehouses - warehouses_left, !items_left);
 }
 
 // Takes parts from the shared cursor until none is left or one fails.

@@ -3,6 +3,8 @@
 
 #include <unistd.h>
 
+#include <chrono>
+#include <memory>
 #include <utility>
 
 #include "ui/load_screen.hpp"
@@ -48,10 +50,16 @@ void live_display::close() {
 
 std::function<std::string()> load_reporter(live_display& d, const loader::load_progress& p,
                                            std::string target) {
-  return [&d, &p, target = std::move(target)] {
+  auto last_line = std::make_shared<std::chrono::steady_clock::time_point>();
+  return [&d, &p, target = std::move(target), last_line] {
     const load_screen s{p.snapshot(), target};
     return d.tick([&s](screen_size size, const auto& log) { return render_load(s, size, log); },
-                  [&s] { return load_line(s.progress); });
+                  [&s, &last_line] {
+                    const auto now = std::chrono::steady_clock::now();
+                    if (now - *last_line < load_line_interval) return std::string();
+                    *last_line = now;
+                    return load_line(s.progress);
+                  });
   };
 }
 

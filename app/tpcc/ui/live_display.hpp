@@ -16,6 +16,7 @@
 // idempotent, so an emergency exit (a second Ctrl-C) may call it while the owner also does.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -61,8 +62,13 @@ class live_display {
   std::unique_ptr<tty_screen> screen_;       // dashboard only
 };
 
+// The loader's plain lines come at most this often (they are long: one part per table).
+inline constexpr std::chrono::seconds load_line_interval{2};
+
 // Console reporters (std::function<std::string()>) for the loader and the run. `target` and
-// `settings.target` name the database (redacted); `settings.view` is ignored.
+// `settings.target` name the database (redacted); `settings.view` is ignored. The loader's
+// reporter returns "" (nothing to print) until load_line_interval has passed since its last
+// line.
 [[nodiscard]] std::function<std::string()> load_reporter(live_display& d,
                                                          const loader::load_progress& p,
                                                          std::string target);

@@ -2,9 +2,14 @@
 //
 // What: render_load() lays out one frame from a loader::progress_snapshot (a plain value the
 // loader's counters were copied into): the database, elapsed time and ETA, a progress bar
-// (rows written of those expected), warehouses done, rows, rows/s, MiB/s, then the last lines
-// of `log`. Same rules as run_screen.hpp: printable ASCII, at most size.columns wide and
-// size.rows lines. load_line() is the plain line printed per interval without a terminal.
+// (rows written of those expected), warehouses done, rows, rows/s, MiB/s, then a table of the
+// nine tables (rows done / expected, %, MiB/s, ETA: "done" once complete, "-" before it starts),
+// then the last lines of `log`. Same rules as run_screen.hpp: printable ASCII, at most
+// size.columns wide and size.rows lines. load_line() is the plain line printed per interval
+// without a terminal: the totals, then "| loading" and each table being loaded (%, MiB/s, ETA),
+// then "| done" and the tables done, e.g.
+//   load: 0/1 warehouse, 191234 rows (27%), 95617 rows/s, 12.3 MiB/s, ETA 5 s | loading
+//   customer 60% 11.9 MiB/s ETA 1 s | done warehouse district item
 // Thread-safety: pure functions.
 #pragma once
 

@@ -9,6 +9,7 @@
 #include <exception>
 #include <filesystem>
 #include <memory>
+#include <regex>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -59,6 +60,7 @@ task<std::unique_ptr<database>> opened(std::string path) {
 struct run_record {
   std::vector<condition_result> results;
   std::vector<std::int64_t> progress;
+  std::vector<tpcc::check::check_step> steps;
 };
 
 // Builds the dataset with `corrupt` applied (unless `build` is false), then checks it.
@@ -68,10 +70,11 @@ task<run_record> checked(shoal::thread_pool& pool, std::string path, std::vector
   std::unique_ptr<database> db = co_await opened(std::move(path));
   run_record record;
   auto note = [&record](std::int64_t done) { record.progress.push_back(done); };
+  auto step = [&record](const tpcc::check::check_step& s) { record.steps.push_back(s); };
   std::exception_ptr failure;  // the database is closed before any failure is rethrown
   try {
     if (build) co_await data::build(*db, std::move(corrupt));
-    record.results = co_await tpcc::check::check_consistency(*db, options, note);
+    record.results = co_await tpcc::check::check_consistency(*db, options, note, step);
   } catch (...) {
     failure = std::current_exception();
   }
@@ -246,6 +249,72 @@ TEST(tpcc_check, NonsensicalOptionsAreRefusedByName) {
   EXPECT_THROW(t.check({}, backwards, false), std::invalid_argument);
   check_options empty_chunk = whole_dataset(0);
   EXPECT_THROW(t.check({}, empty_chunk, false), std::invalid_argument);
+}
+
+}  // namespace
+
+namespace {
+
+// The verdict line of `clause` in the printed report.
+std::string line_of(const std::string& report, std::string_view clause) {
+  const auto start = report.find(std::string(clause) + " ");
+  if (start == std::string::npos) return {};
+  return report.substr(start, report.find('\n', start) - start);
+}
+
+TEST(tpcc_check_timing, EveryConditionThatRanHasADurationAndPrintsIt) {
+  scratch t;
+  const run_record run = t.check({}, whole_dataset(1));
+  ASSERT_EQ(run.results.size(), 12u);
+  const std::string report = format_results(run.results);
+  for (const condition_result& r : run.results) {
+    EXPECT_GT(r.duration.count(), 0) << r.clause;
+    const std::string line = line_of(report, r.clause);
+    EXPECT_TRUE(std::regex_search(line, std::regex(R"(PASS \(\d+ checked, [0-9.]+ (ms|s)\)$)")))
+        << line;
+  }
+}
+
+TEST(tpcc_check_timing, AConditionNotEvaluatedHasNoTime) {
+  scratch t;
+  check_options unknown = whole_dataset();
+  unknown.population_delivered = std::nullopt;
+  const run_record run = t.check({}, unknown);
+  ASSERT_EQ(run.results.size(), 12u);
+  EXPECT_FALSE(run.results[10].applicable);
+  EXPECT_EQ(run.results[10].duration.count(), 0);
+  EXPECT_TRUE(line_of(format_results(run.results), "3.3.2.11").ends_with(" N/A"));
+  EXPECT_GT(run.results[11].duration.count(), 0);
+  EXPECT_EQ(run.steps.size(), 11u);  // one chunk, eleven conditions evaluated
+  EXPECT_EQ(run.steps.back().conditions, 11u);
+}
+
+TEST(tpcc_check_timing, StepsNameEachConditionOfEachChunkInClauseOrder) {
+  scratch t;
+  const run_record run = t.check({}, whole_dataset(1));
+  ASSERT_EQ(run.steps.size(), 24u);  // two chunks of one warehouse, twelve conditions each
+  for (std::size_t i = 0; i < run.steps.size(); ++i) {
+    const tpcc::check::check_step& s = run.steps[i];
+    const auto w = static_cast<std::int64_t>(i / 12 + 1);
+    EXPECT_EQ(s.clause, "3.3.2." + std::to_string(i % 12 + 1));
+    EXPECT_EQ(s.condition, i % 12 + 1);
+    EXPECT_EQ(s.conditions, 12u);
+    EXPECT_EQ(s.from, w);
+    EXPECT_EQ(s.to, w);
+    EXPECT_EQ(s.warehouses_done, w - 1);
+    EXPECT_EQ(s.warehouses_total, data::warehouses);
+  }
+}
+
+TEST(tpcc_check_timing, CheckingStopsAtTheFirstFailedStatementWhichAloneHasATime) {
+  scratch t;
+  const run_record run = t.check({}, whole_dataset(), false);  // no tables at all
+  ASSERT_EQ(run.results.size(), 12u);
+  EXPECT_EQ(run.steps.size(), 1u);
+  EXPECT_GT(run.results[0].duration.count(), 0);
+  for (std::size_t i = 1; i < run.results.size(); ++i) {
+    EXPECT_EQ(run.results[i].duration.count(), 0) << run.results[i].clause;
+  }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,16 @@ TEST(tpcc_check_print, PassingConditionIsOneDottedLine) {
   EXPECT_EQ(text,
             "3.3.2.1   W_YTD = sum(D_YTD) "
             "........................................... PASS (20 checked)\n");
+}
+
+TEST(tpcc_check_print, AConditionThatRanShowsItsTimeInItsVerdict) {
+  condition_result quick = passing("3.3.2.1", "W_YTD = sum(D_YTD)", 20);
+  quick.duration = std::chrono::microseconds(12'345);
+  condition_result slow = failing_with(1, {"W_ID=1 D_ID=3: x"});
+  slow.duration = std::chrono::milliseconds(4'500);
+  const std::string text = tpcc::check::format_results({quick, slow});
+  EXPECT_NE(text.find(" PASS (20 checked, 12.3 ms)\n"), std::string::npos) << text;
+  EXPECT_NE(text.find(" FAIL (1 of 20, 4.50 s)\n"), std::string::npos) << text;
 }
 
 TEST(tpcc_check_print, VerdictsLineUpWhateverTheTitle) {

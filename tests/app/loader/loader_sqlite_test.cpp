@@ -14,6 +14,7 @@
 #include "driver/bulk.hpp"
 #include "driver/database.hpp"
 #include "faulty_database.hpp"
+#include "loader/estimate.hpp"
 #include "loader/insert_rows.hpp"
 #include "loader/loader.hpp"
 #include "loader/population.hpp"
@@ -204,7 +205,14 @@ task<void> resume(database& db, load_meta before) {
   EXPECT_EQ(after.constants.c_last, before.constants.c_last);
   EXPECT_EQ(after.constants.c_id, before.constants.c_id);
   EXPECT_EQ(after.constants.ol_i_id, before.constants.ol_i_id);
-  EXPECT_TRUE(progress.snapshot().items_done);  // from the first attempt
+  const tpcc::loader::progress_snapshot s = progress.snapshot();
+  EXPECT_TRUE(s.items_done);  // from the first attempt
+  // Per table, the resumed load expects estimate()'s rows of the warehouse left, and no ITEM.
+  for (const tpcc::loader::table_estimate& e : tpcc::loader::estimate(1)) {
+    const tpcc::loader::table_progress& t = s.tables.at(tpcc::loader::table_index(e.table));
+    EXPECT_EQ(t.rows_expected, e.table == "item" ? 0 : e.rows) << e.table;
+    EXPECT_EQ(t.state, tpcc::loader::table_state::done) << e.table;
+  }
 }
 
 task<void> fail_then_resume(std::string target) {
@@ -289,20 +297,23 @@ TEST(loader_progress, SnapshotGivesRatesAndEta) {
   load_progress p;
   const clock::time_point t0 = clock::now();
   EXPECT_EQ(p.snapshot(t0).eta_seconds, -1);
-  p.start(1000, 4, 1, true, t0);
+  p.start(4, 1, true, t0);  // 3 warehouses left, ITEM loaded before
+  const std::int64_t expected = p.snapshot(t0).rows_expected;
   EXPECT_EQ(p.snapshot(t0 + std::chrono::seconds(1)).eta_seconds, -1);  // nothing written
-  p.add(250, std::int64_t{1024} * 1024);
+  const std::size_t customer = tpcc::loader::table_index("customer");
+  p.table_started(customer, t0);
+  p.add(customer, 250, std::int64_t{1024} * 1024);
   p.warehouse_done();
   const tpcc::loader::progress_snapshot s = p.snapshot(t0 + std::chrono::seconds(2));
   EXPECT_EQ(s.rows, 250);
-  EXPECT_EQ(s.rows_expected, 1000);
+  EXPECT_EQ(s.rows_expected, expected);
   EXPECT_EQ(s.warehouses_done, 2);
   EXPECT_EQ(s.warehouses_total, 4);
   EXPECT_TRUE(s.items_done);
   EXPECT_DOUBLE_EQ(s.elapsed_seconds, 2.0);
   EXPECT_DOUBLE_EQ(s.rows_per_second, 125.0);
   EXPECT_DOUBLE_EQ(s.mib_per_second, 0.5);
-  EXPECT_DOUBLE_EQ(s.eta_seconds, 6.0);
+  EXPECT_DOUBLE_EQ(s.eta_seconds, static_cast<double>(expected - 250) / 125.0);
 }
 
 // A negative count (0 means "as recorded"): refused before the database is touched.

@@ -126,7 +126,7 @@ TEST(shoal_tpcc, SqliteDatabaseLoadsRunsChecksAndRefusesMismatchedRuns) {
   r = run_binary({"check", "--db", db.target()}, 300s);
   EXPECT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "check: all conditions passed in ")) << r.out;
-  EXPECT_TRUE(contains(r.err, "check: 1 of 1 warehouses checked, ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "check: 1 of 1 warehouse checked, ")) << r.err;
 
   auto mismatched = short_run(db.target());
   mismatched.insert(mismatched.end(), {"--warehouses", "2"});

@@ -279,6 +279,47 @@ TEST(load_line, IsThePlainProgressLine) {
             "load: 1/2 warehouses, 500000 rows (50%), 16667 rows/s, 1.7 MiB/s, ETA 30 s");
 }
 
+// half_loaded() with its tables: customer loading (half, 2.0 MiB/s, 15 s left), warehouse
+// and item done, the others waiting.
+loader::progress_snapshot half_loaded_by_table() {
+  loader::progress_snapshot p = half_loaded();
+  for (loader::table_progress& t : p.tables) t.rows_expected = 1000;
+  loader::table_progress& customer = p.tables.at(loader::table_index("customer"));
+  customer.state = loader::table_state::loading;
+  customer.rows = 30'000;
+  customer.rows_expected = 60'000;
+  customer.mib_per_second = 2.0;
+  customer.eta_seconds = 15;
+  for (const char* name : {"warehouse", "item"}) {
+    loader::table_progress& t = p.tables.at(loader::table_index(name));
+    t.state = loader::table_state::done;
+    t.rows = t.rows_expected;
+    t.mib_per_second = 0.5;
+    t.eta_seconds = 0;
+  }
+  return p;
+}
+
+TEST(load_screen, ShowsEveryTableWithRowsPercentRateAndEta) {
+  const auto lines = render_load({half_loaded_by_table(), "sqlite:x.db"}, {100, 40}, {});
+  EXPECT_TRUE(has(lines, "table      rows done / expected    %   MiB/s      ETA"));
+  EXPECT_TRUE(has(lines, "customer         30k / 60k       50%     2.0     0:15"));
+  EXPECT_TRUE(has(lines, "warehouse       1.0k / 1.0k     100%     0.5     done"));
+  EXPECT_TRUE(has(lines, "stock              0 / 1.0k       0%       -        -"));
+  for (const std::string_view table : loader::load_tables()) {
+    EXPECT_TRUE(has(lines, std::string(table) + " ")) << table;
+  }
+  expect_fits(lines, {100, 40});
+  expect_fits(render_load({half_loaded_by_table(), "sqlite:x.db"}, {80, 24}, noisy_log(50)),
+              {80, 24});
+}
+
+TEST(load_line, NamesTheTablesLoadingAndDone) {
+  EXPECT_EQ(load_line(half_loaded_by_table()),
+            "load: 1/2 warehouses, 500000 rows (50%), 16667 rows/s, 1.7 MiB/s, ETA 30 s"
+            " | loading customer 50% 2.0 MiB/s ETA 15 s | done warehouse item");
+}
+
 TEST(text, ClockTimeProgressBarAndFit) {
   EXPECT_EQ(clock_time(65.9), "1:05");
   EXPECT_EQ(clock_time(3725), "1:02:05");

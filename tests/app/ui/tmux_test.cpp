@@ -88,6 +88,10 @@ TEST(dashboard_in_tmux, LoaderHasItsOwnDashboard) {
   EXPECT_TRUE(shows(screen, "MiB/s")) << screen;
   EXPECT_TRUE(shows(screen, "ETA")) << screen;
   EXPECT_TRUE(shows(screen, "[")) << screen;
+  EXPECT_TRUE(shows(screen, "rows done / expected")) << screen;  // the per-table table
+  for (const char* table : {"warehouse ", "customer ", "order_line ", "stock ", "item "}) {
+    EXPECT_TRUE(shows(screen, table)) << screen;
+  }
   ASSERT_EQ(pane.wait_exit(400s), 0) << pane.history();
   EXPECT_TRUE(shows(pane.history(), "load: 2 warehouses loaded")) << pane.history();
   expect_terminal_given_back(pane.raw());
