@@ -31,7 +31,9 @@ void error_log::record(txn::kind k, const driver::outcome& o, clock::time_point 
     if (out_) out_("error (first of its kind): " + describe_error(k, o));
   } else {
     if (found != seen_.end()) ++found->second;
-    ++new_[{k, o.sqlstate.empty() ? std::string("none") : o.sqlstate}];
+    // By SQLSTATE; a failure without one (a connection lost) by what the driver saw.
+    ++new_[{k, o.sqlstate.empty() ? std::string(driver::to_string(o.kind))
+                                  : std::string("SQLSTATE ").append(o.sqlstate)}];
     ++unsummarised_;
   }
   if (now - last_summary_ >= period_) summarise(now);
@@ -54,7 +56,7 @@ void error_log::summarise(clock::time_point now) {
   bool first = true;
   for (const auto& [what, n] : new_) {
     line.append(first ? "" : ", ").append(txn::name(what.first));
-    line.append(" SQLSTATE ").append(what.second).append(" x ").append(std::to_string(n));
+    line.append(" ").append(what.second).append(" x ").append(std::to_string(n));
     first = false;
   }
   line += ")";

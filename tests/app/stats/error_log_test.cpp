@@ -50,7 +50,7 @@ TEST(error_log, RepeatsAreSummedUpAtMostOncePerPeriod) {
   log.record(txn::kind::delivery, gone, t0 + std::chrono::seconds(11));  // with the summary
   ASSERT_EQ(lines.size(), 2U);
   EXPECT_EQ(lines[0], "error (first of its kind): Delivery: connection lost: server closed");
-  EXPECT_EQ(lines[1], "errors: 3 more since the last report (Delivery SQLSTATE none x 3)");
+  EXPECT_EQ(lines[1], "errors: 3 more since the last report (Delivery connection lost x 3)");
 }
 
 TEST(error_log, PastTheDistinctLimitErrorsAreCountedNotPrinted) {
