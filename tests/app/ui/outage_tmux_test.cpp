@@ -30,7 +30,8 @@ TEST(dashboard_in_tmux, TheLogPaneShowsWhatWentWrongWhileTheDatabaseIsGone) {
   if (!postgres_server::available()) GTEST_SKIP() << "PostgreSQL is not installed";
   postgres_server server;
   const std::string binary = SHOAL_TPCC_BINARY;
-  const std::string db = "'" + server.conninfo() + "'";
+  std::string db = "'";  // appends only: g++ 12's -Wrestrict misfires on "literal" + string
+  db.append(server.conninfo()).append("'");
   tmux_session pane(120, 40);
   pane.start(binary + " init --db " + db + " && " + binary + " load --db " + db +
              " --warehouses 1 --no-progress && " + binary + " run --db " + db +
