@@ -6,9 +6,10 @@
 // prepared per district counts once, driver::family), is written to the
 // sink at once as one line naming all four. Later occurrences are only counted: at most once per
 // `period`, one line says how many errors came since the previous such line, by type and
-// SQLSTATE (or, without one, what the driver saw: "connection lost"); flush() writes the last of those lines (call it when the run ends). After
-// `max_distinct` distinct errors, new ones are counted without their first line (a message
-// carrying values, such as a key, would otherwise flood the output).
+// SQLSTATE (or, without one, what the driver saw: "connection lost"); flush() writes the last of
+// those lines (call it when the run ends). After `max_distinct` distinct errors, new ones are
+// counted without their first line (a message carrying values, such as a key, would otherwise flood
+// the output).
 //
 // The sink is where lines go (the run writes them to stderr, which the dashboard shows in its
 // log pane); it is called under the log's lock, so it must be quick and must not call back.
