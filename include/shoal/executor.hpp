@@ -15,6 +15,9 @@
 // hook.unlink(). Every shoal executor (pool workers, sync_wait's loop, the test scheduler) has
 // this idle point; one that does not returns false and never calls the hook.
 //
+// Fork/join: a pool worker lends when_all, when_any and task_group its work-stealing deque
+// (fork_support()); other executors have none and their children are posted.
+//
 // Thread-safety: post and defer may be called from any thread; a post happens-before the posted
 // coroutine resumes. now() from any thread. add_timer, cancel_timer and add_idle_hook only on the
 // executor's own thread. io_reactor() from the executor's own thread.
@@ -32,6 +35,7 @@ class executor;
 
 namespace detail {
 class reactor;
+struct fork_support;
 }  // namespace detail
 
 namespace detail {
@@ -65,6 +69,16 @@ class executor {
 
   // The executor running on this thread, or nullptr.
   [[nodiscard]] static executor* current() noexcept { return detail::current_executor; }
+
+  // A pool worker's fork/join support (detail/fork_deque.hpp: the deque its forked children go
+  // to), or nullptr for an executor without one (they are then posted). Its own thread only.
+  [[nodiscard]] detail::fork_support* fork_support() const noexcept { return fork_support_; }
+
+ protected:
+  void set_fork_support(detail::fork_support* support) noexcept { fork_support_ = support; }
+
+ private:
+  detail::fork_support* fork_support_ = nullptr;
 };
 
 namespace detail {

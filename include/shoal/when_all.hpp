@@ -62,15 +62,15 @@ namespace shoal {
 template <class... Ts>
 [[nodiscard]] auto when_all(task<Ts>... children) {
   using children_type = detail::fork_tuple<Ts...>;
-  return detail::fork_awaitable<detail::when_all_awaiter, children_type>(
-      children_type(std::move(children)...));
+  return detail::fork_awaitable<detail::when_all_awaiter, children_type>(std::in_place,
+                                                                         std::move(children)...);
 }
 
 template <class T>
 [[nodiscard]] auto when_all(std::vector<task<T>> children) {
   using children_type = detail::fork_range<T>;
-  return detail::fork_awaitable<detail::when_all_awaiter, children_type>(
-      children_type(std::move(children)));
+  return detail::fork_awaitable<detail::when_all_awaiter, children_type>(std::in_place,
+                                                                         std::move(children));
 }
 
 }  // namespace shoal

@@ -66,14 +66,14 @@ template <class T, class... Ts>
 [[nodiscard]] auto when_any(task<T> first, task<Ts>... rest) {
   using children_type = detail::fork_tuple<T, Ts...>;
   return detail::fork_awaitable<detail::when_any_awaiter, children_type>(
-      children_type(std::move(first), std::move(rest)...));
+      std::in_place, std::move(first), std::move(rest)...);
 }
 
 template <class T>
 [[nodiscard]] auto when_any(std::vector<task<T>> children) {
   using children_type = detail::fork_range<T>;
-  return detail::fork_awaitable<detail::when_any_awaiter, children_type>(
-      children_type(std::move(children)));
+  return detail::fork_awaitable<detail::when_any_awaiter, children_type>(std::in_place,
+                                                                         std::move(children));
 }
 
 }  // namespace shoal

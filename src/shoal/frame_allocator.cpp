@@ -25,40 +25,16 @@
 namespace shoal {
 namespace {
 
-struct free_block {
-  free_block* next;        // the next block of the same list (or batch)
-  free_block* next_batch;  // in the first block of a batch in the depot: the next batch
-};
-static_assert(sizeof(free_block) <= frame_size_class_bytes);
+using detail::frame_class_bytes;
+using detail::frame_class_index;
+using free_block = detail::frame_free_block;
+using size_class = detail::frame_size_class;
 
-// A thread's list of one class: `head` (up to the class limit), and `spill`, where frames freed
-// beyond the limit gather until they make a batch for the depot.
-struct size_class {
-  free_block* head = nullptr;
-  std::size_t count = 0;
-  free_block* spill = nullptr;
-  std::size_t spilled = 0;
-};
-
-constexpr std::size_t class_bytes(std::size_t index) noexcept {
-  return (index + 1) * frame_size_class_bytes;
-}
-
-// How many frames each class may keep: frame_cache_bytes_per_class worth.
-constexpr std::array<std::size_t, frame_size_classes> class_limits = [] {
-  std::array<std::size_t, frame_size_classes> limits{};
-  for (std::size_t i = 0; i < frame_size_classes; ++i) {
-    limits[i] = frame_cache_bytes_per_class / class_bytes(i);
-  }
-  return limits;
-}();
-
-// Frames move between threads in batches of this many (one lock per batch).
 constexpr std::size_t batch_frames = 64;
 // The depot keeps at most this many bytes of each class; beyond, batches go back to the system.
 constexpr std::size_t depot_bytes_per_class = std::size_t{4} * 1024 * 1024;
 constexpr std::size_t depot_batches(std::size_t index) noexcept {
-  return depot_bytes_per_class / (batch_frames * class_bytes(index));
+  return depot_bytes_per_class / (batch_frames * frame_class_bytes(index));
 }
 
 void free_chain(free_block* block) noexcept {
@@ -108,16 +84,13 @@ free_block* depot_take(std::size_t index) noexcept {
 // whose construction (it has a destructor) is paid once per thread, on the first slow path.
 // State 0: the reaper is not yet constructed on this thread, 1: alive, 2: destroyed (thread
 // exit): frames freed that late go straight to the system.
-constinit thread_local std::array<size_class, frame_size_classes> classes{};
-constinit thread_local int cache_state = 0;
-
 struct cache_reaper {
-  cache_reaper() noexcept { cache_state = 1; }
+  cache_reaper() noexcept { detail::frame_cache_state = 1; }
   cache_reaper(const cache_reaper&) = delete;
   cache_reaper& operator=(const cache_reaper&) = delete;
   ~cache_reaper() {
-    cache_state = 2;
-    for (size_class& c : classes) {
+    detail::frame_cache_state = 2;
+    for (size_class& c : detail::frame_classes) {
       free_chain(std::exchange(c.head, nullptr));
       free_chain(std::exchange(c.spill, nullptr));
       c.count = 0;
@@ -130,22 +103,8 @@ thread_local cache_reaper reaper;
 // True when this thread's cache may keep frames (constructing its reaper on first use).
 bool cache_alive() noexcept {
   if (!SHOAL_FRAME_RECYCLING) return false;
-  if (cache_state == 0) (void)&reaper;  // odr-use: constructs it, which sets cache_state
-  return cache_state == 1;
-}
-
-constinit thread_local frame_allocator_stats stats;
-
-std::size_t class_index(std::size_t size) noexcept {
-  return (size + frame_size_class_bytes - 1) / frame_size_class_bytes - 1;
-}
-
-// Starts fetching, for writing, every cache line of a free block of class `index` (a hint; the
-// block may be null).
-void prefetch_block(const free_block* block, std::size_t index) noexcept {
-  if (block == nullptr) return;
-  const auto* bytes = reinterpret_cast<const char*>(block);
-  for (std::size_t at = 0; at < class_bytes(index); at += 64) __builtin_prefetch(bytes + at, 1);
+  if (detail::frame_cache_state == 0) (void)&reaper;  // odr-use: constructs it, sets the state
+  return detail::frame_cache_state == 1;
 }
 
 // The cache of class `index` is full: `frame` joins the spill, which goes to the depot once it
@@ -175,36 +134,34 @@ bool refill(size_class& c, std::size_t index) noexcept {
 
 }  // namespace
 
-void* frame_allocate(std::size_t size) {
-  ++stats.allocations;
-  const std::size_t index = class_index(size);
+namespace detail {
+
+// frame_allocate's way when this thread's list of the class is empty (or the frame is too big):
+// the class's spill, else a batch from the depot, else the system.
+void* frame_allocate_slow(std::size_t size) {
+  const std::size_t index = frame_class_index(size);
   if (index < frame_size_classes) {
-    size_class& c = classes[index];  // empty unless this thread's cache is alive
-    if (c.head != nullptr) {
-      --c.count;
-      void* frame = std::exchange(c.head, c.head->next);
-      // A frame recycled from another thread (through the depot) is a cache miss: start the
-      // next one's now, while this one is being filled.
-      prefetch_block(c.head, index);
-      return frame;
-    }
+    size_class& c = frame_classes[index];  // empty unless this thread's cache is alive
     if (refill(c, index)) {
       --c.count;
       return std::exchange(c.head, c.head->next);
     }
     // Always the whole class: the block may be freed on a thread whose cache is alive and be
     // reused there for any frame of its class.
-    size = class_bytes(index);
+    size = frame_class_bytes(index);
   }
-  ++stats.system_allocations;
+  ++frame_stats.system_allocations;
   return ::operator new(size);
 }
 
-void frame_deallocate(void* frame, std::size_t size) noexcept {
-  const std::size_t index = class_index(size);
-  if (index < frame_size_classes && (cache_state == 1 || cache_alive())) {
-    size_class& c = classes[index];
-    if (c.count < class_limits[index]) {
+// frame_deallocate's way when this thread's cache is not set up yet (it is set up here), when
+// the class's list is full (the frame joins the spill), or when the thread is exiting or the
+// frame is too big (the system).
+void frame_deallocate_slow(void* frame, std::size_t size) noexcept {
+  const std::size_t index = frame_class_index(size);
+  if (index < frame_size_classes && (frame_cache_state == 1 || cache_alive())) {
+    size_class& c = frame_classes[index];
+    if (c.count < frame_class_limits[index]) {
       c.head = new (frame) free_block{c.head, nullptr};
       ++c.count;
       return;
@@ -215,12 +172,14 @@ void frame_deallocate(void* frame, std::size_t size) noexcept {
   ::operator delete(frame);
 }
 
+}  // namespace detail
+
 void* frame_allocate(std::size_t size, std::align_val_t alignment) {
   if (static_cast<std::size_t>(alignment) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
     return frame_allocate(size);
   }
-  ++stats.allocations;
-  ++stats.system_allocations;
+  ++detail::frame_stats.allocations;
+  ++detail::frame_stats.system_allocations;
   return ::operator new(size, alignment);
 }
 
@@ -234,6 +193,6 @@ void frame_deallocate(void* frame, std::size_t size, std::align_val_t alignment)
 
 bool frame_recycling_enabled() noexcept { return SHOAL_FRAME_RECYCLING != 0; }
 
-frame_allocator_stats this_thread_frame_stats() noexcept { return stats; }
+frame_allocator_stats this_thread_frame_stats() noexcept { return detail::frame_stats; }
 
 }  // namespace shoal

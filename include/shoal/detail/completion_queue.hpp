@@ -30,7 +30,7 @@ namespace shoal::detail {
 
 class completion_queue final : public fork_scope {
  public:
-  completion_queue() : fork_scope(&on_end) {}  // std::bad_alloc (fork_scope)
+  completion_queue() noexcept : fork_scope(&on_end) {}
   completion_queue(const completion_queue&) = delete;
   completion_queue& operator=(const completion_queue&) = delete;
   ~completion_queue() = default;
@@ -42,7 +42,7 @@ class completion_queue final : public fork_scope {
     const wake_target where = here();
     const std::size_t index = launched_++;
     ++outstanding_;
-    fork_scope::launch(child, index, where);
+    if (fork_scope::launch(child, index, where)) notify_forked();
     return index;
   }
 
@@ -75,7 +75,7 @@ class completion_queue final : public fork_scope {
   }
 
  private:
-  static void on_end(fork_scope& scope, fork_node& child) noexcept {
+  static std::coroutine_handle<> on_end(fork_scope& scope, fork_node& child) noexcept {
     auto& self = static_cast<completion_queue&>(scope);
     fork_node* const marker = &self.waiting_;
     fork_node* head = self.ended_.load(std::memory_order_relaxed);
@@ -86,7 +86,8 @@ class completion_queue final : public fork_scope {
     } while (!self.ended_.compare_exchange_weak(head, &child, std::memory_order_acq_rel,
                                                 std::memory_order_relaxed));
     // Not the marker: the owner was not waiting and may already be destroying `self`.
-    if (head == marker) wake(self.waiter_target_, self.waiter_);
+    if (head == marker) return continue_parent(self.waiter_target_, self.waiter_);
+    return nullptr;
   }
 
   static fork_node* reversed(fork_node* stack) noexcept {

@@ -4,11 +4,14 @@
 // What: a child is a task wrapped in a fork root, a small coroutine that awaits it at the bottom
 // of a new chain and keeps the outcome (a value or an exception) in its own frame until the
 // parent takes it. A fork_scope launches children: each gets a copy of the parent's env (home
-// binding, coroutine-local values: every field) whose stop token is the scope's own, from a
-// std::stop_source linked to the parent's token by a std::stop_callback. A stop reaching the
-// parent reaches every child; stopping the scope reaches only the children. When a child ends,
-// its root calls the scope's end hook, which each join implements: join_all (when_all,
-// when_any) counts children down, completion_queue (task_group) queues them.
+// binding, coroutine-local values: every field) whose stop is the scope's own, a lazy_stop that
+// follows the parent's (detail/lazy_stop.hpp: no allocation unless a child asks for the token
+// itself). A stop reaching the parent reaches every child; stopping the scope reaches only the
+// children. On a pool worker an unbound child goes into the worker's fork deque (newest first
+// for the worker, oldest first for thieves: detail/fork_deque.hpp), elsewhere it is posted.
+// When a child ends, its root calls the scope's end hook, which each join implements: join_all
+// (when_all, when_any) counts children down, completion_queue (task_group) queues them; the hook
+// returns the parent when the parent may go on here at once (detail/fork_handoff.hpp).
 //
 // Lifetime: the scope outlives every child it launched; the parent owns each root through a
 // fork_child handle and destroys it after taking its outcome. From the moment a root calls the
@@ -27,10 +30,11 @@
 #include <utility>
 #include <variant>
 
+#include "shoal/detail/fork_handoff.hpp"
 #include "shoal/detail/fork_node.hpp"
+#include "shoal/detail/lazy_stop.hpp"
 #include "shoal/detail/task.hpp"
 #include "shoal/detail/task_env.hpp"
-#include "shoal/detail/timeout.hpp"  // stop_forwarder
 #include "shoal/detail/with_env.hpp"
 #include "shoal/executor.hpp"
 
@@ -47,13 +51,12 @@ class fork_scope {
   fork_scope(const fork_scope&) = delete;
   fork_scope& operator=(const fork_scope&) = delete;
 
-  // Takes `parent` as the env of the children to come, with the scope's own token linked to the
-  // parent's (requested at once when the parent's already is).
-  void open(task_env parent) {
+  // Takes `parent` as the env of the children to come, with the scope's own stop (a lazy_stop
+  // that follows the parent's: detail/lazy_stop.hpp).
+  void open(task_env parent) noexcept {
     env_ = parent;
-    if (env_.stop.stop_possible()) link_.emplace(env_.stop.token(), stop_forwarder{&source_});
-    token_ = source_.get_token();
-    env_.stop = stop_ref(token_);
+    stop_.follow(parent.stop);
+    env_.stop = stop_ref(stop_);
   }
 
   // Makes the children's async backtraces (shoal/async_backtrace.hpp) continue into `parent`,
@@ -67,31 +70,44 @@ class fork_scope {
 
   // Starts `child` as the root of a chain of its own, made ready on `where`; bound there when
   // `where` is pinned (a bound parent's children are bound to the same worker).
+  // On a pool worker, an unbound child goes into the worker's fork deque (fork_handoff.hpp),
+  // newest first for the worker, oldest first for thieves; true when it did (the caller then
+  // calls notify_forked() once for the children it launched).
   template <class Child>
-  void launch(Child& child, std::size_t index, wake_target where) noexcept {
+  bool launch(Child& child, std::size_t index, wake_target where) noexcept {
     auto& promise = child.promise();
-    start(child.handle(), promise, promise.own_env, promise, index, where);
+    prepare(promise, promise.own_env, promise, index, where);
+    return push_forked(where, child.handle());
   }
 
-  // Starts the task behind `h` as a child without a root of its own: it runs in `env` and
+  // Readies the task behind `h` as a child without a root of its own: it runs in `env` and
   // reports its end to `node` from its final suspension (when_all, when_any). `env` and `node`
-  // must stay where they are until it has ended.
+  // must stay where they are until it has ended. The caller starts it: launch_task, or a
+  // transfer into it.
   template <class T>
-  void launch_task(std::coroutine_handle<task_promise<T>> h, task_env& env, fork_node& node,
-                   std::size_t index, wake_target where) noexcept {
+  void prepare_task(std::coroutine_handle<task_promise<T>> h, task_env& env, fork_node& node,
+                    std::size_t index, wake_target where) noexcept {
     h.promise().fork = &node;
-    start(h, h.promise(), env, node, index, where);
+    prepare(h.promise(), env, node, index, where);
+  }
+  // prepare_task, then makes it ready as launch does; true when it went into the fork deque.
+  template <class T>
+  bool launch_task(std::coroutine_handle<task_promise<T>> h, task_env& env, fork_node& node,
+                   std::size_t index, wake_target where) noexcept {
+    prepare_task(h, env, node, index, where);
+    return push_forked(where, h);
   }
 
   // Asks every child launched (and to be launched) to stop. Any thread.
-  void request_stop() noexcept { source_.request_stop(); }
+  void request_stop() noexcept { stop_.request_stop(); }
 
   // Called by a child's root when the child has ended; the root is not touched after it.
-  void child_ended(fork_node& child) noexcept { on_end_(*this, child); }
+  // Returns what the end hook says to run next.
+  std::coroutine_handle<> child_ended(fork_node& child) noexcept { return on_end_(*this, child); }
 
  private:
-  void start(std::coroutine_handle<> h, promise_base& promise, task_env& env, fork_node& node,
-             std::size_t index, wake_target where) noexcept {
+  void prepare(promise_base& promise, task_env& env, fork_node& node, std::size_t index,
+               wake_target where) noexcept {
     env = env_;
     env.home = where.pinned ? where.where : nullptr;
     node.scope = this;
@@ -100,32 +116,31 @@ class fork_scope {
     promise.env = &env;
     promise.continuation = parent_frame_;  // never resumed: the end hook replaces final transfer
     promise.parent = parent_promise_;
-    where.post(h);
   }
 
  protected:
-  // Throws std::bad_alloc: the stop source allocates its shared state.
-  explicit fork_scope(end_hook on_end) : on_end_(on_end) {}
+  explicit fork_scope(end_hook on_end) noexcept : on_end_(on_end) {}
   ~fork_scope() = default;
 
  private:
   end_hook on_end_;
-  std::stop_source source_;
-  std::stop_token token_;  // source_'s, which every child's env refers to
-  std::optional<std::stop_callback<stop_forwarder>> link_;  // parent's token -> source_
+  lazy_stop stop_;  // every child's env refers to it
   task_env env_;
   std::coroutine_handle<> parent_frame_;    // for backtraces only
   promise_base* parent_promise_ = nullptr;  // for backtraces only
 };
 
 // Final suspension of a fork root: report to the scope, then touch nothing (the parent may
-// destroy the frame on another thread from the moment child_ended is entered).
+// destroy the frame on another thread from the moment child_ended is entered), and go on into
+// what the scope says, or the next forked child (fork_handoff.hpp).
 struct fork_end {
   bool await_ready() const noexcept { return false; }
   template <class Promise>
-  void await_suspend(std::coroutine_handle<Promise> self) const noexcept {
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> self) const noexcept {
     fork_node& node = self.promise();
-    node.scope->child_ended(node);
+    std::coroutine_handle<> next = node.scope->child_ended(node);
+    if (!next) next = next_forked();
+    return transfer(next);
   }
   void await_resume() const noexcept {}
 };
@@ -229,16 +244,6 @@ wake_target fork_target_of(std::coroutine_handle<Promise> h) {
     throw std::logic_error("shoal: when_all/when_any/task_group used outside any executor");
   }
   return target;
-}
-
-// Resumes a parent on `target`: next on this thread when this thread is its executor, else
-// posted there (so it never resumes on a foreign thread).
-inline void wake(wake_target target, std::coroutine_handle<> h) noexcept {
-  if (target.where == executor::current()) {
-    target.where->defer(h);
-  } else {
-    target.post(h);
-  }
 }
 
 }  // namespace shoal::detail

@@ -10,12 +10,13 @@
 //
 // Lifetime: from the moment `report_end` calls the hook, the child's frame may be destroyed by
 // its parent on another thread: the caller touches nothing of it afterwards (an await_suspend
-// that returns std::noop_coroutine() right after, which neither clang nor g++ 12 follows with a
-// write to the frame).
+// that returns a handle to transfer into right after, which neither clang nor g++ 12 follows with
+// a write to the frame).
 // Thread-safety: written by the launcher before the child starts, then by the child when it ends;
 // read by the join after the countdown ordered it.
 #pragma once
 
+#include <coroutine>
 #include <cstddef>
 #include <exception>
 #include <utility>
@@ -25,7 +26,9 @@ namespace shoal::detail {
 class fork_scope;
 
 struct fork_node {
-  using end_hook = void (*)(fork_scope& scope, fork_node& child) noexcept;
+  // Returns the coroutine to transfer into next (the parent, when this child ended its wait and
+  // it may resume on this thread: detail/fork_handoff.hpp), or nullptr.
+  using end_hook = std::coroutine_handle<> (*)(fork_scope& scope, fork_node& child) noexcept;
 
   fork_scope* scope = nullptr;
   end_hook on_end = nullptr;
@@ -34,10 +37,11 @@ struct fork_node {
   std::exception_ptr error;   // what escaped the child, if anything
 };
 
-// The child behind `node` has ended with `error` (null: it returned): tells its scope.
-inline void report_end(fork_node& node, std::exception_ptr error) noexcept {
+// The child behind `node` has ended with `error` (null: it returned): tells its scope, and
+// returns what the end hook says to run next.
+inline std::coroutine_handle<> report_end(fork_node& node, std::exception_ptr error) noexcept {
   node.error = std::move(error);
-  node.on_end(*node.scope, node);
+  return node.on_end(*node.scope, node);
 }
 
 }  // namespace shoal::detail

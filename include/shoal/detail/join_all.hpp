@@ -1,18 +1,25 @@
 // shoal/detail/join_all.hpp: launch every child, resume the parent when the last one has ended;
 // the part when_all and when_any share.
 //
-// What: join_all is a fork_scope with a countdown of the children still running plus one for the
-// launcher. The parent's await_suspend launches all children, then gives up its own count: if
-// children are still running it stays suspended and the last child to end resumes it (on the
-// parent's executor, see detail::wake); if they all ended during the launch (other workers ran
-// them), it goes on at once. The first child to fail (when_all) or to end at all (when_any) is
-// recorded and the scope's stop requested, so its siblings are cancelled; they are still awaited.
-// fork_tuple and fork_range hold the children of the variadic and the range forms.
+// What: join_all is a fork_scope with a countdown of the children still running. On a pool worker
+// with the parent unbound, the launch is work-first: every child but the last goes into the
+// worker's fork deque (detail/fork_deque.hpp), where thieves take the oldest, and the parent
+// transfers straight into the last child; the last child to end goes on into the parent by
+// symmetric transfer (on whichever worker of the pool ran it: detail/fork_handoff.hpp), and a
+// child that ends first goes on into the next child of its worker's deque. Elsewhere (a bound
+// parent, sync_wait's loop, the manual scheduler) every child is posted, the launcher holds a
+// count of its own and gives it up after the launch: if children are still running the parent
+// stays suspended and the last child to end resumes it (on the parent's executor, see
+// detail::wake); if they all ended during the launch, it goes on at once. The first child to fail
+// (when_all) or to end at all (when_any) is recorded and the scope's stop requested, so its
+// siblings are cancelled; they are still awaited. fork_tuple and fork_range hold the children of
+// the variadic and the range forms.
 //
 // Why no wake-up is lost and no frame is touched after it dies: the parent is resumed exactly
-// once, by whoever brings the countdown to zero. The launcher's own count keeps it from reaching
-// zero while the launch loop still uses the awaiter; a child that decrements without reaching
-// zero touches nothing of the parent afterwards.
+// once, by whoever brings the countdown to zero. The launcher's own count (or, work-first, the
+// count of the last child, which starts only when the launch is over) keeps it from reaching
+// zero while the launch still uses the awaiter; a child that decrements without reaching zero
+// touches nothing of the parent afterwards.
 // Memory ordering: each decrement is acq_rel, so everything every child did (its outcome, its
 // destructors) happens-before the parent resumes, through the RMW chain and the wake's post.
 #pragma once
@@ -22,12 +29,15 @@
 #include <coroutine>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <new>
 #include <tuple>
 #include <utility>
 #include <variant>
 #include <vector>
 
 #include "shoal/detail/fork.hpp"
+#include "shoal/frame_allocator.hpp"
 #include "shoal/task.hpp"
 
 namespace shoal::detail {
@@ -37,22 +47,35 @@ class join_all final : public fork_scope {
   enum class stop_on : std::uint8_t { first_failure, first_end };
   static constexpr std::size_t none = static_cast<std::size_t>(-1);
 
-  explicit join_all(stop_on policy) : fork_scope(&on_end), policy_(policy) {}  // std::bad_alloc
+  explicit join_all(stop_on policy) noexcept : fork_scope(&on_end), policy_(policy) {}
 
-  // The parent is suspending to launch `children`: takes its env and where it resumes.
+  // The parent is suspending to launch `children`: takes its env and where it resumes. On a pool
+  // worker, with the parent unbound, the launch is work-first (see inline_last).
   template <class Promise>
   void begin(std::coroutine_handle<Promise> parent, std::size_t children) {
     target_ = fork_target_of(parent);
     open(env_copy_of(parent));
     trace_through(parent);
     parent_ = parent;
-    // relaxed: published to the children by the posts that launch them.
-    pending_.store(children + 1, std::memory_order_relaxed);
+    inline_last_ = !target_.pinned && target_.where->fork_support() != nullptr;
+    // relaxed: published to the children by the pushes and posts that launch them. The
+    // launcher holds a count of its own unless the last child runs inline: that child cannot
+    // end before the launch is over, so its count is the launcher's.
+    pending_.store(children + (inline_last_ ? 0 : 1), std::memory_order_relaxed);
+  }
+  // True: every child but the last goes into this worker's fork deque, and the parent transfers
+  // into the last one at once instead of posting it (prepare, not launch, for that one).
+  [[nodiscard]] bool inline_last() const noexcept { return inline_last_; }
+  // Makes the child ready; true when it went into this worker's fork deque.
+  template <class T>
+  bool launch(std::coroutine_handle<task_promise<T>> h, task_env& env, fork_node& node,
+              std::size_t index) noexcept {
+    return fork_scope::launch_task(h, env, node, index, target_);
   }
   template <class T>
-  void launch(std::coroutine_handle<task_promise<T>> h, task_env& env, fork_node& node,
-              std::size_t index) noexcept {
-    fork_scope::launch_task(h, env, node, index, target_);
+  void prepare(std::coroutine_handle<task_promise<T>> h, task_env& env, fork_node& node,
+               std::size_t index) noexcept {
+    fork_scope::prepare_task(h, env, node, index, target_);
   }
   // Gives up the launcher's count. True: the parent stays suspended (the last child resumes it);
   // false: every child has already ended, the parent goes on.
@@ -68,14 +91,17 @@ class join_all final : public fork_scope {
   }
 
  private:
-  static void on_end(fork_scope& scope, fork_node& child) noexcept {
+  static std::coroutine_handle<> on_end(fork_scope& scope, fork_node& child) noexcept {
     auto& self = static_cast<join_all&>(scope);
     if (child.error || self.policy_ == stop_on::first_end) self.claim_first(child.index);
     // Copies first: once the count is given up the parent may resume and destroy `self`.
     const wake_target target = self.target_;
     const std::coroutine_handle<> parent = self.parent_;
     // acq_rel: release publishes this child's outcome; the last decrement acquires all others'.
-    if (self.pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) wake(target, parent);
+    if (self.pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      return continue_parent(target, parent);
+    }
+    return nullptr;
   }
   void claim_first(std::size_t index) noexcept {
     std::size_t expected = none;
@@ -84,6 +110,7 @@ class join_all final : public fork_scope {
   }
 
   stop_on policy_;
+  bool inline_last_ = false;
   wake_target target_;
   std::coroutine_handle<> parent_;
   std::atomic<std::size_t> pending_{0};
@@ -102,11 +129,21 @@ class join_child {
   join_child& operator=(join_child&&) = delete;
   join_child(const join_child&) = delete;
   join_child& operator=(const join_child&) = delete;
-  ~join_child() {
-    if (h_) h_.destroy();
+  ~join_child() { destroy(); }
+
+  // Destroys the child's frame (once it has ended, or before it was launched).
+  void destroy() noexcept {
+    if (h_) std::exchange(h_, nullptr).destroy();
   }
 
-  void launch(join_all& join, std::size_t index) noexcept { join.launch(h_, env_, node_, index); }
+  bool launch(join_all& join, std::size_t index) noexcept {
+    return join.launch(h_, env_, node_, index);
+  }
+  // Readies the child to be transferred into by the launcher (join_all::inline_last).
+  std::coroutine_handle<> prepare(join_all& join, std::size_t index) noexcept {
+    join.prepare(h_, env_, node_, index);
+    return h_;
+  }
   [[nodiscard]] fork_node& node() noexcept { return node_; }
   [[nodiscard]] const fork_node& node() const noexcept { return node_; }
 
@@ -139,7 +176,15 @@ class fork_tuple {
 
   [[nodiscard]] static constexpr std::size_t size() noexcept { return sizeof...(Ts); }
   void launch_all(join_all& join) noexcept { launch_all(join, indices{}); }
+  // Launches every child but the last; returns the last, readied. True in *pushed when some
+  // went into the fork deque.
+  std::coroutine_handle<> launch_all_but_last(join_all& join, bool* pushed) noexcept {
+    return launch_all_but_last(join, pushed, indices{});
+  }
   [[nodiscard]] const fork_node& node(std::size_t i) const noexcept { return *nodes(indices{})[i]; }
+  void destroy_all() noexcept {
+    std::apply([](auto&... child) { (child.destroy(), ...); }, children_);
+  }
   // Every child's value, in order. Only when none failed.
   values take_all() { return take_all(indices{}); }
   // Child i's value, as the i-th alternative.
@@ -151,6 +196,19 @@ class fork_tuple {
   template <std::size_t... I>
   void launch_all(join_all& join, std::index_sequence<I...>) noexcept {
     (std::get<I>(children_).launch(join, I), ...);
+  }
+  template <std::size_t... I>
+  std::coroutine_handle<> launch_all_but_last(join_all& join, bool* pushed,
+                                              std::index_sequence<I...>) noexcept {
+    if constexpr (sizeof...(Ts) == 0) {
+      return nullptr;  // never called: when_all() is ready at once
+    } else {
+      constexpr std::size_t last = sizeof...(Ts) - 1;
+      bool any = false;
+      ((I != last && std::get<I>(children_).launch(join, I) && (any = true)), ...);
+      *pushed = any;
+      return std::get<last>(children_).prepare(join, last);
+    }
   }
   template <std::size_t... I>
   std::array<const fork_node*, sizeof...(Ts)> nodes(std::index_sequence<I...>) const noexcept {
@@ -172,7 +230,50 @@ class fork_tuple {
   std::tuple<join_child<Ts>...> children_;
 };
 
-// The children of when_all(vector) / when_any(vector): one block of root handles.
+// A block of `size` E's from the frame allocator (shoal/frame_allocator.hpp: recycled per
+// thread, so a when_all of a vector costs no system allocation in steady state), each made from
+// one element of a range by E's constructor, destroyed in reverse order with the block.
+template <class E>
+class frame_array {
+ public:
+  template <class Range>
+  explicit frame_array(Range&& from)
+      : size_(std::size(from)),
+        items_(static_cast<E*>(size_ == 0 ? nullptr : frame_allocate(bytes()))) {
+    std::size_t made = 0;
+    try {
+      for (auto& x : from) {
+        new (items_ + made) E(std::move(x));
+        ++made;
+      }
+    } catch (...) {
+      destroy(made);
+      throw;
+    }
+  }
+  frame_array(const frame_array&) = delete;
+  frame_array& operator=(const frame_array&) = delete;
+  ~frame_array() { destroy(size_); }
+
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  E& operator[](std::size_t i) noexcept { return items_[i]; }
+  const E& operator[](std::size_t i) const noexcept { return items_[i]; }
+  E* begin() noexcept { return items_; }
+  E* end() noexcept { return items_ + size_; }
+
+ private:
+  [[nodiscard]] std::size_t bytes() const noexcept { return size_ * sizeof(E); }
+  void destroy(std::size_t made) noexcept {
+    while (made > 0) items_[--made].~E();
+    if (items_ != nullptr) frame_deallocate(items_, bytes());
+  }
+
+  std::size_t size_;
+  E* items_;
+};
+
+// The children of when_all(vector) / when_any(vector): one block of join_child from the frame
+// allocator; the vector's tasks are moved into it.
 template <class T>
 class fork_range {
  public:
@@ -181,16 +282,23 @@ class fork_range {
 
   static_assert(!std::is_reference_v<T>,
                 "shoal: children of when_all/when_any return values, not references");
-  explicit fork_range(std::vector<task<T>> tasks) {
-    children_.reserve(tasks.size());
-    for (task<T>& t : tasks) children_.emplace_back(std::move(t));
-  }
+  explicit fork_range(std::vector<task<T>> tasks) : children_(tasks) {}
 
   [[nodiscard]] std::size_t size() const noexcept { return children_.size(); }
   void launch_all(join_all& join) noexcept {
     for (std::size_t i = 0; i < children_.size(); ++i) children_[i].launch(join, i);
   }
+  std::coroutine_handle<> launch_all_but_last(join_all& join, bool* pushed) noexcept {
+    const std::size_t last = children_.size() - 1;
+    bool any = false;
+    for (std::size_t i = 0; i < last; ++i) any = children_[i].launch(join, i) || any;
+    *pushed = any;
+    return children_[last].prepare(join, last);
+  }
   [[nodiscard]] const fork_node& node(std::size_t i) const noexcept { return children_[i].node(); }
+  void destroy_all() noexcept {
+    for (join_child<T>& child : children_) child.destroy();
+  }
   values take_all() {
     if constexpr (!std::is_void_v<T>) {
       std::vector<T> out;
@@ -202,36 +310,63 @@ class fork_range {
   one_value take_one(std::size_t i) { return children_[i].take(); }
 
  private:
-  std::vector<join_child<T>> children_;
+  frame_array<join_child<T>> children_;
 };
 
-// Launches the children when the parent suspends; when_all / when_any add await_resume.
+// The ended children, handed to await_resume: their frames are destroyed when it goes, after their
+// outcomes were taken (so no child frame outlives the await, whatever await_resume throws).
+template <class Children>
+class ended_children {
+ public:
+  explicit ended_children(Children& children) noexcept : children_(&children) {}
+  ended_children(const ended_children&) = delete;
+  ended_children& operator=(const ended_children&) = delete;
+  ~ended_children() { children_->destroy_all(); }
+  Children& operator*() const noexcept { return *children_; }
+  Children* operator->() const noexcept { return children_; }
+
+ private:
+  Children* children_;
+};
+
+// Launches the children when the parent suspends; when_all / when_any add await_resume. The
+// children stay in the awaitable (fork_awaitable), which lives until the end of the co_await
+// expression: the awaiter refers to them, nothing is moved.
 template <class Children>
 class join_all_awaiter {
  public:
-  join_all_awaiter(Children children, join_all::stop_on policy)
-      : children_(std::move(children)), join_(policy) {}
+  join_all_awaiter(Children& children, join_all::stop_on policy) noexcept
+      : children_(children), join_(policy) {}
   join_all_awaiter(const join_all_awaiter&) = delete;
   join_all_awaiter& operator=(const join_all_awaiter&) = delete;
 
   bool await_ready() const noexcept { return children_.size() == 0; }
+  // Work-first on a pool worker: every child but the last into the worker's fork deque, then
+  // straight into the last one; elsewhere every child posted, and the parent goes on at once if
+  // they all ended during the launch. Nothing of the awaiter is touched after the transfer.
   template <class Promise>
-  bool await_suspend(std::coroutine_handle<Promise> parent) {
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> parent) {
     join_.begin(parent, children_.size());
+    if (join_.inline_last()) {
+      bool pushed = false;
+      const std::coroutine_handle<> last = children_.launch_all_but_last(join_, &pushed);
+      if (pushed) notify_forked();
+      return transfer(last);
+    }
     children_.launch_all(join_);
-    return join_.end_launch();
+    if (join_.end_launch()) return std::noop_coroutine();
+    return parent;
   }
 
  protected:
   ~join_all_awaiter() = default;
 
-  // Hands the ended children to the caller, who destroys them when done with their outcomes
-  // (so no child frame outlives the await).
-  Children release_children() noexcept { return std::move(children_); }
+  // The ended children, destroyed when the result goes.
+  ended_children<Children> end_children() noexcept { return ended_children<Children>(children_); }
   [[nodiscard]] std::size_t first() const noexcept { return join_.first(); }
 
  private:
-  Children children_;
+  Children& children_;
   join_all join_;
 };
 
@@ -239,9 +374,14 @@ class join_all_awaiter {
 template <template <class> class Awaiter, class Children>
 class [[nodiscard]] fork_awaitable {
  public:
-  explicit fork_awaitable(Children children) noexcept : children_(std::move(children)) {}
-  // The awaiter holds the join state (its std::stop_source allocates its shared state here).
-  Awaiter<Children> operator co_await() && { return Awaiter<Children>(std::move(children_)); }
+  // The children are made in place (from the tasks, or the vector of tasks), never moved after.
+  template <class... Args>
+  explicit fork_awaitable(std::in_place_t /*tag*/, Args&&... args)
+      : children_(std::forward<Args>(args)...) {}
+  fork_awaitable(const fork_awaitable&) = delete;
+  fork_awaitable& operator=(const fork_awaitable&) = delete;
+  // The awaiter holds the join state and refers to the children held here.
+  Awaiter<Children> operator co_await() && noexcept { return Awaiter<Children>(children_); }
 
  private:
   Children children_;

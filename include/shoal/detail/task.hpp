@@ -17,6 +17,7 @@
 #include <variant>
 
 #include "shoal/detail/env_awaiter.hpp"
+#include "shoal/detail/fork_handoff.hpp"
 #include "shoal/detail/fork_node.hpp"
 #include "shoal/detail/task_env.hpp"
 #include "shoal/detail/transfer.hpp"
@@ -133,15 +134,17 @@ class task_result<void> {
 
 // Final suspension of a task: hand control back to whoever awaited it or, for a task started
 // as a when_all/when_any child, report its end to its join (after which the frame may be
-// destroyed by the parent at any moment: nothing of it is touched again).
+// destroyed by the parent at any moment: nothing of it is touched again) and go on into the
+// parent, when this child ended its wait, or into the next forked child (fork_handoff.hpp).
 struct final_transfer {
   bool await_ready() const noexcept { return false; }
   template <class Promise>
   std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> self) noexcept {
     auto& promise = self.promise();
     if (promise.fork != nullptr) {
-      report_end(*promise.fork, promise.result().error());
-      return std::noop_coroutine();
+      std::coroutine_handle<> next = report_end(*promise.fork, promise.result().error());
+      if (!next) next = next_forked();
+      return transfer(next);
     }
     return transfer(promise.continuation);
   }

@@ -19,6 +19,7 @@
 #include <stop_token>
 #include <type_traits>
 
+#include "shoal/detail/lazy_stop.hpp"
 #include "shoal/executor.hpp"
 
 namespace shoal::detail {
@@ -32,27 +33,6 @@ struct local_binding {
   const void* key = nullptr;
   const void* value = nullptr;
   const local_binding* next = nullptr;
-};
-
-// A token that is never stopped, for envs that have none.
-inline const std::stop_token no_stop_token{};
-
-// The chain's stop token, by reference. The token lives in the frame or scope that set it
-// (with_stop_token, with_deadline, a fork scope: when_all, when_any, task_group), which
-// outlives every task that runs under it; so copying an env (each when_all child gets one)
-// costs no reference count.
-class stop_ref {
- public:
-  stop_ref() noexcept = default;
-  explicit stop_ref(const std::stop_token& token) noexcept : token_(&token) {}
-
-  [[nodiscard]] bool stop_requested() const noexcept { return token_->stop_requested(); }
-  [[nodiscard]] bool stop_possible() const noexcept { return token_->stop_possible(); }
-  // The token itself: for a std::stop_callback, a comparison or a copy.
-  [[nodiscard]] const std::stop_token& token() const noexcept { return *token_; }
-
- private:
-  const std::stop_token* token_ = &no_stop_token;
 };
 
 struct task_env {

@@ -1,8 +1,8 @@
 // shoal/detail/when_all.hpp: the awaiter behind shoal/when_all.hpp.
 //
 // Launching and joining are join_all's (detail/join_all.hpp); this adds the result: the first
-// failure's exception rethrown, else every value in order. The ended children are moved out of
-// the awaiter into a local of await_resume, so their frames are destroyed before it returns.
+// failure's exception rethrown, else every value in order. The ended children's frames are
+// destroyed before await_resume returns (ended_children, detail/join_all.hpp).
 #pragma once
 
 #include <cstddef>
@@ -16,17 +16,17 @@ namespace shoal::detail {
 template <class Children>
 class when_all_awaiter final : public join_all_awaiter<Children> {
  public:
-  explicit when_all_awaiter(Children children)
-      : join_all_awaiter<Children>(std::move(children), join_all::stop_on::first_failure) {}
+  explicit when_all_awaiter(Children& children) noexcept
+      : join_all_awaiter<Children>(children, join_all::stop_on::first_failure) {}
   when_all_awaiter(const when_all_awaiter&) = delete;
   when_all_awaiter& operator=(const when_all_awaiter&) = delete;
   ~when_all_awaiter() = default;
 
   typename Children::values await_resume() {
-    Children ended = this->release_children();
+    const ended_children<Children> ended = this->end_children();
     const std::size_t failed = this->first();
-    if (failed != join_all::none) std::rethrow_exception(ended.node(failed).error);
-    return ended.take_all();
+    if (failed != join_all::none) std::rethrow_exception(ended->node(failed).error);
+    return ended->take_all();
   }
 };
 

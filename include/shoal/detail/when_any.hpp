@@ -32,18 +32,18 @@ typename fork_tuple<Ts...>::one_value winner_of(fork_tuple<Ts...>& children, std
 template <class Children>
 class when_any_awaiter final : public join_all_awaiter<Children> {
  public:
-  explicit when_any_awaiter(Children children)
-      : join_all_awaiter<Children>(std::move(children), join_all::stop_on::first_end) {}
+  explicit when_any_awaiter(Children& children) noexcept
+      : join_all_awaiter<Children>(children, join_all::stop_on::first_end) {}
   when_any_awaiter(const when_any_awaiter&) = delete;
   when_any_awaiter& operator=(const when_any_awaiter&) = delete;
   ~when_any_awaiter() = default;
 
   auto await_resume() {
-    Children ended = this->release_children();
+    const ended_children<Children> ended = this->end_children();
     const std::size_t winner = this->first();
     if (winner == join_all::none) throw std::invalid_argument("shoal: when_any of no tasks");
-    if (ended.node(winner).error) std::rethrow_exception(ended.node(winner).error);
-    return winner_of(ended, winner);
+    if (ended->node(winner).error) std::rethrow_exception(ended->node(winner).error);
+    return winner_of(*ended, winner);
   }
 };
 

@@ -159,7 +159,7 @@ void pool_state::leave_idle(worker& w) noexcept {
 bool pool_state::any_stealable_work() const noexcept {
   if (!global_empty()) return true;
   for (const auto& w : workers_) {
-    if (!w->ring().empty()) return true;
+    if (!w->ring().empty() || !w->forks().empty()) return true;
   }
   return false;
 }

@@ -90,10 +90,12 @@ class pool_state {
   bool end_spinning() noexcept { return spinning_.fetch_sub(1, std::memory_order_seq_cst) == 1; }
   // Returns the number of idle workers including the caller.
   std::size_t enter_idle() noexcept;
+  // The idle count itself, for a worker's fork support (detail/fork_deque.hpp) to read.
+  [[nodiscard]] const std::atomic<std::size_t>& idle_count() const noexcept { return idle_; }
   // Serialised with try_finish (see the header comment); clears `w`'s owner_work_while_idle.
   void leave_idle(worker& w) noexcept;
 
-  // Work any idle worker could take: the global queue or another worker's ring.
+  // Work any idle worker could take: the global queue, another worker's ring or fork deque.
   bool any_stealable_work() const noexcept;
   // Anything queued anywhere, inboxes included (pinned work only its owner may run).
   bool any_queued_work() const noexcept;

@@ -14,10 +14,15 @@ namespace {
 thread_local worker* this_worker = nullptr;
 
 constexpr unsigned max_lifo_streak = 3;
+// Forked children taken in a row while other local work waits: a fork tree goes depth first,
+// but a ring or pinned item still gets a turn at least every 65 resumptions from the loop.
+constexpr unsigned max_fork_streak = 64;
 constexpr std::uint64_t global_check_interval = 61;  // prime: avoids lockstep with other periods
 constexpr std::uint64_t timer_check_interval = 16;
 constexpr std::uint64_t io_check_interval = 32;
 constexpr std::size_t preallocated_queue_slots = 64;
+
+void notify_forks(void* pool) noexcept { static_cast<pool_state*>(pool)->notify_work_relaxed(); }
 
 void cpu_relax() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
@@ -40,6 +45,11 @@ worker::worker(pool_state& pool, std::size_t index, const thread_pool_options& o
   pinned_.reserve(preallocated_queue_slots);
   inbox_.reserve(preallocated_queue_slots);
   draining_.reserve(preallocated_queue_slots);
+  forks_.pool = &pool;
+  forks_.idle = &pool.idle_count();
+  forks_.notify = &notify_forks;
+  forks_.notify_arg = &pool;
+  set_fork_support(&forks_);
 }
 
 worker* worker::current() noexcept { return this_worker; }
@@ -181,8 +191,16 @@ std::coroutine_handle<> worker::next_local() noexcept {
     pinned_.push_back(std::exchange(lifo_, nullptr));
   }
   lifo_streak_ = 0;
+  if (fork_streak_ < max_fork_streak) {
+    if (auto h = forks_.deque.pop()) {
+      ++fork_streak_;
+      return h;
+    }
+  }
+  fork_streak_ = 0;
   drain_inbox();
   if (auto h = pop_ring_or_pinned()) return h;
+  if (auto h = forks_.deque.pop()) return h;
   fire_due_timers();
   drain_inbox();
   return pop_ring_or_pinned();
@@ -195,6 +213,10 @@ std::coroutine_handle<> worker::steal() noexcept {
   for (std::size_t i = 0; i < n; ++i) {
     worker& victim = pool_->at((start + i) % n);
     if (&victim == this) continue;
+    if (auto h = victim.forks_.deque.steal()) {
+      count(stolen_);
+      return h;
+    }
     if (auto h = victim.ring_.steal_into(ring_)) {
       count(stolen_);
       return h;
@@ -209,7 +231,7 @@ std::coroutine_handle<> worker::next_remote() noexcept {
 }
 
 bool worker::has_local_work() const noexcept {
-  return lifo_ || !pinned_.empty() || !ring_.empty() ||
+  return lifo_ || !pinned_.empty() || !ring_.empty() || !forks_.deque.empty() ||
          inbox_nonempty_.load(std::memory_order_acquire);
 }
 
@@ -302,6 +324,7 @@ void worker::run() {
       // outside): start fetching it while this one runs. A hint only: it may be gone by then.
       if (void* next = ring_.peek()) __builtin_prefetch(next);
       count(resumed_);
+      forks_.handoffs = 0;
       resume(h);
       continue;
     }

@@ -2,10 +2,14 @@
 //
 // Queues, in the order the worker serves them:
 //   lifo_    one deferred continuation, run next (at most 3 times in a row, then demoted);
+//   forks_   children forked here by when_all / when_any / task_group (detail/fork_deque.hpp),
+//            newest first (at most 64 in a row while other local work waits), oldest first for
+//            thieves;
 //   pinned_  work only this worker may run (bound chains, continuations), owner-only FIFO;
 //   ring_    stealable local work (spmc_ring), FIFO; overflow spills half to the global queue;
 //   inbox_   what other threads post to this worker, drained into pinned_/ring_;
-//   then the pool's global queue and other workers' rings (steal half).
+//   then the pool's global queue, other workers' fork deques (steal the oldest one) and rings
+//   (steal half).
 // Timers live in a heap owned by this worker and fire on its thread. Descriptors watched from
 // this worker (shoal/fd_watch.hpp) are registered with its reactor, which it polls without
 // blocking every few dozen resumptions and before it goes idle, and sleeps in when idle.
@@ -26,6 +30,7 @@
 #include "pool/fifo.hpp"
 #include "pool/parker.hpp"
 #include "pool/spmc_ring.hpp"
+#include "shoal/detail/fork_deque.hpp"
 #include "shoal/detail/mutex.hpp"
 #include "shoal/detail/timer_heap.hpp"
 #include "shoal/executor.hpp"
@@ -65,6 +70,7 @@ class worker final : public executor {
     return inbox_nonempty_.load(std::memory_order_acquire);  // pairs with post
   }
   spmc_ring& ring() noexcept { return ring_; }
+  fork_deque& forks() noexcept { return forks_.deque; }
   // True when, while counted idle, this worker made work ready in its owner-only queues (the
   // reactor it sleeps in dispatched an event to a chain bound here). Read by try_finish and
   // cleared by leave_idle, both under the pool's finish mutex.
@@ -126,6 +132,8 @@ class worker final : public executor {
 
   std::coroutine_handle<> lifo_;
   unsigned lifo_streak_ = 0;
+  detail::fork_support forks_;  // lent to when_all / task_group: executor::fork_support()
+  unsigned fork_streak_ = 0;
   bool inbox_active_ = false;    // drained cross-thread work since it last went idle
   bool parked_in_pool_ = false;  // inside park(), counted idle by the pool
   bool searching_ = false;       // woken by pool_state::wake_one, holding its spinning count

@@ -1,0 +1,52 @@
+// bench/forkjoin/run.hpp: what the four fork/join programs share: a 2-worker (or argv) shoal
+// thread_pool, one warm-up and one timed run of a task started from pool.schedule(), and the
+// lines the runtime-benchmarks suite prints (duration in microseconds, peak RSS in KiB), so one
+// script reads shoal's programs and the peers' alike.
+#pragma once
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+
+#include "shoal/sync_wait.hpp"
+#include "shoal/task.hpp"
+#include "shoal/thread_pool.hpp"
+
+namespace forkjoin {
+
+inline long peak_rss_kib() {
+  rusage usage{};
+  return getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss : -1;
+}
+
+// Runs `warmup` then `timed` (each a task factory) on a pool of `threads` workers; prints the
+// suite's lines and returns 0.
+template <class Warmup, class Timed>
+int run(std::size_t threads, Warmup warmup, Timed timed) {
+  std::printf("threads: %zu\n", threads);
+  shoal::thread_pool pool({.workers = threads});
+  pool.start();
+  auto body = [&]() -> shoal::task<long long> {
+    co_await pool.schedule();
+    co_await warmup();
+    const auto start = std::chrono::steady_clock::now();
+    co_await timed();
+    co_return std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::steady_clock::now() - start)
+        .count();
+  };
+  const long long us = shoal::sync_wait(body());
+  shoal::sync_wait(pool.stop());
+  std::printf("runs:\n  - iteration_count: 1\n    duration: %lld us\n    max_rss: %ld KiB\n", us,
+              peak_rss_kib());
+  return 0;
+}
+
+inline std::size_t threads_arg(int argc, char** argv, int index) {
+  return argc > index ? static_cast<std::size_t>(std::atoi(argv[index])) : 2;
+}
+
+}  // namespace forkjoin

@@ -1,0 +1,91 @@
+// shoal/detail/fork_handoff.hpp: where control goes when a forked child ends (when_all,
+// when_any, task_group): straight into its parent or into the next child of this worker's fork
+// deque, by symmetric transfer, instead of through the scheduler.
+//
+// What: continue_parent(target, parent) is called by the child that ends its parent's wait (the
+// last of a when_all, the first to end while a task_group waits). On a pool worker that may run
+// the parent (its home when bound; any worker of the same pool when not: a work-stealing
+// continuation) it returns the parent to transfer into; elsewhere it posts the parent there (or
+// defers it on this thread, when this thread is the parent's executor) and returns nullptr.
+// next_forked() is called by a child that ended without ending its parent's wait: the newest
+// child in this worker's deque, to transfer into, or nullptr (back to the worker's loop).
+// Both spend the worker's hand-off budget (fork_support::handoff_budget): past it the parent is
+// deferred and no child is popped, so the loop gets its turn (timers, I/O, other queues) at least
+// every so many hand-offs even under a chain that forks forever.
+//
+// Thread-safety: called on the thread that ran the child. Reading another executor's
+// fork_support is safe: a worker sets it before it runs anything and never changes it.
+#pragma once
+
+#include <coroutine>
+
+#include "shoal/detail/fork_deque.hpp"
+#include "shoal/detail/task_env.hpp"
+#include "shoal/executor.hpp"
+
+namespace shoal::detail {
+
+// Resumes a parent on `target`: next on this thread when this thread is its executor, else
+// posted there (so it never resumes on a foreign thread). The path of executors without fork
+// support (sync_wait's loop, the tests' manual scheduler).
+inline void wake(wake_target target, std::coroutine_handle<> h) noexcept {
+  if (target.where == executor::current()) {
+    target.where->defer(h);
+  } else {
+    target.post(h);
+  }
+}
+
+// True when the worker `here` (with fork support `fs`) may resume a coroutine whose wake target
+// is `target`.
+inline bool may_resume_here(const executor* here, const fork_support& fs,
+                            wake_target target) noexcept {
+  if (here == target.where) return true;
+  if (target.pinned) return false;
+  const fork_support* theirs = target.where->fork_support();
+  return theirs != nullptr && theirs->pool == fs.pool;
+}
+
+inline std::coroutine_handle<> continue_parent(wake_target target,
+                                               std::coroutine_handle<> parent) noexcept {
+  executor* here = executor::current();
+  fork_support* fs = here != nullptr ? here->fork_support() : nullptr;
+  if (fs == nullptr || !may_resume_here(here, *fs, target)) {
+    wake(target, parent);
+    return nullptr;
+  }
+  if (fs->may_hand_off()) return parent;
+  // Over budget: next on this worker once its loop has had its turn (deferred: never stolen,
+  // never behind other queued work, so the fork tree still unfolds depth first).
+  here->defer(parent);
+  return nullptr;
+}
+
+inline std::coroutine_handle<> next_forked() noexcept {
+  executor* here = executor::current();
+  fork_support* fs = here != nullptr ? here->fork_support() : nullptr;
+  if (fs == nullptr || !fs->may_hand_off()) return nullptr;
+  return fs->deque.pop();
+}
+
+// Makes `h` (a child just launched, unbound) ready on this worker: into its fork deque when it
+// has one and there is room, else posted to `where`. True when it went into the deque (the
+// launcher then wakes an idle worker to steal: fork_support::notify).
+inline bool push_forked(wake_target where, std::coroutine_handle<> h) noexcept {
+  executor* here = executor::current();
+  if (!where.pinned && here == where.where) {
+    fork_support* fs = here->fork_support();
+    if (fs != nullptr && fs->deque.push(h)) return true;
+  }
+  where.post(h);
+  return false;
+}
+
+// After children went into this worker's deque: lets an idle worker of the pool come and steal.
+inline void notify_forked() noexcept {
+  fork_support* fs = executor::current()->fork_support();
+  // relaxed: a hint, as for any push onto a running worker's own queue (pool_state.hpp).
+  if (fs->idle->load(std::memory_order_relaxed) != 0) fs->notify(fs->notify_arg);
+}
+
+}  // namespace shoal::detail

@@ -1,0 +1,76 @@
+// shoal/detail/frame_cache.hpp: the per-thread free lists behind shoal/frame_allocator.hpp, in a
+// header so that the common case (a frame of a cached class taken from or given back to this
+// thread's list) is inlined into every coroutine's allocation and deallocation.
+//
+// What: one free list per 64-byte size class (`frame_classes`), with its count, and the spill
+// that gathers frames once the class is full (src/shoal/frame_allocator.cpp moves whole batches
+// of it to the shared depot); `frame_cache_state` says whether this thread's cache is usable
+// (0: not yet set up, 1: alive, 2: the thread is exiting); the counters of frame_allocator_stats.
+// Every state change but the two fast paths lives in frame_allocator.cpp.
+//
+// Lifetime: constinit thread-locals with trivial destructors (no TLS guard on the fast path);
+// the cache's frames are returned to the system by a reaper in frame_allocator.cpp when the
+// thread exits.
+// Thread-safety: each thread touches only its own.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace shoal {
+
+inline constexpr std::size_t frame_size_class_bytes = 64;
+inline constexpr std::size_t frame_size_classes = 32;  // up to 2 KiB
+inline constexpr std::size_t frame_cache_bytes_per_class = std::size_t{256} * 1024;
+
+// Counters of this thread's allocator, for tests and benchmarks.
+struct frame_allocator_stats {
+  std::uint64_t allocations = 0;         // frame_allocate calls
+  std::uint64_t system_allocations = 0;  // of which served by ::operator new
+};
+
+}  // namespace shoal
+
+namespace shoal::detail {
+
+struct frame_free_block {
+  frame_free_block* next;        // the next block of the same list (or batch)
+  frame_free_block* next_batch;  // in the first block of a batch in the depot: the next batch
+};
+static_assert(sizeof(frame_free_block) <= frame_size_class_bytes);
+
+// One class of one thread's cache: a list of at most frame_class_limit(index) free frames, and
+// the spill where frames freed beyond that gather into a batch for the depot.
+struct frame_size_class {
+  frame_free_block* head = nullptr;
+  std::size_t count = 0;
+  frame_free_block* spill = nullptr;
+  std::size_t spilled = 0;
+};
+
+constexpr std::size_t frame_class_bytes(std::size_t index) noexcept {
+  return (index + 1) * frame_size_class_bytes;
+}
+constexpr std::size_t frame_class_index(std::size_t size) noexcept {
+  return (size + frame_size_class_bytes - 1) / frame_size_class_bytes - 1;
+}
+// Frames a class may keep on this thread: frame_cache_bytes_per_class of them.
+inline constexpr std::array<std::size_t, frame_size_classes> frame_class_limits = [] {
+  std::array<std::size_t, frame_size_classes> limits{};
+  for (std::size_t i = 0; i < frame_size_classes; ++i) {
+    limits[i] = frame_cache_bytes_per_class / frame_class_bytes(i);
+  }
+  return limits;
+}();
+
+inline constinit thread_local std::array<frame_size_class, frame_size_classes> frame_classes{};
+inline constinit thread_local int frame_cache_state = 0;
+inline constinit thread_local frame_allocator_stats frame_stats{};
+
+// The paths off the fast one (frame_allocator.cpp): refill from the spill or the depot, or the
+// system; set the cache up, spill, or free to the system.
+[[nodiscard]] void* frame_allocate_slow(std::size_t size);
+void frame_deallocate_slow(void* frame, std::size_t size) noexcept;
+
+}  // namespace shoal::detail
