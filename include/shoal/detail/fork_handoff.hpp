@@ -10,8 +10,9 @@
 // next_forked() is called by a child that ended without ending its parent's wait: the newest
 // child in this worker's deque, to transfer into, or nullptr (back to the worker's loop).
 // Both spend the worker's hand-off budget (fork_support::handoff_budget): past it the parent is
-// deferred and no child is popped, so the loop gets its turn (timers, I/O, other queues) at least
-// every so many hand-offs even under a chain that forks forever.
+// pushed onto this worker's fork deque (deferred when bound) and no child is popped, so the loop
+// gets its turn (timers, I/O, other queues) at least every so many hand-offs even under a chain
+// that forks forever.
 //
 // Thread-safety: called on the thread that ran the child. Reading another executor's
 // fork_support is safe: a worker sets it before it runs anything and never changes it.
@@ -55,9 +56,14 @@ inline std::coroutine_handle<> continue_parent(wake_target target,
     return nullptr;
   }
   if (fs->may_hand_off()) return parent;
-  // Over budget: next on this worker once its loop has had its turn (deferred: never stolen,
-  // never behind other queued work, so the fork tree still unfolds depth first).
-  here->defer(parent);
+  // Over budget: next on this worker once its loop has had its turn, on top of its fork deque
+  // (never behind other queued work, so the fork tree still unfolds depth first and finished
+  // joins do not pile up); a bound parent, which no thief may take, is deferred instead.
+  if (target.pinned) {
+    here->defer(parent);
+  } else if (!fs->deque.push(parent)) {
+    here->post(parent, false);
+  }
   return nullptr;
 }
 

@@ -1,0 +1,277 @@
+// The work-first fork/join path (issue 26) under real concurrency: the fork deque itself (an
+// owner pushing and popping while thieves steal; a full deque), and recursive fork trees on a
+// two-worker pool: memory bounded by depth, not by the number of tasks; a deque overflowing into
+// the ordinary queues; a stop requested from another thread in the middle of a deep tree;
+// failures deep in a tree; task_group children stolen. Run under TSan and ASan in CI.
+#include "shoal/detail/fork_deque.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "shoal/sleep.hpp"
+#include "shoal/stop.hpp"
+#include "shoal/sync_wait.hpp"
+#include "shoal/task_group.hpp"
+#include "shoal/when_all.hpp"
+#include "support/running_pool.hpp"
+
+namespace {
+
+using shoal::task;
+using shoal::detail::fork_deque;
+using shoal::testing::running_pool;
+
+std::coroutine_handle<> as_handle(std::uintptr_t i) {
+  // Fake, never-resumed handles: distinct addresses are all the deque needs.
+  return std::coroutine_handle<>::from_address(
+      reinterpret_cast<void*>(i << 4));  // NOLINT(performance-no-int-to-ptr)
+}
+std::uintptr_t as_index(std::coroutine_handle<> h) {
+  return reinterpret_cast<std::uintptr_t>(h.address()) >> 4;
+}
+
+TEST(ForkDequeStress, EveryItemIsTakenExactlyOnceByTheOwnerOrOneThief) {
+  // The owner pushes at least `items`, and goes on (bounded at 30 s) until the thieves have won
+  // some: on a loaded machine they may not even have started before a fixed count is done.
+  constexpr std::uintptr_t items = 300'000;
+  constexpr std::uintptr_t most = 4'000'000;
+  constexpr std::uint64_t enough_stolen = 1'000;
+  fork_deque deque(64);  // small, so that it is often full and often down to its last item
+  std::vector<std::atomic<int>> taken(most + 1);
+  std::atomic<bool> producing{true};
+  std::atomic<std::uint64_t> stolen{0};
+  std::vector<std::thread> thieves;
+  for (int t = 0; t < 2; ++t) {
+    thieves.emplace_back([&] {
+      while (producing.load(std::memory_order_acquire) || !deque.empty()) {
+        if (auto h = deque.steal()) {
+          taken[as_index(h)].fetch_add(1, std::memory_order_relaxed);
+          stolen.fetch_add(1, std::memory_order_relaxed);
+        }
+      }
+    });
+  }
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  std::uint64_t refused = 0;
+  std::uintptr_t pushed = 0;
+  while (pushed < most && (pushed < items || (stolen.load() < enough_stolen &&
+                                              std::chrono::steady_clock::now() < give_up))) {
+    const std::uintptr_t i = ++pushed;
+    while (!deque.push(as_handle(i))) {
+      ++refused;  // full: take one back ourselves, as a worker running its newest child would
+      if (auto h = deque.pop()) taken[as_index(h)].fetch_add(1, std::memory_order_relaxed);
+    }
+    if (i % 3 == 0) {
+      if (auto h = deque.pop()) taken[as_index(h)].fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+  while (auto h = deque.pop()) taken[as_index(h)].fetch_add(1, std::memory_order_relaxed);
+  producing.store(false, std::memory_order_release);
+  for (auto& t : thieves) t.join();
+  for (std::uintptr_t i = 1; i <= pushed; ++i) {
+    ASSERT_EQ(taken[i].load(), 1) << "item " << i;
+  }
+  EXPECT_GT(stolen.load(), 0U) << "no thief ever won: the test did not test stealing";
+  RecordProperty("pushed", static_cast<int>(pushed));
+  RecordProperty("stolen", static_cast<int>(stolen.load()));
+  RecordProperty("refused_full", static_cast<int>(refused));
+}
+
+TEST(ForkDequeStress, AFullDequeRefusesAndGivesBackNewestFirst) {
+  fork_deque deque(8);
+  for (std::uintptr_t i = 1; i <= 8; ++i) ASSERT_TRUE(deque.push(as_handle(i)));
+  EXPECT_FALSE(deque.push(as_handle(9)));
+  EXPECT_EQ(as_index(deque.steal()), 1U);  // thieves: oldest first
+  EXPECT_EQ(as_index(deque.pop()), 8U);    // owner: newest first
+  EXPECT_TRUE(deque.push(as_handle(10)));
+  EXPECT_TRUE(deque.push(as_handle(11)));
+  EXPECT_FALSE(deque.push(as_handle(12)));
+}
+
+// Counts the task frames alive at once (a parameter lives exactly as long as its frame).
+struct frame_count {
+  std::atomic<long> live{0};
+  std::atomic<long> peak{0};
+};
+class counted {
+ public:
+  explicit counted(frame_count& c) noexcept : c_(&c) { up(); }
+  counted(counted&& other) noexcept : c_(other.c_) { up(); }
+  counted(const counted&) = delete;
+  counted& operator=(const counted&) = delete;
+  counted& operator=(counted&&) = delete;
+  ~counted() { c_->live.fetch_sub(1, std::memory_order_relaxed); }
+
+ private:
+  void up() noexcept {
+    const long now = c_->live.fetch_add(1, std::memory_order_relaxed) + 1;
+    long seen = c_->peak.load(std::memory_order_relaxed);
+    while (now > seen && !c_->peak.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
+    }
+  }
+  frame_count* c_;
+};
+
+task<long> fib(int n, frame_count& c, counted probe) {
+  static_cast<void>(probe);
+  if (n < 2) co_return n;
+  auto [x, y] = co_await shoal::when_all(fib(n - 1, c, counted(c)), fib(n - 2, c, counted(c)));
+  co_return x + y;
+}
+
+TEST(ForkJoinDepth, Fib30OnTwoWorkersKeepsAtMostDepthTimesWorkersFramesAlive) {
+  // The issue's bound: fib(30) on 2 workers in at most 64 MiB. Breadth-first unfolding (every
+  // child posted to a FIFO) kept a large share of its 2.7 million frames alive at once (1.2 GiB
+  // for fib(32)); work-first keeps the pending siblings along one path per worker, plus the
+  // parents waiting for what thieves took. 64 MiB is 65,536 frames of 1 KiB (fib's is ~400 B);
+  // the bound asserted, 10,000, is far under it and far over what depth-first needs (~100).
+  running_pool rp(2);
+  frame_count c;
+  auto body = [&]() -> task<long> {
+    co_await rp.pool.schedule();
+    co_return co_await fib(30, c, counted(c));
+  };
+  EXPECT_EQ(shoal::sync_wait(body()), 832'040);
+  EXPECT_EQ(c.live.load(), 0);
+  RecordProperty("peak_frames", static_cast<int>(c.peak.load()));
+  std::printf("fib(30) on 2 workers: at most %ld frames alive at once\n", c.peak.load());
+  EXPECT_LE(c.peak.load(), 10'000) << "frames alive at once: not bounded by depth";
+}
+
+TEST(ForkJoinDepth, AWhenAllWiderThanTheDequeOverflowsIntoTheOrdinaryQueues) {
+  // 3,000 children: the worker's fork deque (1,024) fills, the rest are posted; nested ones
+  // too. Every value comes back in order.
+  running_pool rp(2);
+  auto leaf = [](int i) -> task<int> { co_return i; };
+  auto wide = [&](int base) -> task<long> {
+    std::vector<task<int>> children;
+    for (int i = 0; i < 3000; ++i) children.push_back(leaf(base + i));
+    long sum = 0;
+    int expected = base;
+    for (int v : co_await shoal::when_all(std::move(children))) {
+      EXPECT_EQ(v, expected++);
+      sum += v;
+    }
+    co_return sum;
+  };
+  auto body = [&]() -> task<long> {
+    co_await rp.pool.schedule();
+    auto [a, b] = co_await shoal::when_all(wide(0), wide(3000));
+    co_return a + b;
+  };
+  EXPECT_EQ(shoal::sync_wait(body()), 5999L * 6000 / 2);
+}
+
+// A tree that keeps forking until it is stopped: depth `depth`, and at the bottom rounds of two
+// leaves until a stop is requested (bounded by `give_up`). Some leaves sleep, which makes each
+// lazy stop state on their path into a real std::stop_source linked to its parent's.
+struct tree_counts {
+  std::atomic<long> leaves{0};
+  std::atomic<long> live{0};
+};
+task<void> leaf(tree_counts& c, long i) {
+  c.live.fetch_add(1, std::memory_order_relaxed);
+  if (i % 97 == 0) co_await shoal::sleep_for(std::chrono::microseconds(5));
+  c.leaves.fetch_add(1, std::memory_order_relaxed);
+  c.live.fetch_sub(1, std::memory_order_relaxed);
+}
+task<void> grow(tree_counts& c, int depth, std::chrono::steady_clock::time_point give_up) {
+  if (depth > 0) {
+    co_await shoal::when_all(grow(c, depth - 1, give_up), grow(c, depth - 1, give_up));
+    co_return;
+  }
+  long i = 0;
+  while (!shoal::stop_requested() && std::chrono::steady_clock::now() < give_up) {
+    co_await shoal::when_all(leaf(c, i), leaf(c, i + 1));
+    i += 2;
+  }
+}
+
+TEST(ForkJoinDepth, AStopFromAnotherThreadEndsADeepForkTree) {
+  running_pool rp(2);
+  tree_counts c;
+  std::stop_source stop;
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  std::atomic<bool> done{false};
+  auto body = [&]() -> task<void> {
+    co_await rp.pool.schedule();
+    co_await shoal::with_stop_token(stop.get_token(), grow(c, 12, give_up));
+    done.store(true);
+  };
+  std::thread requester([&] {
+    while (c.leaves.load() < 20'000 && !done.load()) std::this_thread::yield();
+    stop.request_stop();
+  });
+  shoal::sync_wait(body());
+  requester.join();
+  EXPECT_LT(std::chrono::steady_clock::now(), give_up) << "the stop never reached the leaves";
+  EXPECT_GE(c.leaves.load(), 20'000);
+  EXPECT_EQ(c.live.load(), 0);
+}
+
+task<int> maybe_failing(int n, int fail_at, std::atomic<int>& live) {
+  live.fetch_add(1);
+  struct gone {
+    std::atomic<int>* live;
+    ~gone() { live->fetch_sub(1); }
+  } g{&live};
+  if (n == fail_at) throw std::runtime_error("deep failure");
+  if (n < 2) co_return n;
+  auto [x, y] = co_await shoal::when_all(maybe_failing(n - 1, fail_at, live),
+                                         maybe_failing(n - 2, fail_at, live));
+  co_return x + y;
+}
+
+TEST(ForkJoinDepth, AFailureDeepInATreeReachesTheRootOnceAndLeavesNoFrame) {
+  running_pool rp(2);
+  for (int round = 0; round < 20; ++round) {
+    std::atomic<int> live{0};
+    auto body = [&]() -> task<int> {
+      co_await rp.pool.schedule();
+      co_return co_await maybe_failing(20, 3, live);
+    };
+    EXPECT_THROW(shoal::sync_wait(body()), std::runtime_error);
+    EXPECT_EQ(live.load(), 0);
+  }
+}
+
+TEST(ForkJoinDepth, TaskGroupChildrenGoThroughTheDequeAndAreStolen) {
+  running_pool rp(2);
+  std::atomic<int> threads_seen{0};  // reported, not asserted: stealing depends on timing
+  auto child = [&](int i) -> task<int> {
+    static thread_local bool seen = false;
+    if (!seen) {
+      seen = true;
+      threads_seen.fetch_add(1);
+    }
+    volatile long spin = 0;
+    for (int k = 0; k < 2000; ++k) spin = spin + k;
+    co_return i;
+  };
+  auto body = [&]() -> task<long> {
+    co_await rp.pool.schedule();
+    long total = 0;
+    for (int round = 0; round < 50; ++round) {
+      total +=
+          co_await shoal::with_task_group<int>([&](shoal::task_group<int>& group) -> task<long> {
+            for (int i = 0; i < 200; ++i) group.spawn(child(i));
+            long sum = 0;
+            while (auto r = co_await group.next_result()) sum += r->take_value();
+            co_return sum;
+          });
+    }
+    co_return total;
+  };
+  EXPECT_EQ(shoal::sync_wait(body()), 50L * 199 * 200 / 2);
+  RecordProperty("threads_that_ran_children", threads_seen.load());
+}
+
+}  // namespace
