@@ -18,8 +18,9 @@
 # Debian's (libtbb-dev). Built with the suite's flags: -O3 -march=native, TooManyCooks with
 # -DTMC_PRIORITY_COUNT=1 -DTMC_TRIVIAL_TASK and hwloc, libfork with -std=c++23 and hwloc, every
 # peer linked to tcmalloc (libgoogle-perftools-dev, libhwloc-dev: scripts/install-deps.sh).
-# shoal is run as built (its own frame allocator, glibc malloc); SHOAL_TCMALLOC=1 links it to
-# tcmalloc too.
+# shoal's programs are run twice: with glibc malloc (shoal) and linked to tcmalloc
+# (shoal+tcmalloc); frames come from shoal's own frame allocator either way, only the vectors of
+# the range form and the result vectors are malloc's.
 #
 # A benchmark, not a test: it reports, it never fails on a time. Every program checks its own
 # answer and prints ERROR when it is wrong; this script stops on one.
@@ -35,7 +36,7 @@ cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3}
 THREADS=${THREADS:-2}
 PROGRAMS=${PROGRAMS:-"fib skynet nqueens matmul"}
-SYSTEMS=${SYSTEMS:-"shoal tmc libfork tbb"}
+SYSTEMS=${SYSTEMS:-"shoal shoal+tcmalloc tmc libfork tbb"}
 OUT=${OUT:-build/forkjoin-peers}
 FIB=${FIB:-39}
 SKYNET=${SKYNET:-8}
@@ -49,18 +50,18 @@ for d in "${suite}" "${PEERS}/TooManyCooks/include" "${PEERS}/libfork/include"; 
 done
 
 # --- build -----------------------------------------------------------------------------------
+# shoal's library from the release preset; its programs compiled here with the suite's flags
+# (-O3 -march=native), like the peers', linked to glibc malloc (shoal_*) and to tcmalloc
+# (shoal+tcmalloc_*, as the suite links every runtime).
 cmake --preset release > /dev/null
-targets=()
-for p in ${PROGRAMS}; do targets+=("forkjoin_${p}"); done
-cmake --build --preset release --target "${targets[@]}" > /dev/null
+cmake --build --preset release --target shoal > /dev/null
+shoal_flags=(-std=c++20 -O3 -march=native -DNDEBUG -fcoro-aligned-allocation
+             -DSHOAL_CORO_ALIGNED_ALLOCATION=1 -I include -I bench)
 for p in ${PROGRAMS}; do
-  if [ "${SHOAL_TCMALLOC:-0}" = 1 ]; then
-    # Relink the same objects against tcmalloc.
-    clang++-19 -o "${OUT}/bin/shoal_${p}" "build/release/bench/CMakeFiles/forkjoin_${p}.dir/forkjoin/${p}.cpp.o" \
-      build/release/src/shoal/libshoal.a -ltcmalloc -lpthread
-  else
-    cp "build/release/bench/forkjoin_${p}" "${OUT}/bin/shoal_${p}"
-  fi
+  clang++-19 "${shoal_flags[@]}" "bench/forkjoin/${p}.cpp" build/release/src/shoal/libshoal.a \
+    -o "${OUT}/bin/shoal_${p}" -lpthread
+  clang++-19 "${shoal_flags[@]}" "bench/forkjoin/${p}.cpp" build/release/src/shoal/libshoal.a \
+    -o "${OUT}/bin/shoal+tcmalloc_${p}" -ltcmalloc -lpthread
 done
 
 peer_flags=(-O3 -march=native -DNDEBUG -I "${suite}/2common")
@@ -79,7 +80,7 @@ build_peer() {  # system program
   esac
 }
 for s in ${SYSTEMS}; do
-  [ "${s}" = shoal ] && continue
+  case ${s} in shoal*) continue ;; esac
   for p in ${PROGRAMS}; do build_peer "${s}" "${p}"; done
 done
 
@@ -88,7 +89,7 @@ args_of() {  # system program -> the program's arguments (each suite program has
   case $2 in
     fib) echo "${FIB} ${THREADS}" ;;
     matmul) echo "${MATMUL} ${THREADS}" ;;
-    skynet) if [ "$1" = shoal ]; then echo "${THREADS} ${SKYNET}"; else echo "${THREADS}"; fi ;;
+    skynet) case $1 in shoal*) echo "${THREADS} ${SKYNET}" ;; *) echo "${THREADS}" ;; esac ;;
     nqueens) echo "${THREADS}" ;;
   esac
 }
@@ -123,7 +124,7 @@ for p in programs:
     for s in systems:
         t, m = med(p, s, 3), med(p, s, 4)
         cells.append(f"{t/1000:,.0f} ms, {m/1024:,.1f} MiB" if t is not None else "-")
-        if s != "shoal" and t is not None:
+        if not s.startswith("shoal") and t is not None:
             peers_t.append(t); peers_m.append(m)
     st, sm = med(p, "shoal", 3), med(p, "shoal", 4)
     ratio = f"{st/min(peers_t):.2f}x, {sm/min(peers_m):.2f}x" if st and peers_t else "-"

@@ -11,6 +11,9 @@ packages=(
   # runtime and tests
   libgtest-dev libgmock-dev libbenchmark-dev libasio-dev libboost-context-dev
   libtbb-dev  # oneTBB: a baseline of bench/sched_bench.cpp (optional: the bench builds without it)
+  # scripts/forkjoin-peers.sh: the runtime-benchmarks suite links every runtime to tcmalloc, and
+  # TooManyCooks and libfork pin threads with hwloc
+  libgoogle-perftools-dev libhwloc-dev
   # application
   libpq-dev postgresql libsqlite3-dev libfmt-dev nlohmann-json3-dev libncurses-dev
   libtomlplusplus-dev  # --config FILE (TOML)

@@ -39,6 +39,15 @@ int run(std::size_t threads, Warmup warmup, Timed timed) {
         .count();
   };
   const long long us = shoal::sync_wait(body());
+  if (std::getenv("FORKJOIN_STATS") != nullptr) {
+    for (std::size_t k = 0; k < pool.size(); ++k) {
+      const shoal::worker_stats s = pool.stats(k);
+      std::printf("worker %zu: resumed %llu, stolen %llu, parked %llu\n", k,
+                  static_cast<unsigned long long>(s.resumed),
+                  static_cast<unsigned long long>(s.stolen),
+                  static_cast<unsigned long long>(s.parked));
+    }
+  }
   shoal::sync_wait(pool.stop());
   std::printf("runs:\n  - iteration_count: 1\n    duration: %lld us\n    max_rss: %ld KiB\n", us,
               peak_rss_kib());

@@ -3,8 +3,9 @@
 // What: `co_await with_task_group<T>(body)` creates a task_group<T>, awaits `body(group)` (a
 // lambda returning a task), and then, whatever the body did, cancels the children still running
 // and awaits every one of them before it completes. Inside the body, `group.spawn(t)` starts
-// task<T> t concurrently (posted unpinned to the executor the body runs on, so a thread_pool
-// runs children in parallel; bound to the body's worker when the body is bound), and
+// task<T> t concurrently (on a thread_pool worker, onto that worker's fork deque, where idle
+// workers steal them, so a thread_pool runs children in parallel; posted to the body's worker,
+// bound, when the body is bound; posted to the body's executor elsewhere), and
 // `co_await group.next_result()` gives the next child to finish, with its spawn index and its
 // value or exception, until none is left.
 //
@@ -22,9 +23,10 @@
 // around with_task_group, an enclosing group ending) reaches every child; `group.cancel()`
 // reaches only the children. The home binding is the body's at the time of spawn.
 //
-// Cost: with_task_group is one task frame holding the group (plus the body's task frame and the
-// group's stop state: one allocation); each spawn is a small root frame around the child's own
-// frame, from the recycling frame allocator; results need no further allocation.
+// Cost: with_task_group is one task frame holding the group (plus the body's task frame; the
+// group's stop state is made only if a child asks for its std::stop_token); each spawn is a
+// small root frame around the child's own frame, from the recycling frame allocator; results
+// need no further allocation.
 //
 // Thread-safety: spawn, next_result, cancel and outstanding are for the body's coroutine (and the
 // tasks it awaits) only, one at a time; a child must not use its own group. Stop may be
@@ -118,8 +120,9 @@ class task_group {
   //   Errors: none of its own (a child's exception is inside the indexed_result); std::logic_error
   //           if it must wait with no executor on this thread.
   //   Cancellation: none of its own: it waits for a child, and the children see the stop.
-  //   Resumes on: at once when a child had already finished; else the awaiting coroutine's
-  //               executor (its home worker when bound), posted there by the child that ends.
+  //   Resumes on: at once when a child had already finished; else its home worker when bound;
+  //               else, on a thread_pool, a worker of its pool (the one that ran the child that
+  //               ends, by symmetric transfer); elsewhere its executor.
   //   Thread-safety: one awaiting coroutine at a time, the group's own (see the header).
   //   Example: while (auto r = co_await group.next_result()) sum += r->take_value();
   [[nodiscard]] detail::next_result_awaiter<T> next_result() noexcept {
@@ -187,8 +190,9 @@ task<Result> run_task_group(Body body) {
 //   Cancellation: the caller's stop token reaches the body (as any awaited task) and every
 //                 child; when the body ends the group's remaining children are cancelled, and
 //                 with_task_group completes only once each of them has ended.
-//   Resumes on: where the last child's end wakes it: the caller's executor (its home worker when
-//               bound); at once when no child was left running.
+//   Resumes on: where the last child's end wakes it: its home worker when bound; else, on a
+//               thread_pool, a worker of the caller's pool; elsewhere the caller's executor; at
+//               once when no child was left running.
 //   Thread-safety: as the body's; see the header for the group's own rules.
 //   Example:
 //     int first = co_await shoal::with_task_group<int>(

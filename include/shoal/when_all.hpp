@@ -1,9 +1,12 @@
 // shoal/when_all.hpp: run several tasks concurrently and wait for all of them.
 //
 // What: `co_await when_all(a, b, ...)` starts every task as a chain of its own and resumes when
-// all have ended. On a thread_pool the children are posted unpinned to the worker the caller
-// runs on, so idle workers steal them and they run in parallel; under sync_wait or the manual
-// scheduler they interleave on that one thread. `when_all(std::vector<task<T>>)` is the same for
+// all have ended. On a thread_pool, work-first: every child but the last goes onto the fork
+// deque of the worker the caller runs on (idle workers steal the oldest, so they run in
+// parallel) and the caller goes straight into the last child; the worker runs its own deque
+// newest first, so a recursive fork tree unfolds depth first, in memory bounded by its depth
+// (docs/design/structured-concurrency.md). A bound caller's children are posted to its worker;
+// under sync_wait or the manual scheduler they interleave on that one thread. `when_all(std::vector<task<T>>)` is the same for
 // any number of tasks of one type.
 //
 // Structured: nothing outlives the await. Every child has ended and its frame (with the task's
@@ -19,9 +22,12 @@
 // Later exceptions are dropped. A child that honours the stop ends early and reports it its own
 // way (a sleep returns false); one that ignores it runs to its end.
 //
-// Cost: one frame per child from the recycling frame allocator (the child's task frame, which
-// exists already, plus a small root frame), the stop state of the operation's std::stop_source
-// (one allocation), and for the range form one block of child handles and the result vector.
+// Cost: no allocation of its own for the variadic form: the children's own task frames (which
+// exist already, from the recycling frame allocator), their join state inside the awaitable (in
+// the caller's frame), a stop state made only if a child asks for its std::stop_token (to wait
+// on something stoppable: detail/lazy_stop.hpp). The range form adds one block of child
+// handles from the recycling frame allocator (no system allocation in steady state) and the
+// result vector it returns.
 //
 // Lifetime: the object when_all returns owns the tasks; awaiting it (once, as an rvalue) starts
 // them. Destroyed unawaited, it destroys them without running them.
@@ -33,9 +39,10 @@
 //           awaited with no executor on this thread; std::bad_alloc from the frames.
 //   Cancellation: the caller's stop token reaches every child; a child's failure cancels the
 //                 others. The operation does not end before every child has.
-//   Resumes on: the caller's executor (its home worker when bound), posted there by the last
-//               child to end, or at once on the calling thread if every child ended during the
-//               launch. Never on a thread of another executor.
+//   Resumes on: a bound caller: its home worker. Otherwise, on a thread_pool: a worker of the
+//               caller's pool, the one that ran the last child to end (a work-stealing
+//               continuation; by symmetric transfer, no post); elsewhere: the caller's executor.
+//               Never on a thread outside the caller's pool or executor.
 //   Thread-safety: stop may be requested from any thread; the awaitable is awaited once.
 //   Example:
 //     auto [user, orders] = co_await shoal::when_all(load_user(id), load_orders(id));

@@ -1,7 +1,7 @@
 // shoal/when_any.hpp: run several tasks concurrently, take the first to finish.
 //
 // What: `co_await when_any(a, b, ...)` starts every task as a chain of its own (as when_all does:
-// posted unpinned to the caller's executor, run in parallel on a thread_pool) and gives the
+// work-first on a thread_pool worker, run in parallel by thieves) and gives the
 // result of the first one to end. The moment one ends, the others are cancelled (stop requested
 // on the operation's own token); they are awaited, and their results discarded, before the
 // co_await returns. `when_any(std::vector<task<T>>)` is the same for any number of tasks of one
@@ -18,8 +18,9 @@
 // exception is rethrown. Ties between children ending on different workers are decided by
 // whichever records its end first.
 //
-// Cost: as when_all (a root frame per child, one stop-state allocation, one block of handles for
-// the range form).
+// Cost: as when_all (no allocation of its own for the variadic form; a stop state made only if a
+// child asks for its std::stop_token; one block of handles from the frame allocator for the
+// range form).
 //
 // Awaiting when_any(task<Ts>...) (at least one task):
 //   Result: std::variant<Vs...> (Vs: Ts with void replaced by std::monostate) holding the
@@ -28,8 +29,9 @@
 //           thread; std::bad_alloc from the frames.
 //   Cancellation: the caller's stop token reaches every child (and then the first of them to
 //                 end, typically early, wins); the winner's end cancels the others.
-//   Resumes on: the caller's executor (its home worker when bound), posted there by the last
-//               child to end, or at once if every child ended during the launch.
+//   Resumes on: as when_all: a bound caller's home worker; on a thread_pool a worker of the
+//               caller's pool (the one that ran the last child to end); elsewhere the caller's
+//               executor.
 //   Thread-safety: stop may be requested from any thread; the awaitable is awaited once.
 //   Example:
 //     auto first = co_await shoal::when_any(from_cache(key), from_disk(key));

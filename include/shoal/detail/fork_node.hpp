@@ -37,10 +37,9 @@ struct fork_node {
   std::exception_ptr error;   // what escaped the child, if anything
 };
 
-// The child behind `node` has ended with `error` (null: it returned): tells its scope, and
+// The child behind `node` has ended (with node.error set if it threw): tells its scope, and
 // returns what the end hook says to run next.
-inline std::coroutine_handle<> report_end(fork_node& node, std::exception_ptr error) noexcept {
-  node.error = std::move(error);
+inline std::coroutine_handle<> report_end(fork_node& node) noexcept {
   return node.on_end(*node.scope, node);
 }
 

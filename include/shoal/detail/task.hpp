@@ -12,6 +12,7 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -90,30 +91,35 @@ class task_result {
   void set_exception(std::exception_ptr e) noexcept { state_.template emplace<2>(std::move(e)); }
   // The stored exception, or null.
   [[nodiscard]] std::exception_ptr error() const noexcept {
-    return state_.index() == 2 ? std::get<2>(state_) : nullptr;
+    return failed() ? *std::get_if<2>(&state_) : nullptr;
   }
+  [[nodiscard]] bool failed() const noexcept { return state_.index() == 2; }
 
   // Rethrows a stored exception; otherwise returns the value (moved out for rvalue access).
   T take() {
     rethrow_if_failed();
     if constexpr (std::is_reference_v<T>) {
-      return static_cast<T>(*std::get<1>(state_));
+      return static_cast<T>(**std::get_if<1>(&state_));
     } else {
-      return std::move(std::get<1>(state_));
+      return std::move(*std::get_if<1>(&state_));  // index 1: checked by rethrow_if_failed
     }
   }
   std::add_lvalue_reference_t<T> get() {
     rethrow_if_failed();
     if constexpr (std::is_reference_v<T>) {
-      return *std::get<1>(state_);
+      return **std::get_if<1>(&state_);
     } else {
-      return std::get<1>(state_);
+      return *std::get_if<1>(&state_);
     }
   }
 
  private:
+  // Rethrows a stored exception; throws std::logic_error when there is no outcome at all.
   void rethrow_if_failed() const {
-    if (state_.index() == 2) std::rethrow_exception(std::get<2>(state_));
+    if (state_.index() != 1) [[unlikely]] {
+      if (failed()) std::rethrow_exception(*std::get_if<2>(&state_));
+      throw std::logic_error("shoal: the result of a task that has not completed");
+    }
   }
   std::variant<std::monostate, stored, std::exception_ptr> state_;
 };
@@ -123,6 +129,7 @@ class task_result<void> {
  public:
   void set_exception(std::exception_ptr e) noexcept { exception_ = std::move(e); }
   [[nodiscard]] std::exception_ptr error() const noexcept { return exception_; }
+  [[nodiscard]] bool failed() const noexcept { return exception_ != nullptr; }
   void take() const {
     if (exception_) std::rethrow_exception(exception_);
   }
@@ -142,7 +149,9 @@ struct final_transfer {
   std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> self) noexcept {
     auto& promise = self.promise();
     if (promise.fork != nullptr) {
-      std::coroutine_handle<> next = report_end(*promise.fork, promise.result().error());
+      fork_node& node = *promise.fork;
+      if (promise.result().failed()) node.error = promise.result().error();
+      std::coroutine_handle<> next = report_end(node);
       if (!next) next = next_forked();
       return transfer(next);
     }
