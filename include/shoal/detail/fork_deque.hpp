@@ -50,6 +50,21 @@ class fork_deque {
     return true;
   }
 
+  // Owner: pushes item(0) .. item(n - 1) (the last one newest) if there is room for all of them,
+  // with one publication; false (nothing pushed) otherwise.
+  template <class Item>
+  bool push_all(std::size_t n, Item item) noexcept {
+    const std::int64_t b = bottom_.load(std::memory_order_relaxed);
+    const std::int64_t t = top_.load(std::memory_order_acquire);  // pairs with steal's CAS
+    if (b - t + static_cast<std::int64_t>(n) > static_cast<std::int64_t>(mask_ + 1)) return false;
+    for (std::size_t i = 0; i < n; ++i) {
+      slots_[static_cast<std::size_t>(b + static_cast<std::int64_t>(i)) & mask_].store(
+          item(i).address(), std::memory_order_relaxed);
+    }
+    bottom_.store(b + static_cast<std::int64_t>(n), std::memory_order_release);  // pairs with steal
+    return true;
+  }
+
   // Owner: the newest item, or nullptr.
   std::coroutine_handle<> pop() noexcept {
     const std::int64_t b = bottom_.load(std::memory_order_relaxed) - 1;

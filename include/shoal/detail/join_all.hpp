@@ -77,6 +77,14 @@ class join_all final : public fork_scope {
                std::size_t index) noexcept {
     fork_scope::prepare_task(h, env, node, index, target_);
   }
+  // Work-first only (inline_last): makes `n` prepared children item(0) .. item(n - 1) ready,
+  // into this worker's fork deque at once when it has room for all, else one by one (posted
+  // once it is full).
+  template <class Item>
+  void push_prepared(std::size_t n, Item item) noexcept {
+    if (executor::current()->fork_support()->deque.push_all(n, item)) return;
+    for (std::size_t i = 0; i < n; ++i) push_forked(target_, item(i));
+  }
   // Gives up the launcher's count. True: the parent stays suspended (the last child resumes it);
   // false: every child has already ended, the parent goes on.
   bool end_launch() noexcept {
@@ -139,11 +147,13 @@ class join_child {
   bool launch(join_all& join, std::size_t index) noexcept {
     return join.launch(h_, env_, node_, index);
   }
-  // Readies the child to be transferred into by the launcher (join_all::inline_last).
+  // Readies the child to be transferred into by the launcher (join_all::inline_last), or pushed
+  // with its siblings (join_all::push_prepared).
   std::coroutine_handle<> prepare(join_all& join, std::size_t index) noexcept {
     join.prepare(h_, env_, node_, index);
     return h_;
   }
+  [[nodiscard]] std::coroutine_handle<> handle() const noexcept { return h_; }
   [[nodiscard]] fork_node& node() noexcept { return node_; }
   [[nodiscard]] const fork_node& node() const noexcept { return node_; }
 
@@ -290,9 +300,9 @@ class fork_range {
   }
   std::coroutine_handle<> launch_all_but_last(join_all& join, bool* pushed) noexcept {
     const std::size_t last = children_.size() - 1;
-    bool any = false;
-    for (std::size_t i = 0; i < last; ++i) any = children_[i].launch(join, i) || any;
-    *pushed = any;
+    for (std::size_t i = 0; i < last; ++i) children_[i].prepare(join, i);
+    join.push_prepared(last, [this](std::size_t i) { return children_[i].handle(); });
+    *pushed = last > 0;
     return children_[last].prepare(join, last);
   }
   [[nodiscard]] const fork_node& node(std::size_t i) const noexcept { return children_[i].node(); }
