@@ -238,6 +238,28 @@ TEST(ForkJoinDepth, AStopFromAnotherThreadEndsADeepForkTree) {
   EXPECT_EQ(c.live.load(), 0);
 }
 
+task<long> plain_fib(int n) {
+  if (n < 2) co_return n;
+  auto [x, y] = co_await shoal::when_all(plain_fib(n - 1), plain_fib(n - 2));
+  co_return x + y;
+}
+
+TEST(ForkJoinDepth, APoolStoppedDuringADeepForkTreeWaitsForItsLastChild) {
+  // Forked children sit in the workers' fork deques: the stop decision must count them as work
+  // still to run (pool_state::any_stealable_work), or the pool would finish with children
+  // queued and the tree would never complete.
+  for (int round = 0; round < 5; ++round) {
+    shoal::thread_pool pool({.workers = 2});
+    pool.start();
+    std::atomic<long> result{-1};
+    pool.spawn([](std::atomic<long>& out) -> task<void> {
+      out.store(co_await plain_fib(fib_n - 4));
+    }(result));
+    shoal::sync_wait(pool.stop());
+    EXPECT_EQ(result.load(), fib_answer == 832'040 ? 121'393 : 10'946) << "round " << round;
+  }
+}
+
 task<int> maybe_failing(int n, int fail_at, std::atomic<int>& live) {
   live.fetch_add(1);
   struct gone {
