@@ -40,10 +40,12 @@ class lazy_stop {
     if (requested_.exchange(true, std::memory_order_seq_cst)) return;
     if (made* m = made_.load(std::memory_order_seq_cst)) m->source.request_stop();
   }
-  [[nodiscard]] bool stop_requested() const noexcept {
-    // acquire: pairs with request_stop's exchange.
-    return requested_.load(std::memory_order_acquire) || parent_.stop_requested();
+  [[nodiscard]] bool stop_requested() const noexcept { return stop_ref(*this).stop_requested(); }
+  // This scope's own request, without its parent's.
+  [[nodiscard]] bool requested_here() const noexcept {
+    return requested_.load(std::memory_order_acquire);  // pairs with request_stop's exchange
   }
+  [[nodiscard]] stop_ref parent() const noexcept { return parent_; }
   [[nodiscard]] const std::stop_token& token() const {
     made* m = made_.load(std::memory_order_acquire);  // pairs with make's CAS
     if (m == nullptr) m = make();
@@ -79,8 +81,16 @@ class lazy_stop {
   mutable std::atomic<made*> made_{nullptr};
 };
 
+// A loop, not a recursion, so that it inlines: the common case (a plain token) is one test more
+// than std::stop_token::stop_requested.
 inline bool stop_ref::stop_requested() const noexcept {
-  return is_lazy() ? lazy().stop_requested() : plain().stop_requested();
+  if (!is_lazy()) [[likely]] return plain().stop_requested();
+  stop_ref at = *this;
+  do {
+    if (at.lazy().requested_here()) return true;
+    at = at.lazy().parent();
+  } while (at.is_lazy());
+  return at.plain().stop_requested();
 }
 inline bool stop_ref::stop_possible() const noexcept {
   return is_lazy() || plain().stop_possible();
