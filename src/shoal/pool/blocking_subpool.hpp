@@ -9,8 +9,9 @@
 // Stop: the pool counts the jobs submitted and not finished (`in_flight`): a job in flight is work
 // to come, like an armed timer, so stop waits for it (pool_state::quiescent). The job's thread
 // posts the continuation first and only then counts the job finished, so at no moment is the
-// chain neither queued nor counted; when the count drops to zero while a stop is pending, it
-// unparks the workers so that an idle one decides again (pool_state::blocking_drained).
+// chain neither queued nor counted (the decision reads the count before the queues); when the
+// count drops to zero while a stop is pending, it unparks the workers so that an idle one
+// decides again (pool_state::blocking_drained).
 // shutdown() (from the pool's join) wakes and joins every thread; a submit after it is refused
 // (it used to start a thread nobody joined, and once the cap was reached, queue a job no thread
 // would run).

@@ -47,6 +47,12 @@
 
 namespace shoal::detail {
 
+// Test seam: when set, the stop decision calls it between its two reads of work to come (the
+// blocking calls in flight, then the queues; see quiescent), so that a test can finish a
+// blocking call exactly there. Null in every program but that test; set it only while no stop
+// decision can run (before the stop request that orders it with the deciding worker).
+extern void (*stop_decision_probe)(const blocking_subpool& blocking) noexcept;
+
 class pool_state {
  public:
   pool_state(thread_pool& owner, const thread_pool_options& options);
