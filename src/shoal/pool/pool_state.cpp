@@ -157,7 +157,16 @@ void pool_state::leave_idle(worker& w) noexcept {
 }
 
 bool pool_state::any_stealable_work() const noexcept {
-  if (!global_empty()) return true;
+  return !global_empty() || any_worker_stealable_work();
+}
+
+bool pool_state::any_ready_stealable_work() const noexcept {
+  // acquire: pairs with the release stores of overflow_size_ (under global_mutex_).
+  return global_ring_.front_published() || overflow_size_.load(std::memory_order_acquire) != 0 ||
+         any_worker_stealable_work();
+}
+
+bool pool_state::any_worker_stealable_work() const noexcept {
   for (const auto& w : workers_) {
     if (!w->ring().empty() || !w->forks().empty()) return true;
   }
@@ -165,6 +174,7 @@ bool pool_state::any_stealable_work() const noexcept {
 }
 
 void (*stop_decision_probe)(const blocking_subpool& blocking) noexcept = nullptr;
+void (*mpmc_push_claimed_probe)() noexcept = nullptr;
 
 bool pool_state::any_queued_work() const noexcept {
   if (any_stealable_work()) return true;
