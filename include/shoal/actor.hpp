@@ -50,9 +50,11 @@
 //           entering a second, different context throws std::logic_error.
 //   Cancellation: the caller's stop token is the method's; entering the context ignores it.
 //   Resumes on: the caller's own worker when its chain is bound (schedule_on), else on the
-//               thread that finished the call (in the caller's pool, or its sync_wait thread:
-//               a waiting call is only ever resumed where its caller could have run). An actor
-//               caller resumes holding its own context again.
+//               executor that finished the call (a worker of the caller's pool, or its
+//               sync_wait's loop: a waiting call is only ever resumed where its caller could
+//               have run; a sync_wait nested on a worker is an executor of its own, which runs
+//               no caller of the pool's and lends none of its own to the pool). An actor caller
+//               resumes holding its own context again.
 //   Thread-safety: await once, from one coroutine.
 //   Example:
 //     class account {

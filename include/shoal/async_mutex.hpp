@@ -25,11 +25,13 @@
 //                 lock was handed over before the stop arrived, it is held: true, and the
 //                 caller must unlock.
 //   Resumes on: its own executor, never inline on the unlocking thread: the chain's home
-//               worker when it is bound (pinned); else, when the unlocker is a worker of the
-//               pool the waiter suspended in, that worker (the lock it was handed waits for no
-//               cross-thread wake-up, so contention does not turn into a convoy); else the
-//               executor it suspended on. When the mutex is free it continues at once on the
-//               same thread.
+//               worker when it is bound (pinned); else, when the unlocker runs as a worker of
+//               the pool the waiter suspended on a worker of, that worker (the lock it was
+//               handed waits for no cross-thread wake-up, so contention does not turn into a
+//               convoy); else the executor it suspended on. Inside a sync_wait nested on a
+//               worker the executor is that sync_wait's loop, not the worker: a waiter suspended
+//               there resumes there, and one unlocked from there goes to the executor it
+//               suspended on. When the mutex is free it continues at once on the same thread.
 //   Thread-safety: any number of coroutines may wait at once, on any threads.
 //   Example:
 //     shoal::async_mutex m;

@@ -27,10 +27,13 @@
 //                 handed over before the stop arrived is kept: the acquire returns true (and the
 //                 caller must release it). So a permit is never lost and never granted twice.
 //   Resumes on: its own executor, never inline on the releasing thread: the chain's home worker
-//               when it is bound (pinned); else, when the releaser is a worker of the pool the
-//               waiter suspended in, that worker (a permit handed over waits for no cross-thread
-//               wake-up: no convoy under contention); else the executor it suspended on. When a
-//               permit is free it continues at once on the same thread.
+//               when it is bound (pinned); else, when the releaser runs as a worker of the pool
+//               the waiter suspended on a worker of, that worker (a permit handed over waits for
+//               no cross-thread wake-up: no convoy under contention); else the executor it
+//               suspended on. Inside a sync_wait nested on a worker the executor is that
+//               sync_wait's loop, not the worker: a waiter suspended there resumes there, and one
+//               released from there goes to the executor it suspended on. When a permit is free
+//               it continues at once on the same thread.
 //   Thread-safety: any number of coroutines may wait at once, on any threads.
 //   Example:
 //     shoal::async_semaphore connections(8);

@@ -35,7 +35,14 @@
 // Lifetime: the fiber's task is lazy like every task: nothing runs, and no stack is taken, before
 // it is awaited. fn is moved into the task and destroyed with it. A fiber's task destroyed while
 // the fiber is suspended (a chain destroyed mid-flight) unwinds the fiber's stack first: its
-// destructors run (see detail::fiber_unwind: a `catch (...)` on a fiber must rethrow).
+// destructors run (see detail::fiber_unwind: a `catch (...)` on a fiber must rethrow). What it
+// awaited is not deregistered: as for a task (shoal/task.hpp), destroy a suspended fiber only
+// when that holds nothing of it (it never registered, like std::suspend_always, or it was
+// cancelled and completed). Because an await still registered keeps its node on the fiber's
+// stack (an unstoppable co_await of a future is its own node), that stack is retired, never
+// given to another fiber: its pages go back to the system and the range stays reserved and
+// inaccessible, so a late completion faults at once instead of writing into another fiber's
+// frames (fiber_stack_stats::retired counts them; each keeps its address range).
 // Shutdown: a fiber spawned on a pool is a spawned chain like any other. thread_pool::stop waits
 // for fibers whose awaits will complete by themselves (a sleep, work in the pool) and refuses
 // to stop while some wait on what only another party can complete (stop requested on their
@@ -141,6 +148,7 @@ struct fiber_stack_stats {
   std::size_t mapped_bytes = 0;  // address space of live and pooled stacks, guard pages included
   std::size_t mapped_total = 0;  // stacks ever mapped (a reused stack is not mapped again)
   std::size_t reused_total = 0;  // fibers that started on a pooled stack
+  std::size_t retired = 0;       // stacks of fibers destroyed while suspended (never reused)
 };
 [[nodiscard]] fiber_stack_stats fiber_stacks() noexcept;
 

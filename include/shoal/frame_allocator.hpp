@@ -18,7 +18,8 @@
 // ordinary frames pay no byte and no branch for any of this.
 //
 // Lifetime: each thread's cache holds at most `frame_cache_bytes_per_class` bytes per class
-// and is returned to the system when the thread exits. A frame freed on another thread than
+// (the frames gathering into a batch for the depot included; this_thread_frame_stats() reports
+// it) and is returned to the system when the thread exits. A frame freed on another thread than
 // the one that allocated it joins the freeing thread's cache; once that cache is full, frames
 // move in batches of 64 to a shared depot (at most 4 MiB per class), from which a thread whose
 // cache is empty takes a batch before it asks the system: a thread that posts work to a pool

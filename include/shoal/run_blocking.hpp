@@ -21,8 +21,11 @@
 // Awaiting run_blocking(f):
 //   Result: what `f()` returns (void, a value, a reference).
 //   Errors: rethrows what `f` threw. std::logic_error when awaited off a pool's worker without
-//     naming the pool, or outside any executor; std::system_error when the subpool has no thread
-//     and cannot start one (then `f` did not run).
+//     naming the pool, or outside any executor, or once the pool is stopped (its join has joined
+//     the subpool's threads; then `f` did not run); std::system_error when the subpool has no
+//     thread and cannot start one (then `f` did not run). A stopped pool refuses rather than runs
+//     `f`, as an executor shut down rejects new work: running it would take a thread started
+//     after the stop, which the stop promised not to leave behind and nobody would join.
 //   Cancellation: none: a stop request does not interrupt `f` (give it the token yourself:
 //     `run_blocking([t = shoal::current_stop_token()] { ... })` if it can poll one).
 //   Resumes on: the executor it was awaited on (the same worker; its home when the chain is bound

@@ -7,7 +7,13 @@
 // from the thread-local recycling allocator (shoal/frame_allocator.hpp).
 //
 // Lifetime: move-only; the task object owns the frame and destroys it. Await it at most once.
-// A task that is destroyed without being awaited never runs.
+// A task that is destroyed without being awaited never runs. One destroyed while suspended (a
+// chain destroyed mid-flight) must await nothing that still holds it: an await still registered
+// (an unstoppable co_await of a future, a sleep, a mutex waiter) keeps a node in the frame and
+// would later resume it or write into it, after the frame allocator gave it to another
+// coroutine. shoal cannot deregister such an await (nor tell it from one that holds nothing), so
+// it refuses the case rather than half-handle it: end the chain first (request stop on its
+// token and let it complete). Fibers: shoal/fiber.hpp.
 // Thread-safety: one thread at a time; the awaiting coroutine's environment (its home worker,
 // later its stop token) is handed down to the task when it is awaited.
 //

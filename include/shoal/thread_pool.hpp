@@ -8,7 +8,8 @@
 // only on demand. An idle worker spins briefly when that pays (other workers are busy, or it
 // was just handed work), then parks until work or its next timer: on a futex, or, while it
 // watches a descriptor, in its epoll reactor, so that an I/O event wakes it too
-// (docs/design/scheduler.md). An idle pool burns no CPU.
+// (docs/design/scheduler.md). An idle pool burns no CPU (while a thread posting to it is
+// preempted in the middle of its post, an idle worker wakes up to once a millisecond to look).
 //
 // Affinity: `co_await pool.schedule_on(k)` moves the calling chain to worker k and binds it there:
 // every later wake-up of the chain (timers, yields, wake-ups from other threads) resumes it on k,

@@ -30,7 +30,7 @@ using detail::frame_class_index;
 using free_block = detail::frame_free_block;
 using size_class = detail::frame_size_class;
 
-constexpr std::size_t batch_frames = 64;
+constexpr std::size_t batch_frames = detail::frame_batch_frames;
 // The depot keeps at most this many bytes of each class; beyond, batches go back to the system.
 constexpr std::size_t depot_bytes_per_class = std::size_t{4} * 1024 * 1024;
 constexpr std::size_t depot_batches(std::size_t index) noexcept {
@@ -193,6 +193,13 @@ void frame_deallocate(void* frame, std::size_t size, std::align_val_t alignment)
 
 bool frame_recycling_enabled() noexcept { return SHOAL_FRAME_RECYCLING != 0; }
 
-frame_allocator_stats this_thread_frame_stats() noexcept { return detail::frame_stats; }
+frame_allocator_stats this_thread_frame_stats() noexcept {
+  frame_allocator_stats now = detail::frame_stats;
+  for (std::size_t i = 0; i < frame_size_classes; ++i) {
+    const size_class& c = detail::frame_classes[i];
+    now.cached_bytes[i] = (c.count + c.spilled) * frame_class_bytes(i);
+  }
+  return now;
+}
 
 }  // namespace shoal

@@ -94,6 +94,11 @@ namespace detail {
 
 void pool_post(thread_pool& pool, std::coroutine_handle<> h) noexcept { pool.post(h); }
 
+thread_pool* executor_pool() noexcept {
+  worker* w = worker::current();
+  return w != nullptr && executor::current() == w ? &w->pool().owner() : nullptr;
+}
+
 void pool_run_blocking(thread_pool& pool, blocking_job& job) {
   pool.state_->blocking().submit(job);
 }

@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <chrono>
 #include <coroutine>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -346,6 +347,38 @@ TEST(Fiber, DestroyingASuspendedFiberUnwindsItsStackAndReturnsIt) {
   EXPECT_EQ(live, 0) << "the fiber's stack was not unwound";
   EXPECT_FALSE(resumed);
   EXPECT_EQ(shoal::fiber_stacks().live, live_before);
+}
+
+// An address on a fiber's stack, as an integer (so that it may outlive the fiber).
+[[gnu::noinline]] std::uintptr_t here_on_the_stack() {
+  return reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+}
+
+bool within_one_stack(std::uintptr_t a, std::uintptr_t b) {
+  return (a > b ? a - b : b - a) < shoal::fiber_default_stack_size;
+}
+
+// Issue 27, item 6: what a destroyed suspended fiber awaited may still hold a node on its stack
+// (an unstoppable co_await of a future is its own node). Its stack is unwound, then retired:
+// never given to another fiber, whose live frames a late completion would otherwise overwrite.
+TEST(Fiber, AFiberDestroyedWhileSuspendedGivesItsStackToNoOtherFiber) {
+  const std::size_t retired_before = shoal::fiber_stacks().retired;
+  std::uintptr_t destroyed = 0;
+  {
+    manual_scheduler sched;
+    auto s = sched.spawn(shoal::fiber([&] {
+      destroyed = here_on_the_stack();
+      shoal::await(std::suspend_always{});
+    }));
+    sched.run_all();
+  }
+  EXPECT_EQ(shoal::fiber_stacks().retired, retired_before + 1);
+  for (int i = 0; i < 20; ++i) {  // the thread's cache and the shared pool, in turn
+    std::uintptr_t next = 0;
+    shoal::sync_wait(shoal::fiber([&] { next = here_on_the_stack(); }));
+    EXPECT_FALSE(within_one_stack(destroyed, next))
+        << "fiber " << i << " runs on the stack of the destroyed one";
+  }
 }
 
 TEST(Fiber, StacksArePooledAndReused) {

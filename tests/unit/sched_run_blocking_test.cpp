@@ -173,4 +173,18 @@ TEST(RunBlocking, AwaitedOffAPoolWithoutNamingOneIsALogicError) {
   EXPECT_THROW(shoal::sync_wait(body()), std::logic_error);
 }
 
+// A stopped pool has joined its blocking threads and starts none again: a call after stop is
+// refused with std::logic_error (issue 27, item 3: it used to start a thread that was never
+// joined, and with blocking_threads = 1 the next call waited forever for a thread).
+TEST(RunBlocking, AfterStopACallIsRefusedAndStartsNoThread) {
+  shoal::thread_pool pool({.workers = 1, .blocking_threads = 1});
+  pool.start();
+  shoal::sync_wait(pool.stop());
+  bool ran = false;
+  auto call = [&]() -> task<> { co_await shoal::run_blocking(pool, [&ran] { ran = true; }); };
+  EXPECT_THROW(shoal::sync_wait(call()), std::logic_error);
+  EXPECT_FALSE(ran);
+  EXPECT_EQ(pool.blocking_thread_count(), 0u);
+}
+
 }  // namespace

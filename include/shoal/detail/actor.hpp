@@ -53,7 +53,9 @@ class actor_task;
 
 namespace shoal::detail {
 
-// The pool the calling thread works for, or nullptr (thread_pool::current, compiled).
+// The pool whose worker is the running executor, or nullptr (detail::executor_pool, compiled):
+// inside a sync_wait nested on a worker, nullptr, so that a waiter is never run on, nor taken
+// from, that sync_wait's loop by the pool path.
 thread_pool* actor_current_pool() noexcept;
 
 // Inline context switches a thread makes before one of them yields to its executor.

@@ -28,6 +28,9 @@ inline constexpr std::size_t frame_cache_bytes_per_class = std::size_t{256} * 10
 struct frame_allocator_stats {
   std::uint64_t allocations = 0;         // frame_allocate calls
   std::uint64_t system_allocations = 0;  // of which served by ::operator new
+  // Bytes of freed frames this thread's cache holds now, per class (index i: frames of up to
+  // (i + 1) * frame_size_class_bytes), each at most frame_cache_bytes_per_class.
+  std::array<std::size_t, frame_size_classes> cached_bytes{};
 };
 
 }  // namespace shoal
@@ -40,8 +43,9 @@ struct frame_free_block {
 };
 static_assert(sizeof(frame_free_block) <= frame_size_class_bytes);
 
-// One class of one thread's cache: a list of at most frame_class_limit(index) free frames, and
-// the spill where frames freed beyond that gather into a batch for the depot.
+// One class of one thread's cache: a list of at most frame_class_limits[index] free frames, and
+// the spill where frames freed beyond that gather into a batch for the depot. Together they hold
+// at most frame_cache_bytes_per_class bytes (see frame_class_limits).
 struct frame_size_class {
   frame_free_block* head = nullptr;
   std::size_t count = 0;
@@ -55,14 +59,22 @@ constexpr std::size_t frame_class_bytes(std::size_t index) noexcept {
 constexpr std::size_t frame_class_index(std::size_t size) noexcept {
   return (size + frame_size_class_bytes - 1) / frame_size_class_bytes - 1;
 }
-// Frames a class may keep on this thread: frame_cache_bytes_per_class of them.
+// Frames move between threads in batches of this many (one lock per batch).
+inline constexpr std::size_t frame_batch_frames = 64;
+// Frames a class's list may keep on this thread: frame_cache_bytes_per_class worth, the list and
+// the spill together. The spill holds up to frame_batch_frames - 1 frames (at frame_batch_frames
+// it goes to the depot), so the list stops that many short of the class's share (the spill
+// used to come on top: 382 KiB for the 2 KiB class).
 inline constexpr std::array<std::size_t, frame_size_classes> frame_class_limits = [] {
   std::array<std::size_t, frame_size_classes> limits{};
   for (std::size_t i = 0; i < frame_size_classes; ++i) {
-    limits[i] = frame_cache_bytes_per_class / frame_class_bytes(i);
+    limits[i] = frame_cache_bytes_per_class / frame_class_bytes(i) - (frame_batch_frames - 1);
   }
   return limits;
 }();
+static_assert(frame_cache_bytes_per_class / frame_class_bytes(frame_size_classes - 1) >=
+                  frame_batch_frames,
+              "every class's share must hold a batch");
 
 inline constinit thread_local std::array<frame_size_class, frame_size_classes> frame_classes{};
 inline constinit thread_local int frame_cache_state = 0;

@@ -24,6 +24,12 @@ inline constexpr bool shuffle_by_default = false;
 
 void pool_post(thread_pool& pool, std::coroutine_handle<> h) noexcept;
 
+// The pool whose worker is the running executor, or nullptr. Not thread_pool::current() (the
+// pool whose worker runs this thread): inside a sync_wait nested on a worker, the executor is
+// that sync_wait's loop, and a wake-up that asks "may I run this pool's coroutine here" must
+// hear no (issue 27).
+thread_pool* executor_pool() noexcept;
+
 // A call handed to a pool's blocking subpool (shoal/run_blocking.hpp), living in the awaiting
 // coroutine's frame. `run` calls the function and stores its outcome (never throws); then the
 // subpool posts `h` to `resume_on`, pinned, and touches the job no more.

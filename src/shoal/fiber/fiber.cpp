@@ -76,7 +76,8 @@ void fiber_context::leaving(bool last) noexcept {
 }
 
 fiber_context::~fiber_context() {
-  if (started_ && !ended_) {
+  const bool suspended = started_ && !ended_;
+  if (suspended) {
     // Suspended for good: unwind its stack. suspend() throws fiber_unwind, and keeps throwing it
     // at every await, so the fiber can only end.
     unwinding_ = true;
@@ -84,7 +85,13 @@ fiber_context::~fiber_context() {
     }
   }
   tsan_destroy_fiber(tsan_fiber_);
-  release_stack(stack_);
+  // What it was suspended on may still hold a node on this stack (an unstoppable await of a
+  // future is its own node) and write into it when it completes: never give it to another fiber.
+  if (suspended) {
+    retire_stack(stack_);
+  } else {
+    release_stack(stack_);
+  }
 }
 
 void fiber_context::entry(ctx::transfer_t from) noexcept {

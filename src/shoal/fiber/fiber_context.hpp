@@ -12,7 +12,8 @@
 //
 // Lifetime: destroying a context whose fiber is suspended resumes it once with `unwinding` set:
 // suspend() throws fiber_unwind, which unwinds the fiber's stack to its entry; then the stack
-// goes back to the pool.
+// is retired, never reused (retire_stack: what it awaited may still hold a node on it). A fiber
+// that ended gives its stack back to the pool.
 // Thread-safety: one thread at a time (the driver's); resume() returns on the thread it was
 // called on.
 #pragma once

@@ -29,6 +29,7 @@ std::atomic<std::size_t> pooled_stacks{0};
 std::atomic<std::size_t> mapped_bytes{0};
 std::atomic<std::size_t> mapped_total{0};
 std::atomic<std::size_t> reused_total{0};
+std::atomic<std::size_t> retired_stacks{0};
 std::atomic<std::size_t> pool_limit{1024};
 
 // The process-wide pool. Leaked on purpose (never destroyed): threads may release stacks into it
@@ -187,6 +188,16 @@ void release_stack(const fiber_stack& stack) noexcept {
   give_to_pool(stack);
 }
 
+void retire_stack(const fiber_stack& stack) noexcept {
+  asan_unpoison(stack.bottom(), stack.size);  // as in release_stack: the shadow stays clean
+  // Failures change nothing that matters: the stack is still never reused.
+  (void)::madvise(stack.mapping, stack.mapping_size, MADV_DONTNEED);
+  (void)::mprotect(stack.mapping, stack.mapping_size, PROT_NONE);
+  live_stacks.fetch_sub(1, std::memory_order_relaxed);
+  retired_stacks.fetch_add(1, std::memory_order_relaxed);
+  mapped_bytes.fetch_sub(stack.mapping_size, std::memory_order_relaxed);
+}
+
 }  // namespace detail
 
 fiber_stack_stats fiber_stacks() noexcept {
@@ -196,6 +207,7 @@ fiber_stack_stats fiber_stacks() noexcept {
   s.mapped_bytes = detail::mapped_bytes.load(std::memory_order_relaxed);
   s.mapped_total = detail::mapped_total.load(std::memory_order_relaxed);
   s.reused_total = detail::reused_total.load(std::memory_order_relaxed);
+  s.retired = detail::retired_stacks.load(std::memory_order_relaxed);
   return s;
 }
 

@@ -38,5 +38,10 @@ struct fiber_stack {
 // address space or vm.max_map_count is exhausted; the message says which limit to raise).
 [[nodiscard]] fiber_stack acquire_stack(std::size_t size, bool guard);
 void release_stack(const fiber_stack& stack) noexcept;
+// The stack of a fiber destroyed while suspended: never reused. Its pages go back to the system
+// and the range stays reserved, inaccessible (PROT_NONE), so that nothing is mapped there again
+// and a late write into it (a node of an await still registered) faults instead of landing in
+// another fiber's frames.
+void retire_stack(const fiber_stack& stack) noexcept;
 
 }  // namespace shoal::detail

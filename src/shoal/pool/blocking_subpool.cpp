@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 
+#include <stdexcept>
 #include <utility>
 
 #include "pool/pool_state.hpp"
@@ -24,6 +25,9 @@ void blocking_subpool::submit(blocking_job& job) {
   std::vector<std::thread> exited;
   {
     std::unique_lock lock(mutex_);
+    if (shutting_down_) {  // joined: a thread started now would never be
+      throw std::logic_error("shoal::run_blocking: the thread_pool is stopped");
+    }
     if (waiting_ <= queued_ && threads_.size() < max_threads_) {
       try {
         start_thread();

@@ -9,9 +9,12 @@
 // Stop: the pool counts the jobs submitted and not finished (`in_flight`): a job in flight is work
 // to come, like an armed timer, so stop waits for it (pool_state::quiescent). The job's thread
 // posts the continuation first and only then counts the job finished, so at no moment is the
-// chain neither queued nor counted; when the count drops to zero while a stop is pending, it
-// unparks the workers so that an idle one decides again (pool_state::blocking_drained).
-// shutdown() (from the pool's join) wakes and joins every thread.
+// chain neither queued nor counted (the decision reads the count before the queues); when the
+// count drops to zero while a stop is pending, it unparks the workers so that an idle one
+// decides again (pool_state::blocking_drained).
+// shutdown() (from the pool's join) wakes and joins every thread; a submit after it is refused
+// (it used to start a thread nobody joined, and once the cap was reached, queue a job no thread
+// would run).
 //
 // Thread-safety: submit from any thread; shutdown once, after the pool's workers have exited.
 // Everything is under one mutex; a job's run happens outside it.
@@ -40,8 +43,9 @@ class blocking_subpool {
   blocking_subpool& operator=(const blocking_subpool&) = delete;
   ~blocking_subpool();
 
-  // Queues `job`, starting a thread when none waits. Throws std::system_error (or bad_alloc)
-  // when no thread exists and none can be started; nothing is queued then.
+  // Queues `job`, starting a thread when none waits. Throws std::logic_error once shutdown()
+  // has begun (the pool is stopped: no thread is started again), std::system_error (or
+  // bad_alloc) when no thread exists and none can be started; nothing is queued then.
   void submit(blocking_job& job);
   // Jobs submitted and not finished. Any thread.
   [[nodiscard]] std::size_t in_flight() const noexcept {

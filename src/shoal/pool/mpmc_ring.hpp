@@ -20,9 +20,13 @@
 // Emptiness seen by a worker about to park: `empty()` reads head_ and tail_; a producer moves
 // tail_ by a seq_cst CAS before it reads the idle count (pool_state::notify_work_after_rmw), the
 // worker reads tail_ after its seq_cst increment of that count and its fence (worker::park), so
-// one of the two sees the other. A position claimed and not
-// yet published reads as non-empty: the worker does not park and retries (the producer finishes
-// its two stores in a few instructions).
+// one of the two sees the other. A position claimed and not yet published reads as non-empty,
+// yet nothing can be taken from it (`front_published()` tells the two apart): the producer
+// finishes its two stores in a few instructions, unless it is preempted between them, for a
+// time slice or more. The worker then must not park without a deadline (the producer's read of
+// the idle count may have missed it), nor retry at once (it would spin for as long as the
+// producer is descheduled): it parks with a short timeout that doubles each time it finds only
+// such a claim (worker::park), and the producer's notification after publishing wakes it.
 #pragma once
 
 #include <algorithm>
@@ -34,6 +38,11 @@
 #include <memory>
 
 namespace shoal::detail {
+
+// Test seam: when set, push() calls it between claiming a cell and publishing it (a producer
+// preempted there, on demand). Null in every program but that test; set it only while no other
+// thread pushes.
+extern void (*mpmc_push_claimed_probe)() noexcept;
 
 class mpmc_ring {
  public:
@@ -58,6 +67,7 @@ class mpmc_ring {
         // poster's half of the no-lost-wake-up argument (pool_state::notify_work_after_rmw).
         if (tail_.compare_exchange_weak(pos, pos + 1, std::memory_order_seq_cst,
                                         std::memory_order_relaxed)) {
+          if (mpmc_push_claimed_probe != nullptr) mpmc_push_claimed_probe();
           c.item.store(h.address(), std::memory_order_relaxed);
           c.seq.store(pos + 1, std::memory_order_release);  // pairs with the consumers' acquire
           return true;
@@ -129,6 +139,19 @@ class mpmc_ring {
     return t > h0 ? static_cast<std::size_t>(t - h0) : 0;
   }
   [[nodiscard]] bool empty() const noexcept { return size() == 0; }
+  // Any thread: true when the oldest item is published (a pop_some would take it); false when
+  // empty, and while the oldest position is claimed and not yet published (then empty() is
+  // false and pop_some returns nothing until its producer's second store).
+  [[nodiscard]] bool front_published() const noexcept {
+    for (;;) {
+      const std::uint64_t pos = head_.load(std::memory_order_acquire);
+      // acquire: pairs with the producer's release of seq, as in published_from.
+      const std::uint64_t seq = cells_[pos & mask_].seq.load(std::memory_order_acquire);
+      if (seq == pos + 1) return true;
+      if (seq <= pos) return false;  // free for its producer: empty, or claimed, unpublished
+      // A later lap's seq: another consumer took pos and moved head_ on; read it again.
+    }
+  }
 
  private:
   struct cell {

@@ -157,12 +157,24 @@ void pool_state::leave_idle(worker& w) noexcept {
 }
 
 bool pool_state::any_stealable_work() const noexcept {
-  if (!global_empty()) return true;
+  return !global_empty() || any_worker_stealable_work();
+}
+
+bool pool_state::any_ready_stealable_work() const noexcept {
+  // acquire: pairs with the release stores of overflow_size_ (under global_mutex_).
+  return global_ring_.front_published() || overflow_size_.load(std::memory_order_acquire) != 0 ||
+         any_worker_stealable_work();
+}
+
+bool pool_state::any_worker_stealable_work() const noexcept {
   for (const auto& w : workers_) {
     if (!w->ring().empty() || !w->forks().empty()) return true;
   }
   return false;
 }
+
+void (*stop_decision_probe)(const blocking_subpool& blocking) noexcept = nullptr;
+void (*mpmc_push_claimed_probe)() noexcept = nullptr;
 
 bool pool_state::any_queued_work() const noexcept {
   if (any_stealable_work()) return true;
@@ -177,12 +189,18 @@ bool pool_state::any_queued_work() const noexcept {
 // work ready, and none will be made ready by the pool's own clock.
 bool pool_state::quiescent() const noexcept {
   if (idle_.load(std::memory_order_seq_cst) < workers_.size()) return false;
-  if (any_queued_work()) return false;
+  // A blocking call in flight will post its coroutine back: work to come, like a timer. Read
+  // before the queues: its thread posts the continuation, then uncounts the call (seq_cst), so
+  // a zero read here happens after that post, which the queue read below then sees (the worker
+  // it went to is counted idle and, under finish_mutex_, cannot drain it meanwhile). Read after
+  // them, the count could miss the call while they missed its continuation.
+  const bool blocking_in_flight = blocking_.in_flight() != 0;
+  if (stop_decision_probe != nullptr) stop_decision_probe(blocking_);
+  if (blocking_in_flight || any_queued_work()) return false;
   for (const auto& w : workers_) {
     if (w->owner_work_while_idle() || w->timers_armed()) return false;
   }
-  // A blocking call in flight will post its coroutine back: work to come, like a timer.
-  return blocking_.in_flight() == 0;
+  return true;
 }
 
 void pool_state::blocking_drained() noexcept {

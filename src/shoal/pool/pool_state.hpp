@@ -47,6 +47,12 @@
 
 namespace shoal::detail {
 
+// Test seam: when set, the stop decision calls it between its two reads of work to come (the
+// blocking calls in flight, then the queues; see quiescent), so that a test can finish a
+// blocking call exactly there. Null in every program but that test; set it only while no stop
+// decision can run (before the stop request that orders it with the deciding worker).
+extern void (*stop_decision_probe)(const blocking_subpool& blocking) noexcept;
+
 class pool_state {
  public:
   pool_state(thread_pool& owner, const thread_pool_options& options);
@@ -97,6 +103,9 @@ class pool_state {
 
   // Work any idle worker could take: the global queue, another worker's ring or fork deque.
   bool any_stealable_work() const noexcept;
+  // The same, but only work that can be taken now: a global ring position claimed by a producer
+  // and not yet published does not count (mpmc_ring.hpp).
+  bool any_ready_stealable_work() const noexcept;
   // Anything queued anywhere, inboxes included (pinned work only its owner may run).
   bool any_queued_work() const noexcept;
   bool stopping() const noexcept { return stopping_.load(std::memory_order_acquire); }
@@ -160,6 +169,8 @@ class pool_state {
   void add_spawned(std::int64_t delta) noexcept;
   std::int64_t live_spawned() const noexcept;
   bool quiescent() const noexcept;
+  // Some worker's ring or fork deque holds work (any_stealable_work without the global queue).
+  bool any_worker_stealable_work() const noexcept;
   void launch(int how) noexcept;
   void abort_start() noexcept;
   void refuse_stop(std::size_t suspended) noexcept;

@@ -3,6 +3,8 @@
 
 #include <pthread.h>
 
+#include <algorithm>
+#include <optional>
 #include <string>
 
 #include "pool/pool_state.hpp"
@@ -257,7 +259,8 @@ bool worker::spin_for_work() noexcept {
   pool_->begin_spinning();
   bool found = false;
   for (unsigned i = 0; i < spin_rounds_ && !found; ++i) {
-    found = has_local_work() || pool_->any_stealable_work() || timer_due();
+    // Ready work only: a global push claimed and not yet published is left to park (see there).
+    found = has_local_work() || pool_->any_ready_stealable_work() || timer_due();
     for (int k = 0; k < 16 && !found; ++k) cpu_relax();
     // Now and then give the core away: the thread we wait for may be queued behind us on it.
     if (!found && i % 4 == 3) {
@@ -270,6 +273,15 @@ bool worker::spin_for_work() noexcept {
   return found;
 }
 
+// The deadline of a park while only a claimed global push is pending: the next timer's, or
+// sooner, after the current back-off, which doubles for the next one (up to a millisecond).
+std::optional<time_point> worker::claim_deadline() noexcept {
+  const time_point backoff = clock::now() + claim_backoff_;
+  claim_backoff_ = std::min(claim_backoff_ * 2, max_claim_backoff);
+  const std::optional<time_point> timer = timers_.next_deadline();
+  return timer && *timer < backoff ? *timer : backoff;
+}
+
 void worker::park() {
   timers_armed_.store(!timers_.empty(), std::memory_order_relaxed);  // published by enter_idle
   pool_->enter_idle();
@@ -279,12 +291,17 @@ void worker::park() {
   // Only what this worker may run: its own queues, the global queue, other rings. (Pinned work
   // in another worker's inbox is not ours; counting it would keep us awake, spinning, until
   // its owner drains it.)
-  const bool work = has_local_work() || pool_->any_stealable_work();
-  const bool finished = !work && pool_->stopping() && pool_->try_finish();
+  const bool work = has_local_work() || pool_->any_ready_stealable_work();
+  // Only a global push claimed and not yet published (its producer preempted between its two
+  // stores, mpmc_ring.hpp): nothing to run yet, and the producer's wake-up may miss us. Sleep,
+  // with a deadline that doubles while it lasts, rather than cycle here at full speed.
+  const bool claimed = !work && pool_->any_stealable_work();
+  const bool finished = !work && !claimed && pool_->stopping() && pool_->try_finish();
   if (!work && !finished) {
     count(parked_);
-    parker_.park(timers_.next_deadline());  // may dispatch I/O events: see post()
+    parker_.park(claimed ? claim_deadline() : timers_.next_deadline());  // may dispatch I/O
   }
+  if (!claimed) claim_backoff_ = min_claim_backoff;
   // acq_rel: pairs with claim_sleeping's CAS. Already false: a waker claimed this worker and
   // counted it as spinning (pool_state::wake_one); it searches for work under that count.
   searching_ = !sleeping_.exchange(false, std::memory_order_acq_rel);

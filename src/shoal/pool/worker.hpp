@@ -21,8 +21,10 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <coroutine>
 #include <cstdint>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -113,6 +115,7 @@ class worker final : public executor {
   bool timer_due() const noexcept;
   bool has_local_work() const noexcept;
   void park();
+  std::optional<time_point> claim_deadline() noexcept;
   void drain_inbox();
   void fire_due_timers() noexcept;
   void push_unpinned(std::coroutine_handle<> h) noexcept;
@@ -134,7 +137,10 @@ class worker final : public executor {
   unsigned lifo_streak_ = 0;
   detail::fork_support forks_;  // lent to when_all / task_group: executor::fork_support()
   unsigned fork_streak_ = 0;
-  bool inbox_active_ = false;    // drained cross-thread work since it last went idle
+  bool inbox_active_ = false;  // drained cross-thread work since it last went idle
+  static constexpr std::chrono::microseconds min_claim_backoff{50};
+  static constexpr std::chrono::microseconds max_claim_backoff{1000};
+  std::chrono::microseconds claim_backoff_ = min_claim_backoff;  // see claim_deadline
   bool parked_in_pool_ = false;  // inside park(), counted idle by the pool
   bool searching_ = false;       // woken by pool_state::wake_one, holding its spinning count
   std::uint64_t tick_ = 0;

@@ -43,7 +43,7 @@ actor_waiter* actor_mailbox::take_stack() noexcept {
   return oldest_first;
 }
 
-thread_pool* actor_current_pool() noexcept { return thread_pool::current(); }
+thread_pool* actor_current_pool() noexcept { return executor_pool(); }
 
 actor_bounce actor_make_bounce() {
   for (;;) co_await actor_bounce_step{};

@@ -96,7 +96,9 @@ bool waiter::suspend(std::coroutine_handle<> h, const task_env* env, wake_target
   }
   handle_ = h;
   target_ = target;
-  if (site_.near_waker && !target.pinned) pool_ = thread_pool::current();
+  // The pool of the running executor, not of the thread: inside a sync_wait nested on a
+  // worker, the waiter belongs to that sync_wait's loop and must be resumed there.
+  if (site_.near_waker && !target.pinned) pool_ = executor_pool();
   wake_list satisfied;  // others this operation completes (a receiver handed our value)
   bool must_wait = false;
   {
@@ -134,7 +136,9 @@ void waiter::wake() noexcept {
   // under the lock (granted_, a channel value). Acquire: if `suspended` is set, await_suspend
   // is done with the waiter and we own the resumption.
   if ((handshake_.fetch_or(woken, std::memory_order_acq_rel) & suspended) == 0) return;
-  if (pool != nullptr && pool == thread_pool::current()) {
+  // The waker's executor (not thread) is a worker of the waiter's pool: inside a sync_wait
+  // nested on a worker it is that sync_wait's loop, which may be gone before `h` runs.
+  if (pool != nullptr && pool == executor_pool()) {
     executor::current()->post(h, false);  // unbound, same pool: the waker's own worker
   } else {
     target.post(h);

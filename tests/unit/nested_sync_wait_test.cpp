@@ -1,0 +1,190 @@
+// A wake-up given or received inside a sync_wait nested on a pool worker (legal: sync_wait.hpp)
+// resumes each coroutine on its own executor (issue 27, item 1). "Is this thread a worker of
+// pool P" is not "is the running executor a worker of P": inside the nested sync_wait the thread
+// is a worker, but the executor is the nested loop, which returns and is destroyed as soon as its
+// task is done. A waiter woken there used to run on (and arm timers on) that loop; a waiter that
+// suspended there used to be run by another worker. Each test orders its two sides with idle
+// hooks (an executor's hook runs only once its coroutines are all suspended), never with sleeps.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <utility>
+
+#include "shoal/actor.hpp"
+#include "shoal/async_mutex.hpp"
+#include "shoal/async_semaphore.hpp"
+#include "shoal/executor.hpp"
+#include "shoal/sync_wait.hpp"
+#include "shoal/task.hpp"
+#include "shoal/thread_pool.hpp"
+#include "shoal/when_all.hpp"
+#include "shoal/yield.hpp"
+#include "support/running_pool.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using shoal::executor;
+using shoal::task;
+using shoal::testing::running_pool;
+
+// Set once the executor it was added to has run out of ready work after it was added (so the
+// coroutine that added it has suspended). Added on that executor's thread.
+struct idle_flag : shoal::detail::idle_hook {
+  idle_flag() noexcept {
+    run = [](shoal::detail::idle_hook& self) noexcept {
+      static_cast<idle_flag&>(self).idle.store(true);
+      return false;
+    };
+  }
+  idle_flag(const idle_flag&) = delete;
+  idle_flag& operator=(const idle_flag&) = delete;
+  ~idle_flag() { unlink(); }
+  void add_here() { ASSERT_TRUE(executor::current()->add_idle_hook(*this)); }
+  // Blocks the calling thread until set (bounded: a wall-clock wait for another thread, never a
+  // timing check).
+  [[nodiscard]] bool wait() const {
+    for (int i = 0; i < 100'000 && !idle.load(); ++i) std::this_thread::sleep_for(100us);
+    return idle.load();
+  }
+  std::atomic<bool> idle{false};
+};
+
+// Runs `a` and `b` to completion from this thread, concurrently.
+void both(task<> a, task<> b) {
+  shoal::sync_wait([](task<> x, task<> y) -> task<> {
+    co_await shoal::when_all(std::move(x), std::move(y));
+  }(std::move(a), std::move(b)));
+}
+
+TEST(NestedSyncWait, AMutexWaiterWokenFromANestedSyncWaitResumesOnAWorker) {
+  running_pool p(1);
+  shoal::async_mutex m;
+  std::atomic<bool> b_waiting{false};
+  executor* nested = nullptr;
+  executor* b_resumed_on = nullptr;
+  std::atomic<bool> b_done{false};
+  auto b = [&]() -> task<> {
+    b_waiting.store(true);
+    co_await m.lock();  // A holds it: B suspends
+    b_resumed_on = executor::current();
+    m.unlock();
+    b_done.store(true);
+  };
+  auto a = [&]() -> task<> {
+    co_await p.pool.schedule();
+    co_await m.lock();
+    p.pool.spawn(b());
+    // One worker: once B has run at all, it is suspended in lock().
+    while (!b_waiting.load()) co_await shoal::yield();
+    shoal::sync_wait([&]() -> task<> {
+      nested = executor::current();
+      m.unlock();  // hands the lock to B
+      co_return;
+    }());
+  };
+  shoal::sync_wait(a());
+  shoal::sync_wait(p.pool.stop());  // B is a spawned chain: stop waits for it
+  ASSERT_TRUE(b_done.load());
+  EXPECT_NE(b_resumed_on, nested) << "B ran on the nested sync_wait's loop";
+  EXPECT_EQ(b_resumed_on, &p.pool.worker(0));
+}
+
+TEST(NestedSyncWait, ASemaphoreWaiterInANestedSyncWaitResumesThereWhenAnotherWorkerReleases) {
+  running_pool p(2);
+  shoal::async_semaphore sem(0);
+  idle_flag nested_idle;
+  executor* nested = nullptr;
+  executor* resumed_on = nullptr;
+  auto waiting_side = [&]() -> task<> {
+    co_await p.pool.schedule_on(0);
+    shoal::sync_wait([&]() -> task<> {
+      nested = executor::current();
+      nested_idle.add_here();
+      co_await sem.acquire();
+      resumed_on = executor::current();
+      nested_idle.unlink();
+    }());
+  };
+  auto releasing_side = [&]() -> task<> {
+    co_await p.pool.schedule_on(1);
+    while (!nested_idle.idle.load()) co_await shoal::yield();
+    sem.release();
+  };
+  both(waiting_side(), releasing_side());
+  EXPECT_EQ(resumed_on, nested) << "the nested sync_wait's coroutine ran on another worker";
+}
+
+class gatekeeper {
+ public:
+  // Enters the context and keeps it until `until` is set.
+  shoal::actor_task<void> hold(std::atomic<bool>& entered, const idle_flag& until) {
+    co_await ctx_();
+    entered.store(true);
+    EXPECT_TRUE(until.wait());
+  }
+  // Enters the context: where the caller runs once it holds it.
+  shoal::actor_task<executor*> enter() {
+    co_await ctx_();
+    co_return executor::current();
+  }
+
+ private:
+  shoal::actor_context ctx_;
+};
+
+TEST(NestedSyncWait, AnActorCallerHandedTheContextFromANestedSyncWaitResumesOnItsWorker) {
+  running_pool p(2);
+  gatekeeper g;
+  std::atomic<bool> held{false};
+  idle_flag caller_idle;
+  executor* nested = nullptr;
+  executor* caller_was_on = nullptr;
+  executor* caller_resumed_on = nullptr;
+  auto holding_side = [&]() -> task<> {
+    co_await p.pool.schedule_on(0);
+    shoal::sync_wait([&]() -> task<> {
+      nested = executor::current();
+      co_await g.hold(held, caller_idle);  // returns: hands the context to the caller
+    }());
+  };
+  auto calling_side = [&]() -> task<> {
+    co_await p.pool.schedule();  // unbound; worker 0 is busy, so on worker 1
+    while (!held.load()) co_await shoal::yield();
+    caller_was_on = executor::current();
+    caller_idle.add_here();
+    caller_resumed_on = co_await g.enter();  // queued behind the holder
+  };
+  both(holding_side(), calling_side());
+  EXPECT_NE(caller_resumed_on, nested) << "the caller ran on the nested sync_wait's loop";
+  EXPECT_EQ(caller_resumed_on, caller_was_on);
+}
+
+TEST(NestedSyncWait, AnActorCallerInANestedSyncWaitResumesThereWhenAnotherWorkerHandsItOver) {
+  running_pool p(2);
+  gatekeeper g;
+  std::atomic<bool> held{false};
+  idle_flag nested_idle;
+  executor* nested = nullptr;
+  executor* resumed_on = nullptr;
+  auto calling_side = [&]() -> task<> {
+    co_await p.pool.schedule_on(0);
+    shoal::sync_wait([&]() -> task<> {
+      nested = executor::current();
+      while (!held.load()) co_await shoal::yield();
+      nested_idle.add_here();
+      resumed_on = co_await g.enter();  // queued behind the holder on worker 1
+      nested_idle.unlink();
+    }());
+  };
+  auto holding_side = [&]() -> task<> {
+    co_await p.pool.schedule_on(1);
+    co_await g.hold(held, nested_idle);  // returns: hands the context to the nested caller
+  };
+  both(calling_side(), holding_side());
+  EXPECT_EQ(resumed_on, nested) << "the nested sync_wait's coroutine ran on another worker";
+}
+
+}  // namespace
