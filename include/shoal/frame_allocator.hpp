@@ -31,49 +31,38 @@
 // visible.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <new>
 
-#include "shoal/detail/frame_cache.hpp"
-
 namespace shoal {
 
-// Returns at least `size` bytes, aligned to __STDCPP_DEFAULT_NEW_ALIGNMENT__. Throws
-// std::bad_alloc like ::operator new. Inline: a frame of a cached class comes off this thread's
-// free list without a call.
-[[nodiscard]] inline void* frame_allocate(std::size_t size) {
-  ++detail::frame_stats.allocations;
-  const std::size_t index = detail::frame_class_index(size);
-  if (index < frame_size_classes) {
-    detail::frame_size_class& c = detail::frame_classes[index];
-    if (detail::frame_free_block* frame = c.head) {
-      c.head = frame->next;
-      --c.count;
-      // A frame recycled from another thread (through the depot) is a cache miss: start the
-      // next one's header and promise now, while this one is being filled (a hint; it may be
-      // null, and a prefetch never faults).
-      __builtin_prefetch(c.head, 1);
-      return frame;
-    }
-  }
-  return detail::frame_allocate_slow(size);
-}
+inline constexpr std::size_t frame_size_class_bytes = 64;
+inline constexpr std::size_t frame_size_classes = 32;  // up to 2 KiB
+inline constexpr std::size_t frame_cache_bytes_per_class = std::size_t{256} * 1024;
 
-// Returns memory from frame_allocate; `size` must be the size that was requested. Inline: a
-// frame of a cached class goes onto this thread's free list without a call while it has room.
-inline void frame_deallocate(void* frame, std::size_t size) noexcept {
-  const std::size_t index = detail::frame_class_index(size);
-  if (index < frame_size_classes && detail::frame_cache_state == 1) {
-    detail::frame_size_class& c = detail::frame_classes[index];
-    if (c.count < detail::frame_class_limits[index]) {
-      c.head = new (frame) detail::frame_free_block{c.head, nullptr};
-      ++c.count;
-      return;
-    }
-  }
-  detail::frame_deallocate_slow(frame, size);
-}
+// Counters of this thread's allocator, for tests and benchmarks.
+struct frame_allocator_stats {
+  std::uint64_t allocations = 0;         // frame_allocate calls
+  std::uint64_t system_allocations = 0;  // of which served by ::operator new
+  // Bytes of freed frames this thread's cache holds now, per class (index i: frames of up to
+  // (i + 1) * frame_size_class_bytes), each at most frame_cache_bytes_per_class.
+  std::array<std::size_t, frame_size_classes> cached_bytes{};
+};
+
+// Returns at least `size` bytes, aligned to __STDCPP_DEFAULT_NEW_ALIGNMENT__. Throws
+// std::bad_alloc like ::operator new.
+// Not inline, on purpose: code running on a stackful fiber (shoal/fiber.hpp) may be suspended
+// inside one function and resumed on another thread, and a compiler may keep the address of a
+// thread-local it computed before the suspension; an inlined cache access would then use the
+// first thread's cache from the second (a data race, found by TSan with the fast path inlined).
+// A call computes the address afresh; its fast path is a few instructions (frame_allocator.cpp).
+[[nodiscard]] void* frame_allocate(std::size_t size);
+
+// Returns memory from frame_allocate; `size` must be the size that was requested. Not inline,
+// for the same reason.
+void frame_deallocate(void* frame, std::size_t size) noexcept;
 
 // Returns at least `size` bytes aligned to `alignment` (a power of two). An alignment up to
 // __STDCPP_DEFAULT_NEW_ALIGNMENT__ is frame_allocate(size); a larger one goes to the system
@@ -86,8 +75,7 @@ void frame_deallocate(void* frame, std::size_t size, std::align_val_t alignment)
 // False in AddressSanitizer builds of shoal, where every frame goes to the system allocator.
 [[nodiscard]] bool frame_recycling_enabled() noexcept;
 
-// Counters of this thread's allocator (frame_allocator_stats, detail/frame_cache.hpp), for tests
-// and benchmarks.
+// Counters of this thread's allocator (frame_allocator_stats, above), for tests and benchmarks.
 [[nodiscard]] frame_allocator_stats this_thread_frame_stats() noexcept;
 
 }  // namespace shoal

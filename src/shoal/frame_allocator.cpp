@@ -6,6 +6,7 @@
 #include <new>
 #include <utility>
 
+#include "frame_cache.hpp"
 #include "shoal/detail/spin_lock.hpp"
 #include "shoal/detail/thread_annotations.hpp"
 
@@ -134,11 +135,48 @@ bool refill(size_class& c, std::size_t index) noexcept {
 
 }  // namespace
 
+// The fast paths: a frame of a cached class taken from, or given back to, this thread's list.
+// The slow paths are functions of their own (cold), so these need no stack frame.
+void* frame_allocate(std::size_t size) {
+  ++detail::frame_stats.allocations;
+  const std::size_t index = frame_class_index(size);
+  if (index < frame_size_classes) {
+    size_class& c = detail::frame_classes[index];
+    if (free_block* frame = c.head) {
+      c.head = frame->next;
+      --c.count;
+      // A frame recycled from another thread (through the depot) is a cache miss: start the
+      // next one's header and promise now, while this one is being filled (a hint; it may be
+      // null, and a prefetch never faults).
+      __builtin_prefetch(c.head, 1);
+      return frame;
+    }
+  }
+  return detail::frame_allocate_slow(size);
+}
+
+void frame_deallocate(void* frame, std::size_t size) noexcept {
+  const std::size_t index = frame_class_index(size);
+  if (index < frame_size_classes && detail::frame_cache_state == 1) {
+    size_class& c = detail::frame_classes[index];
+    if (c.count < detail::frame_class_limits[index]) {
+      c.head = new (frame) free_block{c.head, nullptr};
+      ++c.count;
+      return;
+    }
+  }
+  detail::frame_deallocate_slow(frame, size);
+}
+
 namespace detail {
+
+constinit thread_local std::array<frame_size_class, frame_size_classes> frame_classes{};
+constinit thread_local int frame_cache_state = 0;
+constinit thread_local frame_allocator_stats frame_stats{};
 
 // frame_allocate's way when this thread's list of the class is empty (or the frame is too big):
 // the class's spill, else a batch from the depot, else the system.
-void* frame_allocate_slow(std::size_t size) {
+[[gnu::cold, gnu::noinline]] void* frame_allocate_slow(std::size_t size) {
   const std::size_t index = frame_class_index(size);
   if (index < frame_size_classes) {
     size_class& c = frame_classes[index];  // empty unless this thread's cache is alive
@@ -157,7 +195,7 @@ void* frame_allocate_slow(std::size_t size) {
 // frame_deallocate's way when this thread's cache is not set up yet (it is set up here), when
 // the class's list is full (the frame joins the spill), or when the thread is exiting or the
 // frame is too big (the system).
-void frame_deallocate_slow(void* frame, std::size_t size) noexcept {
+[[gnu::cold, gnu::noinline]] void frame_deallocate_slow(void* frame, std::size_t size) noexcept {
   const std::size_t index = frame_class_index(size);
   if (index < frame_size_classes && (frame_cache_state == 1 || cache_alive())) {
     size_class& c = frame_classes[index];

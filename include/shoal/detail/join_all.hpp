@@ -247,7 +247,7 @@ template <class E>
 class frame_array {
  public:
   template <class Range>
-  explicit frame_array(Range&& from)
+  frame_array(std::in_place_t /*tag*/, Range& from)
       : size_(std::size(from)),
         items_(static_cast<E*>(size_ == 0 ? nullptr : frame_allocate(bytes()))) {
     std::size_t made = 0;
@@ -292,7 +292,7 @@ class fork_range {
 
   static_assert(!std::is_reference_v<T>,
                 "shoal: children of when_all/when_any return values, not references");
-  explicit fork_range(std::vector<task<T>> tasks) : children_(tasks) {}
+  explicit fork_range(std::vector<task<T>> tasks) : children_(std::in_place, tasks) {}
 
   [[nodiscard]] std::size_t size() const noexcept { return children_.size(); }
   void launch_all(join_all& join) noexcept {

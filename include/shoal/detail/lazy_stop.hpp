@@ -84,7 +84,8 @@ class lazy_stop {
 // A loop, not a recursion, so that it inlines: the common case (a plain token) is one test more
 // than std::stop_token::stop_requested.
 inline bool stop_ref::stop_requested() const noexcept {
-  if (!is_lazy()) [[likely]] return plain().stop_requested();
+  if (!is_lazy()) [[likely]]
+    return plain().stop_requested();
   stop_ref at = *this;
   do {
     if (at.lazy().requested_here()) return true;

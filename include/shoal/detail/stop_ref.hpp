@@ -42,10 +42,11 @@ class stop_ref {
   static constexpr std::uintptr_t lazy_bit = 1;
   [[nodiscard]] bool is_lazy() const noexcept { return (bits_ & lazy_bit) != 0; }
   [[nodiscard]] const std::stop_token& plain() const noexcept {
-    return *reinterpret_cast<const std::stop_token*>(bits_);
+    return *reinterpret_cast<const std::stop_token*>(bits_);  // NOLINT(performance-no-int-to-ptr)
   }
   [[nodiscard]] const lazy_stop& lazy() const noexcept {
-    return *reinterpret_cast<const lazy_stop*>(bits_ & ~lazy_bit);
+    return *reinterpret_cast<const lazy_stop*>(bits_ &
+                                               ~lazy_bit);  // NOLINT(performance-no-int-to-ptr)
   }
 
   std::uintptr_t bits_ = reinterpret_cast<std::uintptr_t>(&no_stop_token);

@@ -1,39 +1,21 @@
-// shoal/detail/frame_cache.hpp: the per-thread free lists behind shoal/frame_allocator.hpp, in a
-// header so that the common case (a frame of a cached class taken from or given back to this
-// thread's list) is inlined into every coroutine's allocation and deallocation.
+// frame_cache.hpp: the per-thread free lists behind shoal/frame_allocator.hpp (private to the
+// library: only frame_allocator.cpp touches them, through calls, never inlined into a coroutine
+// that a fiber may resume on another thread; see frame_allocator.hpp).
 //
 // What: one free list per 64-byte size class (`frame_classes`), with its count, and the spill
-// that gathers frames once the class is full (src/shoal/frame_allocator.cpp moves whole batches
-// of it to the shared depot); `frame_cache_state` says whether this thread's cache is usable
-// (0: not yet set up, 1: alive, 2: the thread is exiting); the counters of frame_allocator_stats.
-// Every state change but the two fast paths lives in frame_allocator.cpp.
+// that gathers frames once the class is full (frame_allocator.cpp moves whole batches of it to
+// the shared depot); `frame_cache_state` says whether this thread's cache is usable (0: not yet
+// set up, 1: alive, 2: the thread is exiting); the counters of frame_allocator_stats.
 //
-// Lifetime: constinit thread-locals with trivial destructors (no TLS guard on the fast path);
-// the cache's frames are returned to the system by a reaper in frame_allocator.cpp when the
-// thread exits.
+// Lifetime: the cache's frames are returned to the system by a reaper in frame_allocator.cpp
+// when the thread exits.
 // Thread-safety: each thread touches only its own.
 #pragma once
 
 #include <array>
 #include <cstddef>
-#include <cstdint>
 
-namespace shoal {
-
-inline constexpr std::size_t frame_size_class_bytes = 64;
-inline constexpr std::size_t frame_size_classes = 32;  // up to 2 KiB
-inline constexpr std::size_t frame_cache_bytes_per_class = std::size_t{256} * 1024;
-
-// Counters of this thread's allocator, for tests and benchmarks.
-struct frame_allocator_stats {
-  std::uint64_t allocations = 0;         // frame_allocate calls
-  std::uint64_t system_allocations = 0;  // of which served by ::operator new
-  // Bytes of freed frames this thread's cache holds now, per class (index i: frames of up to
-  // (i + 1) * frame_size_class_bytes), each at most frame_cache_bytes_per_class.
-  std::array<std::size_t, frame_size_classes> cached_bytes{};
-};
-
-}  // namespace shoal
+#include "shoal/frame_allocator.hpp"
 
 namespace shoal::detail {
 
@@ -76,12 +58,14 @@ static_assert(frame_cache_bytes_per_class / frame_class_bytes(frame_size_classes
                   frame_batch_frames,
               "every class's share must hold a batch");
 
-inline constinit thread_local std::array<frame_size_class, frame_size_classes> frame_classes{};
-inline constinit thread_local int frame_cache_state = 0;
-inline constinit thread_local frame_allocator_stats frame_stats{};
+// This thread's cache and counters (frame_allocator.cpp). Constant-initialised, trivially
+// destructible: no thread-local guard on the fast path.
+extern constinit thread_local std::array<frame_size_class, frame_size_classes> frame_classes;
+extern constinit thread_local int frame_cache_state;
+extern constinit thread_local frame_allocator_stats frame_stats;
 
-// The paths off the fast one (frame_allocator.cpp): refill from the spill or the depot, or the
-// system; set the cache up, spill, or free to the system.
+// The paths off the fast one: refill from the spill or the depot, or the system; set the cache
+// up, spill, or free to the system.
 [[nodiscard]] void* frame_allocate_slow(std::size_t size);
 void frame_deallocate_slow(void* frame, std::size_t size) noexcept;
 
