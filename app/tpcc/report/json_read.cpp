@@ -215,6 +215,25 @@ stats::error_class_counts error_classes(const at& a) {
   return out;
 }
 
+// One count per terminal group.
+void group_array(const at& a, stats::group_counts::counts& out) {
+  if (a.array().size() != out.size()) a.fail("expected one count per terminal group");
+  for (std::size_t g = 0; g < out.size(); ++g) out[g] = a[g].count();
+}
+
+// The outcomes per terminal group; absent from results written before they were counted (the
+// verdict then judges with the binomial intervals alone).
+stats::group_counts groups(const at& e) {
+  stats::group_counts out;
+  if (!e.value.contains("terminal_groups")) return out;
+  const at a = e["terminal_groups"];
+  group_array(a["ended"], out.ended);
+  group_array(a["completed"], out.completed);
+  group_array(a["over_limit"], out.over_limit);
+  group_array(a["failed"], out.failed);
+  return out;
+}
+
 stats::kind_totals kind_totals(const at& e) {
   stats::kind_totals t;
   t.outcomes = outcomes(e);
@@ -225,6 +244,7 @@ stats::kind_totals kind_totals(const at& e) {
   t.response = cumulative(e["histograms"]["response"]);
   t.queued = cumulative(e["histograms"]["queued"]);
   t.service = cumulative(e["histograms"]["service"]);
+  t.groups = groups(e);
   return t;
 }
 
@@ -234,6 +254,11 @@ stats::input_counts inputs(const at& a) {
     in.*c.field = a[std::string(c.key).c_str()].count();
   }
   in.think_seconds = a[std::string(stats::think_seconds_key).c_str()].number();
+  // Written since the thinks are counted by start; older results judge by their mean alone.
+  if (a.value.contains(stats::think_censored_key)) {
+    in.think_censored = a[std::string(stats::think_censored_key).c_str()].count();
+    in.think_relative = a[std::string(stats::think_relative_key).c_str()].number();
+  }
   return in;
 }
 

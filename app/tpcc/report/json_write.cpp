@@ -111,7 +111,12 @@ json kind_json(txn::kind k, const stats::kind_totals& t) {
                {{"response", cumulative(t.response)},
                 {"queued", cumulative(t.queued)},
                 {"service", cumulative(t.service)},
-                {"failed", cumulative(t.failed_response)}}}};
+                {"failed", cumulative(t.failed_response)}}},
+              {"terminal_groups",
+               {{"ended", t.groups.ended},
+                {"completed", t.groups.completed},
+                {"over_limit", t.groups.over_limit},
+                {"failed", t.groups.failed}}}};
   add_outcomes(out, t.outcomes);
   return out;
 }
@@ -123,6 +128,8 @@ json inputs(const stats::input_counts& in) {
     out[std::string(c.key)] = in.*c.field;
   }
   out[std::string(stats::think_seconds_key)] = in.think_seconds;
+  out[std::string(stats::think_censored_key)] = in.think_censored;
+  out[std::string(stats::think_relative_key)] = in.think_relative;
   return out;
 }
 

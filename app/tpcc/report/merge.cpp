@@ -82,6 +82,13 @@ void add_totals(stats::kind_totals& a, const stats::kind_totals& b) {
   a.service.merge(b.service);
   a.failed_response.merge(b.failed_response);
   for (const auto& [cls, n] : b.error_classes) a.error_classes[cls] += n;
+  // Shards run different terminals: a group of the merge is the same group of every shard.
+  for (std::size_t g = 0; g < stats::terminal_group_count; ++g) {
+    a.groups.ended[g] += b.groups.ended[g];
+    a.groups.completed[g] += b.groups.completed[g];
+    a.groups.over_limit[g] += b.groups.over_limit[g];
+    a.groups.failed[g] += b.groups.failed[g];
+  }
 }
 
 void add_snapshot(stats::snapshot& a, const stats::snapshot& b) {

@@ -59,15 +59,21 @@ std::string error_class(const std::string& sqlstate) {
 
 void recorder::count(per_kind& k, const txn_record& r) noexcept {
   const txn_outcome o = classify(r.status, r.retries, r.abandoned);
+  const std::size_t g = r.group % terminal_group_count;
   add(k.outcomes[index(o)], 1);
   add(k.retries, static_cast<std::uint64_t>(r.retries));
   add(k.round_trips, r.round_trips);
+  add(k.ended[g], 1);
   if (outcome_table[index(o)].completed) {
     k.response.record(r.response);
     k.queued.record(r.queued);
     k.service.record(r.service);
+    add(k.completed[g], 1);
+    const std::chrono::duration<double> limit{txn::p90_limit_seconds[txn::index(r.kind)]};
+    if (r.response > limit) add(k.over_limit[g], 1);
     return;
   }
+  if (o == txn_outcome::failed || o == txn_outcome::failed_retries) add(k.failed[g], 1);
   k.failed_response.record(r.response);
   add(k.error_classes[error_class_slot(r.sqlstate)], 1);
 }
@@ -117,8 +123,14 @@ void recorder::record_inputs(const input_counts& keyed, clock::time_point at) no
   add(inputs_.think_micros, static_cast<std::uint64_t>(keyed.think_seconds * 1e6));
 }
 
-void recorder::record_think(std::chrono::nanoseconds slept, clock::time_point at) noexcept {
+void recorder::record_think(std::chrono::nanoseconds slept, double relative, bool censored,
+                            clock::time_point at) noexcept {
   if (!in_window(at)) return;
+  add(inputs_.think_relative_micros, static_cast<std::uint64_t>(std::max(0.0, relative) * 1e6));
+  if (censored) {
+    add(inputs_.think_censored, 1);
+    return;
+  }
   add(inputs_.think_times, 1);
   const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(slept).count();
   add(inputs_.think_micros, static_cast<std::uint64_t>(std::max<std::int64_t>(0, micros)));
@@ -133,6 +145,12 @@ kind_totals recorder::copy(const per_kind& k) {
   t.queued = k.queued.snapshot();
   t.service = k.service.snapshot();
   t.failed_response = k.failed_response.snapshot();
+  for (std::size_t g = 0; g < terminal_group_count; ++g) {
+    t.groups.ended[g] = k.ended[g].load(relaxed);
+    t.groups.completed[g] = k.completed[g].load(relaxed);
+    t.groups.over_limit[g] = k.over_limit[g].load(relaxed);
+    t.groups.failed[g] = k.failed[g].load(relaxed);
+  }
   for (std::size_t slot = 0; slot < error_class_slots; ++slot) {
     const std::uint64_t n = k.error_classes[slot].load(relaxed);
     if (n != 0) t.error_classes[error_class_of_slot(slot)] = n;
@@ -171,6 +189,8 @@ snapshot recorder::take() const {
   in.order_statuses_by_name = inputs_.order_statuses_by_name.load(relaxed);
   in.think_times = inputs_.think_times.load(relaxed);
   in.think_seconds = static_cast<double>(inputs_.think_micros.load(relaxed)) / 1e6;
+  in.think_censored = inputs_.think_censored.load(relaxed);
+  in.think_relative = static_cast<double>(inputs_.think_relative_micros.load(relaxed)) / 1e6;
   s.window_start = start_;
   s.window_end = clock::time_point(clock::duration(end_.load(relaxed)));
   return s;

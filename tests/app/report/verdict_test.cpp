@@ -220,6 +220,7 @@ TEST(verdict, ResponseTimesAndLateDeliveriesFailAgainstTheirLimits) {
 TEST(verdict, ThinkTimesOffTheSpecMeanFail) {
   auto r = compliant();
   r.results.inputs.think_seconds *= 0.9;
+  r.results.inputs.think_relative *= 0.9;
   const verdict v = evaluate(r, postgres);
   EXPECT_TRUE(fails(v, "think-time mean applied"));
   EXPECT_EQ(item(v, "think-time mean applied").required, "11.4 s +- 5%");
