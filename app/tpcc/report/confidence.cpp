@@ -2,6 +2,7 @@
 #include "report/confidence.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace tpcc::report {
@@ -34,7 +35,19 @@ interval mean_interval(double mean, double sd, std::uint64_t n) noexcept {
   return {mean - half, mean + half};
 }
 
+namespace {
+
+// The quantile for 4..40 degrees of freedom, by numerical integration of the t density.
+constexpr std::array<double, 37> t_table{
+    27.772, 17.897, 13.555, 11.215, 9.783, 8.827, 8.150, 7.647, 7.261, 6.954, 6.706, 6.502, 6.330,
+    6.184,  6.058,  5.949,  5.854,  5.769, 5.694, 5.626, 5.566, 5.511, 5.461, 5.415, 5.373, 5.335,
+    5.299,  5.267,  5.236,  5.208,  5.181, 5.156, 5.133, 5.111, 5.091, 5.071, 5.053};
+
+}  // namespace
+
 double t_verdict(double df) noexcept {
+  if (df < 4) return t_table.front() * 1e3;  // never asked (min_cluster_groups): all of it
+  if (df <= 40) return t_table[static_cast<std::size_t>(df) - 4];
   const double z = z_verdict;
   const double z2 = z * z;
   const double z3 = z2 * z, z5 = z3 * z2, z7 = z5 * z2, z9 = z7 * z2;

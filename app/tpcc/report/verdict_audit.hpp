@@ -3,7 +3,7 @@
 // minimums, the response-time limits and the deferred Deliveries.
 //
 // What: each function appends its items to `items`. Shares and means are judged with their
-// 95 % confidence interval (report/confidence.hpp); a ratio with nothing to divide by is
+// confidence interval (report/confidence.hpp); a ratio with nothing to divide by is
 // "no data" and inconclusive. Thread-safety: pure functions.
 #pragma once
 

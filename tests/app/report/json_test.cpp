@@ -78,6 +78,10 @@ void expect_same_histogram(const stats::histogram& a, const stats::histogram& b)
 
 TEST(json, AResultWrittenToAFileReadsBackEqual) {
   auto r = sample();
+  r.results.kinds[0].groups.over_limit[3] = 2;
+  r.results.kinds[0].groups.completed[31] = 9;
+  r.results.inputs.think_censored = 4;
+  r.results.inputs.think_relative = 17.25;
   r.consistency = {.checked = true, .conditions = 12, .failing = {"3.3.2.4", "3.3.2.9"}};
   const std::string file = ::testing::TempDir() + "result-" + std::to_string(::getpid()) + ".json";
   ASSERT_EQ(tpcc::report::write_json(file, r, context), std::nullopt);
@@ -128,6 +132,10 @@ TEST(json, AResultWrittenToAFileReadsBackEqual) {
   EXPECT_EQ(b.results.skipped_districts, 3U);
   EXPECT_EQ(b.results.inputs.remote_payments, r.results.inputs.remote_payments);
   EXPECT_DOUBLE_EQ(b.results.inputs.think_seconds, r.results.inputs.think_seconds);
+  EXPECT_EQ(b.results.inputs.think_censored, 4U);
+  EXPECT_DOUBLE_EQ(b.results.inputs.think_relative, 17.25);
+  EXPECT_EQ(b.results.kinds[0].groups.over_limit, r.results.kinds[0].groups.over_limit);
+  EXPECT_EQ(b.results.kinds[0].groups.completed, r.results.kinds[0].groups.completed);
   expect_same_histogram(b.results.delivery_completion, r.results.delivery_completion);
   EXPECT_EQ(b.client.worker_busy, r.client.worker_busy);
   EXPECT_EQ(b.client.peak_rss_bytes, r.client.peak_rss_bytes);
