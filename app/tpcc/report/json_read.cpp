@@ -245,6 +245,10 @@ stats::kind_totals kind_totals(const at& e) {
   t.queued = cumulative(e["histograms"]["queued"]);
   t.service = cumulative(e["histograms"]["service"]);
   t.groups = groups(e);
+  if (e.value.contains("in_flight_at_end")) {  // older results: none
+    t.in_flight_at_end = e["in_flight_at_end"].count();
+    t.in_flight_over_limit = e["in_flight_over_limit"].count();
+  }
   return t;
 }
 
@@ -338,6 +342,10 @@ void figures(const at& doc, run::run_result& r) {
   per_kind(doc["transactions"],
            [&r](txn::kind k, const at& e) { r.results.kinds[txn::index(k)] = kind_totals(e); });
   r.results.outside_window = doc["outside_window"].count();
+  if (doc.value.contains("longest_stall")) {  // older results: none
+    r.results.longest_stall_seconds = doc["longest_stall"]["seconds"].number();
+    r.results.stall_began_seconds = doc["longest_stall"]["began_after_seconds"].number();
+  }
   deliveries(doc["deferred_delivery"], r.results);
   r.results.inputs = inputs(doc["inputs"]);
   r.client = client(doc["client"]);

@@ -116,7 +116,9 @@ json kind_json(txn::kind k, const stats::kind_totals& t) {
                {{"ended", t.groups.ended},
                 {"completed", t.groups.completed},
                 {"over_limit", t.groups.over_limit},
-                {"failed", t.groups.failed}}}};
+                {"failed", t.groups.failed}}},
+              {"in_flight_at_end", t.in_flight_at_end},
+              {"in_flight_over_limit", t.in_flight_over_limit}};
   add_outcomes(out, t.outcomes);
   return out;
 }
@@ -230,6 +232,8 @@ json figures(const run::run_result& r) {
           {"efficiency", efficiency(r)},
           {"transactions", kinds},
           {"outside_window", s.outside_window},
+          {"longest_stall",
+           {{"seconds", s.longest_stall_seconds}, {"began_after_seconds", s.stall_began_seconds}}},
           {"deferred_delivery", deliveries(s)},
           {"inputs", inputs(s.inputs)},
           {"client", client(r.client)},

@@ -82,6 +82,8 @@ void add_totals(stats::kind_totals& a, const stats::kind_totals& b) {
   a.service.merge(b.service);
   a.failed_response.merge(b.failed_response);
   for (const auto& [cls, n] : b.error_classes) a.error_classes[cls] += n;
+  a.in_flight_at_end += b.in_flight_at_end;
+  a.in_flight_over_limit += b.in_flight_over_limit;
   // Shards run different terminals: a group of the merge is the same group of every shard.
   for (std::size_t g = 0; g < stats::terminal_group_count; ++g) {
     a.groups.ended[g] += b.groups.ended[g];
@@ -94,6 +96,11 @@ void add_totals(stats::kind_totals& a, const stats::kind_totals& b) {
 void add_snapshot(stats::snapshot& a, const stats::snapshot& b) {
   for (std::size_t k = 0; k < a.kinds.size(); ++k) add_totals(a.kinds[k], b.kinds[k]);
   a.outside_window += b.outside_window;
+  // The longest stall of any shard (each shard saw its own completions).
+  if (b.longest_stall_seconds > a.longest_stall_seconds) {
+    a.longest_stall_seconds = b.longest_stall_seconds;
+    a.stall_began_seconds = b.stall_began_seconds;
+  }
   a.deliveries_done += b.deliveries_done;
   a.deliveries_on_time += b.deliveries_on_time;
   a.skipped_districts += b.skipped_districts;

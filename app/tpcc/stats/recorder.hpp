@@ -105,6 +105,11 @@ struct kind_totals {
   histogram failed_response;            // failures: until the failure was known
   error_class_counts error_classes;     // failures by SQLSTATE class
   group_counts groups;                  // the same outcomes per terminal group
+  // Transactions still in flight when the window ended (begun before its end, ended after it,
+  // whatever their outcome): censored responses at least as long as their age at the window's
+  // end; those older than the type's p90 limit then are surely over it. An abandoned one is
+  // also counted in the window's outcomes (it has no end to be counted by).
+  std::uint64_t in_flight_at_end = 0, in_flight_over_limit = 0;
 };
 
 struct snapshot {
@@ -115,6 +120,11 @@ struct snapshot {
   histogram delivery_completion;  // queue to completion of deferred deliveries
   input_counts inputs;
   clock::time_point window_start, window_end;  // window_end: as closed, or as planned
+  // The longest time in the window with no transaction completing (any type; from the window's
+  // start to the first completion and from the last to its end included), and when it began,
+  // in seconds from the window's start: a database that stops answering shows here.
+  double longest_stall_seconds = 0;
+  double stall_began_seconds = 0;
 };
 
 // Every transaction ended so far, in every phase (`kinds`), split into those that ended inside
@@ -163,6 +173,7 @@ class recorder {
     std::array<std::atomic<std::uint64_t>, error_class_slots> error_classes{};
     using group_array = std::array<std::atomic<std::uint64_t>, terminal_group_count>;
     group_array ended{}, completed{}, over_limit{}, failed{};
+    std::atomic<std::uint64_t> in_flight{0}, in_flight_over{0};
   };
   struct inputs {
     std::atomic<std::uint64_t> new_orders{0}, order_lines{0}, remote_lines{0}, rollbacks{0};
@@ -181,6 +192,11 @@ class recorder {
   std::array<per_kind, txn::kind_count> all_;            // every phase
   std::array<per_kind, txn::kind_count> outside_kinds_;  // every phase but the window
   std::atomic<std::uint64_t> outside_{0};
+  // Completions in the window, for the longest stall: the last one's time, the longest gap
+  // between two and when it began (time_point counts; gaps by the order records arrive in).
+  std::atomic<clock::rep> last_completion_;
+  std::atomic<clock::rep> longest_gap_{0}, gap_began_{0};
+  void completed_at(clock::time_point end) noexcept;
   std::atomic<std::uint64_t> deliveries_{0}, on_time_{0}, skipped_{0}, delivery_failed_{0};
   concurrent_histogram delivery_completion_;
   inputs inputs_;

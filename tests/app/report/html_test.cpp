@@ -259,10 +259,9 @@ TEST(html_chromium, RendersARealShortRunOnSqlite) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = run_binary({"load", "--db", db, "--warehouses", "1", "--no-progress"}, 300s);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = run_binary(
-      {"run", "--db", db, "--warmup", "2s", "--duration", "6s", "--drain", "10s", "--wait-scale",
-       "0.01", "--seed", "42", "--no-progress", "--tolerate-errors", "--html", page.string()},
-      300s);
+  r = run_binary({"run", "--db", db, "--warmup", "2s", "--duration", "6s", "--drain", "10s",
+                  "--wait-scale", "0.01", "--seed", "42", "--no-progress", "--html", page.string()},
+                 300s);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const std::string html = read_file(page);
   EXPECT_TRUE(contains(html, "NOT TPC-C: keying and think times scaled by 0.01"));

@@ -146,7 +146,7 @@ struct terminal_model {
 }  // namespace
 
 run::run_result simulate(const model_shape& shape) {
-  const clock::time_point zero = clock::time_point(std::chrono::hours(1));
+  const clock::time_point zero = clock::time_point(std::chrono::seconds(1));  // before now()
   const nanoseconds start = seconds(shape.warmup_seconds);
   const nanoseconds stop = start + seconds(shape.measure_seconds);
   stats::recorder rec(zero + start, zero + stop);

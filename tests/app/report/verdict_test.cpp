@@ -381,6 +381,23 @@ TEST(verdict, AMixOverTheTerminalsFirstTransactionsIsInconclusive) {
   EXPECT_TRUE(contains(item(v, "Payment share of the mix").note, "per terminal"));
 }
 
+// A database that stops answering: the transactions in flight at the end, older than the limit,
+// are responses over it, so the p90 FAILs though every completed one was fast; the stall is named.
+TEST(verdict, TransactionsInFlightPastTheLimitAtTheEndFailTheP90) {
+  auto r = compliant();
+  auto& t = r.results.kinds[txn::index(txn::kind::new_order)];
+  t.in_flight_at_end = 900;
+  t.in_flight_over_limit = 900;
+  r.results.longest_stall_seconds = 25;
+  r.results.stall_began_seconds = 7775;
+  const verdict v = evaluate(r, postgres);
+  EXPECT_TRUE(fails(v, "New-Order p90")) << tpcc::report::format_verdict(v);
+  EXPECT_TRUE(contains(item(v, "New-Order p90").measured, "900 in flight past 5 s"));
+  EXPECT_TRUE(contains(item(v, "longest stall").measured, "25.0 s with no transaction"));
+  t.in_flight_over_limit = 10;  // a few: within the 10 %
+  EXPECT_FALSE(fails(evaluate(r, postgres), "New-Order p90"));
+}
+
 TEST(verdict, EfficiencyIsInformationalAndNeverFails) {
   auto r = compliant();
   r.results.kinds[txn::index(txn::kind::new_order)].outcomes[tpcc::stats::txn_outcome::committed] =
