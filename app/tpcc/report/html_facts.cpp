@@ -31,8 +31,8 @@ std::string item_row(const verdict_item& i) {
   const bool failed = !i.pass && !i.inconclusive && !i.informational;
   return cat({"<tr><td>", escape(i.name), "</td><td>", escape(i.clause), "</td><td>",
               escape(i.measured), "</td><td>", escape(i.required), "</td><td",
-              failed ? " class=\"fail\"" : "", ">", judgement(i), "</td><td>", escape(i.note),
-              "</td></tr>"});
+              failed ? " class=\"fail\"" : "", ">", judgement(i), "</td><td class=\"note\">",
+              escape(i.note), "</td></tr>"});
 }
 
 std::string seconds_text(std::chrono::nanoseconds d) {

@@ -329,6 +329,37 @@ stats::interval_sample sample(const at& a) {
   return s;
 }
 
+txn::kind kind_named(const at& a) {
+  const std::string name = a.text();
+  for (const txn::kind k : txn::all_kinds) {
+    if (txn::name(k) == name) return k;
+  }
+  a.fail("expected a transaction type such as New-Order");
+}
+
+// The distinct errors (absent from results written before they were listed).
+stats::error_list errors(const at& doc) {
+  stats::error_list out;
+  if (!doc.value.contains("errors")) return out;
+  const at e = doc["errors"];
+  const at listed = e["listed"];
+  for (std::size_t i = 0; i < listed.array().size(); ++i) {
+    const at x = listed[i];
+    stats::error_entry entry;
+    entry.kind = kind_named(x["type"]);
+    entry.sqlstate = x["sqlstate"].text();
+    entry.outcome = x["outcome"].text();
+    entry.statement = x["statement"].text();
+    entry.message = x["message"].text();
+    entry.count = x["count"].count();
+    entry.first = x["first"].time();
+    entry.last = x["last"].time();
+    out.entries.push_back(std::move(entry));
+  }
+  out.unlisted = e["unlisted"].count();
+  return out;
+}
+
 void figures(const at& doc, run::run_result& r) {
   r.warehouses = doc["warehouses"].integer();
   r.terminals = doc["terminals"].integer();
@@ -342,6 +373,7 @@ void figures(const at& doc, run::run_result& r) {
   per_kind(doc["transactions"],
            [&r](txn::kind k, const at& e) { r.results.kinds[txn::index(k)] = kind_totals(e); });
   r.results.outside_window = doc["outside_window"].count();
+  r.errors = errors(doc);
   if (doc.value.contains("longest_stall")) {  // older results: none
     r.results.longest_stall_seconds = doc["longest_stall"]["seconds"].number();
     r.results.stall_began_seconds = doc["longest_stall"]["began_after_seconds"].number();

@@ -213,6 +213,23 @@ json verdict_json(const verdict& v) {
           {"failing", v.failing()}, {"undecided", v.undecided()},     {"items", items}};
 }
 
+// Every distinct error: type, SQLSTATE, what the driver saw, statement, first message, count,
+// first and last time; then how many errors past the cap were only counted.
+json errors(const stats::error_list& list) {
+  json entries = json::array();
+  for (const stats::error_entry& e : list.entries) {
+    entries.push_back({{"type", txn::name(e.kind)},
+                       {"sqlstate", e.sqlstate},
+                       {"outcome", e.outcome},
+                       {"statement", e.statement},
+                       {"message", e.message},
+                       {"count", e.count},
+                       {"first", detail::iso_utc(e.first)},
+                       {"last", detail::iso_utc(e.last)}});
+  }
+  return {{"listed", entries}, {"unlisted", list.unlisted}};
+}
+
 json figures(const run::run_result& r) {
   const stats::snapshot& s = r.results;
   json kinds = json::array();
@@ -232,6 +249,7 @@ json figures(const run::run_result& r) {
           {"efficiency", efficiency(r)},
           {"transactions", kinds},
           {"outside_window", s.outside_window},
+          {"errors", errors(r.errors)},
           {"longest_stall",
            {{"seconds", s.longest_stall_seconds}, {"began_after_seconds", s.stall_began_seconds}}},
           {"deferred_delivery", deliveries(s)},

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
+#include <tuple>
 
 #include "report/merge_series.hpp"
 #include "report/text.hpp"
@@ -109,6 +110,35 @@ void add_snapshot(stats::snapshot& a, const stats::snapshot& b) {
   stats::add(a.inputs, b.inputs);
 }
 
+// The shards' errors, by (type, SQLSTATE, statement): counts added, the earliest first (with its
+// message) and the latest last; past the cap, counted as unlisted.
+void add_errors(stats::error_list& a, const stats::error_list& b) {
+  a.unlisted += b.unlisted;
+  for (const stats::error_entry& e : b.entries) {
+    auto same = std::find_if(a.entries.begin(), a.entries.end(), [&e](const auto& x) {
+      return x.kind == e.kind && x.sqlstate == e.sqlstate && x.statement == e.statement;
+    });
+    if (same == a.entries.end()) {
+      if (a.entries.size() < stats::max_listed_errors) {
+        a.entries.push_back(e);
+      } else {
+        a.unlisted += e.count;
+      }
+      continue;
+    }
+    if (e.first < same->first) {
+      same->first = e.first;
+      same->message = e.message;
+      same->outcome = e.outcome;
+    }
+    same->last = std::max(same->last, e.last);
+    same->count += e.count;
+  }
+  std::sort(a.entries.begin(), a.entries.end(), [](const auto& x, const auto& y) {
+    return std::tie(x.kind, x.sqlstate, x.statement) < std::tie(y.kind, y.sqlstate, y.statement);
+  });
+}
+
 // CPU summed, RSS the largest, client-bound if any shard was (its reason named by file).
 void add_client(stats::client_totals& a, const stats::client_totals& b, const std::string& file) {
   a.timer_lateness.merge(b.timer_lateness);
@@ -169,6 +199,7 @@ void add_shard(merged_result& m, const merge_input& b) {
   const run::run_result& r = b.loaded.result;
   add_snapshot(a.results, r.results);
   add_client(a.client, r.client, b.file);
+  add_errors(a.errors, r.errors);
   a.terminals += r.terminals;
   a.first_warehouse = std::min(a.first_warehouse, r.first_warehouse);
   a.last_warehouse = std::max(a.last_warehouse, r.last_warehouse);
