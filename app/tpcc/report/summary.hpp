@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "run/result.hpp"
+#include "run_result/result.hpp"
 
 namespace tpcc::report {
 

@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "run/result.hpp"
+#include "run_result/result.hpp"
 
 namespace tpcc::report {
 

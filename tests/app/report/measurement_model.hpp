@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#include "run/result.hpp"
+#include "run_result/result.hpp"
 
 namespace tpcc::testing {
 

@@ -8,7 +8,7 @@
 #include <chrono>
 #include <cstdint>
 
-#include "run/result.hpp"
+#include "run_result/result.hpp"
 #include "txn/kind.hpp"
 
 namespace tpcc::testing {

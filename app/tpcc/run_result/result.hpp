@@ -1,4 +1,4 @@
-// app/tpcc/run/result.hpp: what one measured run was asked to do and what it measured, as
+// app/tpcc/run_result/result.hpp: what one measured run was asked to do and what it measured, as
 // plain data: what every report, the JSON reader and writer, the merge and the dashboard read.
 //
 // What: shard_spec (--shard i/n), run_config (the run's settings as effective) and run_result
