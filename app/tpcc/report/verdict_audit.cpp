@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "report/confidence.hpp"
+#include "report/summary.hpp"
 #include "report/text.hpp"
 #include "txn/kind.hpp"
 
@@ -183,6 +184,12 @@ verdict_item stall_item(const run::run_result& r) {
   i.measured = format("%.1f s with no transaction completing", r.results.longest_stall_seconds);
   if (r.results.longest_stall_seconds > 0) {
     i.measured += format(" (from %.1f s into the window)", r.results.stall_began_seconds);
+  }
+  const double chance = expected_longest_gap_seconds(r);
+  if (chance > 0) {
+    i.note = format(
+        "%s: up to %.1f s is chance at this window's completion rate",
+        r.results.longest_stall_seconds > chance ? "longer than chance" : "within chance", chance);
   }
   return i;
 }

@@ -7,9 +7,11 @@
 #include <signal.h>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -225,6 +227,14 @@ TEST(failures, ADatabaseThatStopsAnsweringIsSeen) {
     stall_named = stall_named || i["name"] == "longest stall";
   }
   EXPECT_TRUE(stall_named) << doc["verdict"].dump();
+  // What a user sees (in the test's log): the stall, the transactions in flight, the verdict.
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (contains(line, "stall") || contains(line, "in flight") || contains(line, " p90 ") ||
+        contains(line, "verdict")) {
+      std::printf("%s\n", line.c_str());
+    }
+  }
 }
 
 }  // namespace
