@@ -67,7 +67,8 @@ std::vector<std::pair<std::string, std::string>> settings(const run::run_result&
 }
 
 constexpr std::string_view verdict_head =
-    "</h2><table><thead><tr><th>item</th><th>clause</th><th>measured</th><th>required</th>"
+    "</h2><table "
+    "class=\"verdict\"><thead><tr><th>item</th><th>clause</th><th>measured</th><th>required</th>"
     "<th>judged</th><th>why</th></tr></thead><tbody>";
 
 }  // namespace
