@@ -34,7 +34,7 @@ std::string over_limit(const char* what, std::uint64_t us, std::chrono::nanoseco
   out.append(" p99 ")
       .append(report::format("%.1f", static_cast<double>(us) / 1000.0))
       .append(" ms > limit ");
-  out.append(report::format("%.1f", static_cast<double>(limit.count() / 1000) / 1000.0))
+  out.append(report::format("%.1f", std::chrono::duration<double, std::milli>(limit).count()))
       .append(" ms");
   return out;
 }

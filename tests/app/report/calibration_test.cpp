@@ -10,7 +10,8 @@
 // Payment, New-Order's p90 over 5 s, 2 % of transactions failed), runs long enough to decide
 // FAIL that item in at least 95 % of cases. Both figures are printed as the lines
 // docs/tpcc/results.md quotes. Deterministic: fixed seeds, no clock.
-// In a debug or sanitizer build the run counts are a tenth (the release preset keeps them all).
+// In a debug or sanitizer build the run counts are a twentieth (the release preset keeps them
+// all).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -30,13 +31,13 @@ using tpcc::testing::model_fault;
 using tpcc::testing::model_shape;
 using tpcc::testing::simulate;
 
-// A tenth of the runs in a debug or sanitizer build (where a run is 20-40 times slower): the
+// A twentieth of the runs in a debug or sanitizer build (where a run is 60 times slower): the
 // same code, checked; the figures are the release preset's.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || !defined(NDEBUG)
-constexpr int run_divisor = 10;
+constexpr int run_divisor = 20;
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr int run_divisor = 10;
+constexpr int run_divisor = 20;
 #else
 constexpr int run_divisor = 1;
 #endif
