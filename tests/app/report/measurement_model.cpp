@@ -73,13 +73,12 @@ struct terminal_model {
   nanoseconds stop;  // the end of the window: terminals stop issuing
   txn::workload_scope scope;
 
-  void think(txn::kind k, nanoseconds drawn, nanoseconds slept, bool censored, nanoseconds at) {
+  void think(txn::kind k, nanoseconds slept, bool censored, nanoseconds at) {
     const double relative = std::chrono::duration<double>(slept).count() / shape.wait_scale /
                             txn::think_mean_seconds[txn::index(k)];
     rec.record_think(
         nanoseconds(std::llround(static_cast<double>(slept.count()) / shape.wait_scale)), relative,
         censored, zero + at);
-    static_cast<void>(drawn);
   }
 
   // One transaction of type k submitted at `t`: returns when it ends.
@@ -92,17 +91,17 @@ struct terminal_model {
       response = 6 + 4 * uniform01(r);
     }
     const nanoseconds end = t + seconds(response);
-    stats::txn_record rec_;
-    rec_.kind = k;
-    rec_.group = group;
-    rec_.response = seconds(response);
-    rec_.service = rec_.response;
-    rec_.end = zero + end;
+    stats::txn_record done;
+    done.kind = k;
+    done.group = group;
+    done.response = seconds(response);
+    done.service = done.response;
+    done.end = zero + end;
     if (uniform01(r) < shape.fault.failed_share) {
-      rec_.status = driver::outcome_kind::failed;
-      rec_.sqlstate = "XX000";
+      done.status = driver::outcome_kind::failed;
+      done.sqlstate = "XX000";
     }
-    rec.record(rec_);
+    rec.record(done);
     rec.record_inputs(in, zero + t);
     if (k == txn::kind::delivery) {
       const double completion = shape.latency_seconds * 40 * std::exp(0.5 * normal(r));
@@ -128,12 +127,12 @@ struct terminal_model {
       if (t + wait > stop) {  // the stop wakes the sleep: the think is cut (terminal.cpp)
         if (thinking >= nanoseconds(0)) {
           const nanoseconds elapsed = std::max(nanoseconds(0), stop - asleep);
-          think(last, thinking, std::min(elapsed, thinking), elapsed < thinking, asleep);
+          think(last, std::min(elapsed, thinking), elapsed < thinking, asleep);
         }
         return;
       }
       t += wait;
-      if (thinking >= nanoseconds(0)) think(last, thinking, thinking, false, asleep);
+      if (thinking >= nanoseconds(0)) think(last, thinking, false, asleep);
       t = transact(k, r, w, group, t);
       const nanoseconds drawn = random::think_time(r, txn::think_mean_seconds[txn::index(k)]);
       thinking = nanoseconds(
