@@ -16,16 +16,17 @@ cd "$(dirname "$0")/.."
 quiet=false
 [ "${1:-}" = "-q" ] && quiet=true
 
-# The layer diagram, bottom up. run_result is run/result.hpp alone: the run's data, which the
-# reports read without the run's machinery.
+# The layer diagram, bottom up. run_result is the run's data, which the reports read without
+# the run's machinery; figures, what the dashboard and the metrics endpoint derive from a run's
+# snapshot.
 declare -A rank=(
   [driver]=0 [random]=0
   [cli]=1 [schema]=1 [txn]=1 [check]=1
   [loader]=2 [stats]=2
   [terminal]=3 [run_result]=3
   [run]=4 [report]=4
-  [ui]=5
-  [metrics]=6
+  [figures]=5
+  [ui]=6 [metrics]=6
 )
 app=app/tpcc
 status=0
@@ -37,9 +38,8 @@ fail() {
 
 # The modules a module's CMakeLists.txt says it DEPENDS on (tpcc_module or tpcc_header_module).
 declared_depends() {
-  local module=$1 dir=$1
-  [ "$module" = run_result ] && dir=run
-  tr '\n' ' ' < "$app/$dir/CMakeLists.txt" |
+  local module=$1
+  tr '\n' ' ' < "$app/$module/CMakeLists.txt" |
     grep -oE "tpcc_(header_)?module\($module [^)]*\)" | tr -d ')' |
     sed -nE 's/.* DEPENDS //p' | sed -E 's/ (LIBS|PRIVATE_LIBS|SOURCES|HEADERS|DIR) .*//' |
     tr -s ' ' '\n' | grep -v '^$' || true
@@ -47,16 +47,13 @@ declared_depends() {
 
 # The module a header path "module/...", or a file under app/tpcc, belongs to.
 module_of() {
-  case "$1" in
-    run/result.hpp) echo run_result ;;
-    *) echo "${1%%/*}" ;;
-  esac
+  echo "${1%%/*}"
 }
 
 declare -A depends
 for module in "${!rank[@]}"; do
   depends[$module]=$(declared_depends "$module" | tr '\n' ' ')
-  [ -f "$app/${module/run_result/run}/CMakeLists.txt" ] || fail "$module: no CMakeLists.txt"
+  [ -f "$app/$module/CMakeLists.txt" ] || fail "$module: no CMakeLists.txt"
   for dep in ${depends[$module]}; do
     if [ -z "${rank[$dep]+x}" ]; then
       fail "$module DEPENDS on $dep, which is not in the diagram"
@@ -83,12 +80,7 @@ reachable() {
 for module in $(for m in "${!rank[@]}"; do echo "${rank[$m]} $m"; done | sort -k1,1nr -k2 |
                 cut -d' ' -f2); do
   allowed=" $(reachable "$module") "
-  if [ "$module" = run_result ]; then
-    files=("$app/run/result.hpp")
-  else
-    mapfile -t files < <(git ls-files "$app/$module/*.hpp" "$app/$module/*.cpp" |
-                         grep -v "^$app/run/result.hpp$")
-  fi
+  mapfile -t files < <(git ls-files "$app/$module/*.hpp" "$app/$module/*.cpp")
   [ ${#files[@]} -gt 0 ] || continue
   # "file:line:#include "x/y.hpp"" for every quoted include of an application module.
   includes=$(grep -HnoE '^#include "[a-z_]+/[^"]+"' "${files[@]}" || true)

@@ -275,7 +275,8 @@ constexpr std::array<option, 33> options{{
      [](config& c, string_view t) { return set_path(c.hdr_log_path, t); }, reporting},
     {"csv", "FILE",
      "Write the interval series as CSV: one row per interval and transaction type (phase, "
-     "outcome counts, retries, p50/p90/p99/max ms)",
+     "outcome counts, retries, p50/p90/p99/max ms); the run's distinct errors beside it, in "
+     "FILE.errors.csv",
      [](config& c, string_view t) { return set_path(c.csv_path, t); }, reporting},
     {"metrics-addr", "HOST:PORT",
      "Serve Prometheus metrics (text format 0.0.4) at http://HOST:PORT/metrics while the run "

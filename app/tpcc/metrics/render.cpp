@@ -74,8 +74,8 @@ void gauge(exposition& e, std::string_view name, std::string_view help, double v
   e.sample(name, value);
 }
 
-void run_gauges(exposition& e, const ui::run_screen& s) {
-  const ui::run_figures f = ui::figures_of(s);
+void run_gauges(exposition& e, const figures::run_screen& s) {
+  const figures::run_figures f = figures::figures_of(s);
   gauge(e, "shoal_tpcc_elapsed_seconds", "Seconds since the terminals started",
         s.view.elapsed_seconds);
   gauge(e, "shoal_tpcc_measured_seconds", "Seconds of the measurement interval so far",

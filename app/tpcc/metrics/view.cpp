@@ -3,7 +3,7 @@
 
 namespace tpcc::metrics {
 
-run_view take_view(const run::run_control& control, const ui::run_screen& settings) {
+run_view take_view(const run::run_control& control, const figures::run_screen& settings) {
   run_view v;
   v.now = control.current_phase();
   auto live = control.live();

@@ -13,20 +13,21 @@
 
 #include <optional>
 
+#include "figures/run_figures.hpp"
 #include "run/run.hpp"
 #include "stats/phase.hpp"
 #include "stats/recorder.hpp"
-#include "ui/run_figures.hpp"
 
 namespace tpcc::metrics {
 
 struct run_view {
   stats::phase now = stats::phase::starting;
-  std::optional<ui::run_screen> screen;     // nullopt before the terminals start
-  std::optional<stats::cumulative> totals;  // every phase so far; nullopt likewise
+  std::optional<figures::run_screen> screen;  // nullopt before the terminals start
+  std::optional<stats::cumulative> totals;    // every phase so far; nullopt likewise
 };
 
 // `settings`: the run's settings as the dashboard gets them (its `view` is replaced).
-[[nodiscard]] run_view take_view(const run::run_control& control, const ui::run_screen& settings);
+[[nodiscard]] run_view take_view(const run::run_control& control,
+                                 const figures::run_screen& settings);
 
 }  // namespace tpcc::metrics

@@ -1,6 +1,7 @@
 // app/tpcc/report/csv.cpp: the series as CSV (see csv.hpp).
 #include "report/csv.hpp"
 
+#include "report/json_detail.hpp"
 #include "report/text.hpp"
 #include "report/text_file.hpp"
 #include "txn/kind.hpp"
@@ -38,7 +39,34 @@ std::string row(const stats::interval_sample& s, txn::kind k) {
   return out + percentiles(t.response) + "\r\n";
 }
 
+// A field as RFC 4180 wants it: quoted, quotes doubled, when it holds a comma, a quote or a
+// line break.
+std::string field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (const char c : text) out.append(c == '"' ? "\"\"" : std::string(1, c));
+  return out + "\"";
+}
+
 }  // namespace
+
+std::string format_errors_csv(const run::run_result& r) {
+  std::string out = "type,sqlstate,outcome,statement,message,count,first,last\r\n";
+  for (const stats::error_entry& e : r.errors.entries) {
+    out += field(std::string(txn::name(e.kind))) + "," + field(e.sqlstate) + "," +
+           field(e.outcome) + "," + field(e.statement) + "," + field(e.message) + "," +
+           std::to_string(e.count) + "," + detail::iso_utc(e.first) + "," +
+           detail::iso_utc(e.last) + "\r\n";
+  }
+  return out + "unlisted,,,,," + std::to_string(r.errors.unlisted) + ",,\r\n";
+}
+
+std::string errors_csv_path(const std::string& csv_path) {
+  const std::string suffix = ".csv";
+  const bool csv = csv_path.size() > suffix.size() &&
+                   csv_path.compare(csv_path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return (csv ? csv_path.substr(0, csv_path.size() - suffix.size()) : csv_path) + ".errors.csv";
+}
 
 std::string format_csv(const run::run_result& r) {
   std::string out = header();
@@ -49,7 +77,8 @@ std::string format_csv(const run::run_result& r) {
 }
 
 std::optional<std::string> write_csv(const run::run_result& r, const std::string& path) {
-  return write_text_file(path, format_csv(r), "the CSV series");
+  if (auto failed = write_text_file(path, format_csv(r), "the CSV series")) return failed;
+  return write_text_file(errors_csv_path(path), format_errors_csv(r), "the CSV of errors");
 }
 
 }  // namespace tpcc::report

@@ -8,18 +8,26 @@
 // completed, failures, retries, and the response
 // time's p50, p90, p99 and max in milliseconds over the completed transactions of the interval
 // (empty cells when it completed none). RFC 4180: comma-separated, "\r\n" line ends, no field
-// needs quoting (type names have no comma). Thread-safety: pure functions.
+// needs quoting (type names have no comma).
+// Beside it, the run's distinct errors (format_errors_csv, written by write_csv to
+// errors_csv_path: FILE with ".csv" replaced by ".errors.csv"): one row per error, type,
+// sqlstate, outcome, statement, message (the first one's), count, first, last (ISO 8601 UTC),
+// then one row "unlisted" with the count of errors past the cap; fields quoted as RFC 4180
+// asks (a database message may hold commas, quotes, line breaks). Thread-safety: pure functions.
 #pragma once
 
 #include <optional>
 #include <string>
 
-#include "run/result.hpp"
+#include "run_result/result.hpp"
 
 namespace tpcc::report {
 
 [[nodiscard]] std::string format_csv(const run::run_result& r);
-// nullopt when written; otherwise why not, naming the path.
+[[nodiscard]] std::string format_errors_csv(const run::run_result& r);
+// Where write_csv puts the errors: "a.csv" -> "a.errors.csv", "a" -> "a.errors.csv".
+[[nodiscard]] std::string errors_csv_path(const std::string& csv_path);
+// Writes both files. nullopt when written; otherwise why not, naming the path.
 [[nodiscard]] std::optional<std::string> write_csv(const run::run_result& r,
                                                    const std::string& path);
 

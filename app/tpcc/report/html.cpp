@@ -15,6 +15,7 @@
 #include "report/html_data.hpp"
 #include "report/html_facts.hpp"
 #include "report/html_sections.hpp"
+#include "report/json_detail.hpp"
 #include "report/summary.hpp"
 #include "report/text_file.hpp"
 #include "report/verdict.hpp"
@@ -156,6 +157,31 @@ std::string table_row(const run::run_result& r, txn::kind k, std::uint64_t all) 
   return out;
 }
 
+// Every distinct error of the run, when there were any: the database's messages are text from
+// outside, escaped like every other string.
+std::string error_list(const run::run_result& r) {
+  const stats::error_list& list = r.errors;
+  if (list.entries.empty() && list.unlisted == 0) return {};
+  std::string rows;
+  for (const stats::error_entry& e : list.entries) {
+    put(rows, {"<tr><td>", escape(txn::name(e.kind)), "</td><td>", escape(e.sqlstate), "</td><td>",
+               escape(e.outcome), "</td><td>", escape(e.statement), "</td><td class=\"message\">",
+               escape(e.message), "</td>", count_cell(e.count, true), "<td>",
+               escape(detail::iso_utc(e.first)), "</td><td>", escape(detail::iso_utc(e.last)),
+               "</td></tr>"});
+  }
+  std::string out =
+      "<section><h2 class=\"fail\">Errors (every phase, each distinct one)</h2><table><thead>"
+      "<tr><th>type</th><th>SQLSTATE</th><th>outcome</th><th>statement</th><th>first message"
+      "</th><th>count</th><th>first</th><th>last</th></tr></thead><tbody>" +
+      rows + "</tbody></table>";
+  if (list.unlisted > 0) {
+    out += format("<p>%llu more errors of kinds past the first %zu, counted only.</p>",
+                  static_cast<unsigned long long>(list.unlisted), stats::max_listed_errors);
+  }
+  return out + "</section>";
+}
+
 // The failures of each type by SQLSTATE class, when there were any.
 std::string failures(const run::run_result& r) {
   std::string rows;
@@ -187,7 +213,7 @@ std::string table(const run::run_result& r) {
       "<th>max ms</th><th>p90 limit</th></tr></thead><tbody>";
   for (const txn::kind k : txn::all_kinds) out += table_row(r, k, all);
   return out + "</tbody></table><p>Percentiles cover completed transactions only.</p></section>" +
-         failures(r);
+         failures(r) + error_list(r);
 }
 
 std::string head(const std::string& target) {

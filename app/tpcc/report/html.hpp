@@ -17,7 +17,7 @@
 #include <optional>
 #include <string>
 
-#include "run/result.hpp"
+#include "run_result/result.hpp"
 
 namespace tpcc::report {
 

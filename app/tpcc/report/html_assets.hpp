@@ -64,6 +64,9 @@ th { background: #f0f3f7; font-weight: 600; font-size: 13px; }
 td.fail { color: #b3261e; font-weight: 600; }
 table.settings th, table.settings td { text-align: left; white-space: normal; }
 table.settings th { width: 28%; }
+th { white-space: normal; overflow-wrap: anywhere; }
+table.verdict td { white-space: normal; }
+td.note, td.message { white-space: normal; text-align: left; overflow-wrap: anywhere; min-width: 12em; }
 .empty { color: #5b6575; font-style: italic; }
 footer { color: #7a8391; font-size: 12px; margin-top: 24px; }
 )css";

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "report/html_chart.hpp"
-#include "run/result.hpp"
+#include "run_result/result.hpp"
 #include "txn/kind.hpp"
 
 namespace tpcc::report::html {

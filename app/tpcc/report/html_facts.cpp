@@ -31,8 +31,8 @@ std::string item_row(const verdict_item& i) {
   const bool failed = !i.pass && !i.inconclusive && !i.informational;
   return cat({"<tr><td>", escape(i.name), "</td><td>", escape(i.clause), "</td><td>",
               escape(i.measured), "</td><td>", escape(i.required), "</td><td",
-              failed ? " class=\"fail\"" : "", ">", judgement(i), "</td><td>", escape(i.note),
-              "</td></tr>"});
+              failed ? " class=\"fail\"" : "", ">", judgement(i), "</td><td class=\"note\">",
+              escape(i.note), "</td></tr>"});
 }
 
 std::string seconds_text(std::chrono::nanoseconds d) {
@@ -67,7 +67,8 @@ std::vector<std::pair<std::string, std::string>> settings(const run::run_result&
 }
 
 constexpr std::string_view verdict_head =
-    "</h2><table><thead><tr><th>item</th><th>clause</th><th>measured</th><th>required</th>"
+    "</h2><table "
+    "class=\"verdict\"><thead><tr><th>item</th><th>clause</th><th>measured</th><th>required</th>"
     "<th>judged</th><th>why</th></tr></thead><tbody>";
 
 }  // namespace

@@ -13,7 +13,7 @@
 #include <string>
 
 #include "report/verdict.hpp"
-#include "run/result.hpp"
+#include "run_result/result.hpp"
 
 namespace tpcc::report::html {
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "report/html_data.hpp"
-#include "run/result.hpp"
+#include "run_result/result.hpp"
 
 namespace tpcc::report::html {
 

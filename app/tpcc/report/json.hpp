@@ -19,7 +19,7 @@
 #include <string_view>
 #include <variant>
 
-#include "run/result.hpp"
+#include "run_result/result.hpp"
 
 namespace tpcc::report {
 

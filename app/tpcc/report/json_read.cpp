@@ -215,6 +215,25 @@ stats::error_class_counts error_classes(const at& a) {
   return out;
 }
 
+// One count per terminal group.
+void group_array(const at& a, stats::group_counts::counts& out) {
+  if (a.array().size() != out.size()) a.fail("expected one count per terminal group");
+  for (std::size_t g = 0; g < out.size(); ++g) out[g] = a[g].count();
+}
+
+// The outcomes per terminal group; absent from results written before they were counted (the
+// verdict then judges with the binomial intervals alone).
+stats::group_counts groups(const at& e) {
+  stats::group_counts out;
+  if (!e.value.contains("terminal_groups")) return out;
+  const at a = e["terminal_groups"];
+  group_array(a["ended"], out.ended);
+  group_array(a["completed"], out.completed);
+  group_array(a["over_limit"], out.over_limit);
+  group_array(a["failed"], out.failed);
+  return out;
+}
+
 stats::kind_totals kind_totals(const at& e) {
   stats::kind_totals t;
   t.outcomes = outcomes(e);
@@ -225,6 +244,11 @@ stats::kind_totals kind_totals(const at& e) {
   t.response = cumulative(e["histograms"]["response"]);
   t.queued = cumulative(e["histograms"]["queued"]);
   t.service = cumulative(e["histograms"]["service"]);
+  t.groups = groups(e);
+  if (e.value.contains("in_flight_at_end")) {  // older results: none
+    t.in_flight_at_end = e["in_flight_at_end"].count();
+    t.in_flight_over_limit = e["in_flight_over_limit"].count();
+  }
   return t;
 }
 
@@ -234,6 +258,11 @@ stats::input_counts inputs(const at& a) {
     in.*c.field = a[std::string(c.key).c_str()].count();
   }
   in.think_seconds = a[std::string(stats::think_seconds_key).c_str()].number();
+  // Written since the thinks are counted by start; older results judge by their mean alone.
+  if (a.value.contains(stats::think_censored_key)) {
+    in.think_censored = a[std::string(stats::think_censored_key).c_str()].count();
+    in.think_relative = a[std::string(stats::think_relative_key).c_str()].number();
+  }
   return in;
 }
 
@@ -300,6 +329,37 @@ stats::interval_sample sample(const at& a) {
   return s;
 }
 
+txn::kind kind_named(const at& a) {
+  const std::string name = a.text();
+  for (const txn::kind k : txn::all_kinds) {
+    if (txn::name(k) == name) return k;
+  }
+  a.fail("expected a transaction type such as New-Order");
+}
+
+// The distinct errors (absent from results written before they were listed).
+stats::error_list errors(const at& doc) {
+  stats::error_list out;
+  if (!doc.value.contains("errors")) return out;
+  const at e = doc["errors"];
+  const at listed = e["listed"];
+  for (std::size_t i = 0; i < listed.array().size(); ++i) {
+    const at x = listed[i];
+    stats::error_entry entry;
+    entry.kind = kind_named(x["type"]);
+    entry.sqlstate = x["sqlstate"].text();
+    entry.outcome = x["outcome"].text();
+    entry.statement = x["statement"].text();
+    entry.message = x["message"].text();
+    entry.count = x["count"].count();
+    entry.first = x["first"].time();
+    entry.last = x["last"].time();
+    out.entries.push_back(std::move(entry));
+  }
+  out.unlisted = e["unlisted"].count();
+  return out;
+}
+
 void figures(const at& doc, run::run_result& r) {
   r.warehouses = doc["warehouses"].integer();
   r.terminals = doc["terminals"].integer();
@@ -313,6 +373,11 @@ void figures(const at& doc, run::run_result& r) {
   per_kind(doc["transactions"],
            [&r](txn::kind k, const at& e) { r.results.kinds[txn::index(k)] = kind_totals(e); });
   r.results.outside_window = doc["outside_window"].count();
+  r.errors = errors(doc);
+  if (doc.value.contains("longest_stall")) {  // older results: none
+    r.results.longest_stall_seconds = doc["longest_stall"]["seconds"].number();
+    r.results.stall_began_seconds = doc["longest_stall"]["began_after_seconds"].number();
+  }
   deliveries(doc["deferred_delivery"], r.results);
   r.results.inputs = inputs(doc["inputs"]);
   r.client = client(doc["client"]);

@@ -111,7 +111,14 @@ json kind_json(txn::kind k, const stats::kind_totals& t) {
                {{"response", cumulative(t.response)},
                 {"queued", cumulative(t.queued)},
                 {"service", cumulative(t.service)},
-                {"failed", cumulative(t.failed_response)}}}};
+                {"failed", cumulative(t.failed_response)}}},
+              {"terminal_groups",
+               {{"ended", t.groups.ended},
+                {"completed", t.groups.completed},
+                {"over_limit", t.groups.over_limit},
+                {"failed", t.groups.failed}}},
+              {"in_flight_at_end", t.in_flight_at_end},
+              {"in_flight_over_limit", t.in_flight_over_limit}};
   add_outcomes(out, t.outcomes);
   return out;
 }
@@ -123,6 +130,8 @@ json inputs(const stats::input_counts& in) {
     out[std::string(c.key)] = in.*c.field;
   }
   out[std::string(stats::think_seconds_key)] = in.think_seconds;
+  out[std::string(stats::think_censored_key)] = in.think_censored;
+  out[std::string(stats::think_relative_key)] = in.think_relative;
   return out;
 }
 
@@ -204,6 +213,23 @@ json verdict_json(const verdict& v) {
           {"failing", v.failing()}, {"undecided", v.undecided()},     {"items", items}};
 }
 
+// Every distinct error: type, SQLSTATE, what the driver saw, statement, first message, count,
+// first and last time; then how many errors past the cap were only counted.
+json errors(const stats::error_list& list) {
+  json entries = json::array();
+  for (const stats::error_entry& e : list.entries) {
+    entries.push_back({{"type", txn::name(e.kind)},
+                       {"sqlstate", e.sqlstate},
+                       {"outcome", e.outcome},
+                       {"statement", e.statement},
+                       {"message", e.message},
+                       {"count", e.count},
+                       {"first", detail::iso_utc(e.first)},
+                       {"last", detail::iso_utc(e.last)}});
+  }
+  return {{"listed", entries}, {"unlisted", list.unlisted}};
+}
+
 json figures(const run::run_result& r) {
   const stats::snapshot& s = r.results;
   json kinds = json::array();
@@ -223,6 +249,9 @@ json figures(const run::run_result& r) {
           {"efficiency", efficiency(r)},
           {"transactions", kinds},
           {"outside_window", s.outside_window},
+          {"errors", errors(r.errors)},
+          {"longest_stall",
+           {{"seconds", s.longest_stall_seconds}, {"began_after_seconds", s.stall_began_seconds}}},
           {"deferred_delivery", deliveries(s)},
           {"inputs", inputs(s.inputs)},
           {"client", client(r.client)},

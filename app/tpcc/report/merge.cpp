@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
+#include <tuple>
 
 #include "report/merge_series.hpp"
 #include "report/text.hpp"
@@ -82,17 +83,60 @@ void add_totals(stats::kind_totals& a, const stats::kind_totals& b) {
   a.service.merge(b.service);
   a.failed_response.merge(b.failed_response);
   for (const auto& [cls, n] : b.error_classes) a.error_classes[cls] += n;
+  a.in_flight_at_end += b.in_flight_at_end;
+  a.in_flight_over_limit += b.in_flight_over_limit;
+  // Shards run different terminals: a group of the merge is the same group of every shard.
+  for (std::size_t g = 0; g < stats::terminal_group_count; ++g) {
+    a.groups.ended[g] += b.groups.ended[g];
+    a.groups.completed[g] += b.groups.completed[g];
+    a.groups.over_limit[g] += b.groups.over_limit[g];
+    a.groups.failed[g] += b.groups.failed[g];
+  }
 }
 
 void add_snapshot(stats::snapshot& a, const stats::snapshot& b) {
   for (std::size_t k = 0; k < a.kinds.size(); ++k) add_totals(a.kinds[k], b.kinds[k]);
   a.outside_window += b.outside_window;
+  // The longest stall of any shard (each shard saw its own completions).
+  if (b.longest_stall_seconds > a.longest_stall_seconds) {
+    a.longest_stall_seconds = b.longest_stall_seconds;
+    a.stall_began_seconds = b.stall_began_seconds;
+  }
   a.deliveries_done += b.deliveries_done;
   a.deliveries_on_time += b.deliveries_on_time;
   a.skipped_districts += b.skipped_districts;
   a.deliveries_failed += b.deliveries_failed;
   a.delivery_completion.merge(b.delivery_completion);
   stats::add(a.inputs, b.inputs);
+}
+
+// The shards' errors, by (type, SQLSTATE, statement): counts added, the earliest first (with its
+// message) and the latest last; past the cap, counted as unlisted.
+void add_errors(stats::error_list& a, const stats::error_list& b) {
+  a.unlisted += b.unlisted;
+  for (const stats::error_entry& e : b.entries) {
+    auto same = std::find_if(a.entries.begin(), a.entries.end(), [&e](const auto& x) {
+      return x.kind == e.kind && x.sqlstate == e.sqlstate && x.statement == e.statement;
+    });
+    if (same == a.entries.end()) {
+      if (a.entries.size() < stats::max_listed_errors) {
+        a.entries.push_back(e);
+      } else {
+        a.unlisted += e.count;
+      }
+      continue;
+    }
+    if (e.first < same->first) {
+      same->first = e.first;
+      same->message = e.message;
+      same->outcome = e.outcome;
+    }
+    same->last = std::max(same->last, e.last);
+    same->count += e.count;
+  }
+  std::sort(a.entries.begin(), a.entries.end(), [](const auto& x, const auto& y) {
+    return std::tie(x.kind, x.sqlstate, x.statement) < std::tie(y.kind, y.sqlstate, y.statement);
+  });
 }
 
 // CPU summed, RSS the largest, client-bound if any shard was (its reason named by file).
@@ -155,6 +199,7 @@ void add_shard(merged_result& m, const merge_input& b) {
   const run::run_result& r = b.loaded.result;
   add_snapshot(a.results, r.results);
   add_client(a.client, r.client, b.file);
+  add_errors(a.errors, r.errors);
   a.terminals += r.terminals;
   a.first_warehouse = std::min(a.first_warehouse, r.first_warehouse);
   a.last_warehouse = std::max(a.last_warehouse, r.last_warehouse);

@@ -10,7 +10,7 @@
 
 #include <vector>
 
-#include "run/result.hpp"
+#include "run_result/result.hpp"
 
 namespace tpcc::report {
 

@@ -72,6 +72,26 @@ std::string origin_lines(const run::run_result& r) {
   return out;
 }
 
+// A stall this long gets its own line in the summary (the verdict always names it).
+constexpr double stall_worth_a_line_seconds = 5.0;
+
+// The transactions in flight when the window ended, by type, and how many of them were
+// abandoned; empty when none.
+std::string in_flight_line(const run::run_result& r) {
+  std::string list;
+  for (const txn::kind k : txn::all_kinds) {
+    const stats::kind_totals& t = r.results.kinds[txn::index(k)];
+    if (t.in_flight_at_end == 0) continue;
+    list += format("%s%s %llu (%llu over %g s, %llu abandoned)", list.empty() ? "" : ", ",
+                   std::string(txn::name(k)).c_str(),
+                   static_cast<unsigned long long>(t.in_flight_at_end),
+                   static_cast<unsigned long long>(t.in_flight_over_limit),
+                   txn::p90_limit_seconds[txn::index(k)],
+                   static_cast<unsigned long long>(t.outcomes[stats::txn_outcome::abandoned]));
+  }
+  return list.empty() ? std::string() : "  in flight   at the window's end: " + list + "\n";
+}
+
 std::string header(const run::run_result& r, const std::string& target) {
   std::string out;
   if (is_simulated(target)) out += capacity_mode_line;
@@ -94,6 +114,15 @@ std::string header(const run::run_result& r, const std::string& target) {
   out += format("  measured    %.1f s%s\n", r.measured_seconds,
                 r.interrupted ? " (interrupted: the interval was cut short)" : "");
   if (!r.drained) out += "  drain       transactions still in flight at the end were abandoned\n";
+  out += in_flight_line(r);
+  const double chance = expected_longest_gap_seconds(r);
+  if ((r.results.longest_stall_seconds >= stall_worth_a_line_seconds &&
+       (chance <= 0 || r.results.longest_stall_seconds > chance)) ||
+      !r.drained) {
+    out +=
+        format("  stall       no transaction completed for %.1f s (from %.1f s into the window)\n",
+               r.results.longest_stall_seconds, r.results.stall_began_seconds);
+  }
   if (!r.fatal.empty()) out += "  STOPPED BY AN ERROR: " + r.fatal + "\n";
   return out;
 }
@@ -284,6 +313,14 @@ double efficiency(const run::run_result& r) {
 std::string format_summary(const run::run_result& r, const std::string& target) {
   return header(r, target) + headline(r) + table(r) + deliveries(r) + constants(r) +
          client_cost(r) + format_verdict(evaluate(r, target));
+}
+
+double expected_longest_gap_seconds(const run::run_result& r) {
+  std::uint64_t n = 0;
+  for (const stats::kind_totals& t : r.results.kinds) n += t.outcomes.completed();
+  if (n == 0 || r.measured_seconds <= 0) return 0.0;
+  const auto completions = static_cast<double>(n);
+  return (std::log(completions + 1) + 3) * r.measured_seconds / completions;
 }
 
 }  // namespace tpcc::report

@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "run/result.hpp"
+#include "run_result/result.hpp"
 
 namespace tpcc::report {
 
@@ -43,5 +43,10 @@ inline constexpr const char* capacity_mode_line =
 [[nodiscard]] double efficiency(const run::run_result& r);
 // `target` is the database as the user should see it (password redacted).
 [[nodiscard]] std::string format_summary(const run::run_result& r, const std::string& target);
+
+// The longest gap between completions a run at this window's completion rate shows by chance
+// (n completions over the window, as if Poisson: (ln(n + 1) + 3) x window / n, exceeded with
+// odds of about 1 in 20); 0 without completions. A longer stall is the database's.
+[[nodiscard]] double expected_longest_gap_seconds(const run::run_result& r);
 
 }  // namespace tpcc::report

@@ -12,9 +12,9 @@
 // when a check ran with the result (the default job's; informational "not checked" otherwise).
 // Efficiency is shown as an informational item: the spec sets no minimum. Every item says what
 // was measured and what is required, and is judged three ways (report/confidence.hpp): PASS,
-// FAIL (only when its simultaneous 95 % confidence interval lies wholly outside the limit, or for a
-// fact such as a client-bound run), or INCONCLUSIVE (the value misses the limit but the interval
-// reaches it; or the run was too short, scaled, simulated or interrupted to decide). The
+// FAIL (only when its simultaneous 99.999 % confidence interval lies wholly outside the limit, or
+// for a fact such as a client-bound run), or INCONCLUSIVE (the value misses the limit but the
+// interval reaches it; or the run was too short, scaled, simulated or interrupted to decide). The
 // verdict FAILs when any item fails, is INCONCLUSIVE when none fails and some are
 // inconclusive, and PASSes when every non-informational item passes.
 // Definitions and clause references: docs/tpcc/results.md. Thread-safety: pure functions.
@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "run/result.hpp"
+#include "run_result/result.hpp"
 
 namespace tpcc::report {
 

@@ -3,14 +3,14 @@
 // minimums, the response-time limits and the deferred Deliveries.
 //
 // What: each function appends its items to `items`. Shares and means are judged with their
-// 95 % confidence interval (report/confidence.hpp); a ratio with nothing to divide by is
+// confidence interval (report/confidence.hpp); a ratio with nothing to divide by is
 // "no data" and inconclusive. Thread-safety: pure functions.
 #pragma once
 
 #include <vector>
 
 #include "report/verdict.hpp"
-#include "run/result.hpp"
+#include "run_result/result.hpp"
 
 namespace tpcc::report {
 

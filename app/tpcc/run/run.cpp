@@ -316,6 +316,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   control.publish(nullptr);
   control.enter(phase::done);
   errors.flush();
+  result.errors = errors.list(started, result.started);
   result.results = recorder.take();
   result.measured_seconds = covered_seconds(result.results);
   result.fatal = ctx->fatal();

@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "driver/database.hpp"
-#include "run/result.hpp"
+#include "run_result/result.hpp"
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
 #include "stats/client.hpp"

@@ -1,6 +1,7 @@
 // app/tpcc/stats/error_log.cpp: first occurrences and rate-limited counts (see error_log.hpp).
 #include "stats/error_log.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "driver/statement.hpp"
@@ -27,10 +28,16 @@ void error_log::record(txn::kind k, const driver::outcome& o, clock::time_point 
   key id{k, o.sqlstate, std::string(driver::family(o.statement)), o.message};
   auto found = seen_.find(id);
   if (found == seen_.end() && seen_.size() < max_distinct_) {
-    seen_.emplace(std::move(id), 1);
+    seen_.emplace(std::move(id), seen{1, now, now, std::string(driver::to_string(o.kind))});
     if (out_) out_("error (first of its kind): " + describe_error(k, o));
   } else {
-    if (found != seen_.end()) ++found->second;
+    if (found != seen_.end()) {
+      ++found->second.count;
+      found->second.first = std::min(found->second.first, now);
+      found->second.last = std::max(found->second.last, now);
+    } else {
+      ++unlisted_;
+    }
     // By SQLSTATE; a failure without one (a connection lost) by what the driver saw.
     ++new_[{k, o.sqlstate.empty() ? std::string(driver::to_string(o.kind))
                                   : std::string("SQLSTATE ").append(o.sqlstate)}];
@@ -47,6 +54,36 @@ void error_log::flush() {
 std::size_t error_log::distinct() const {
   const std::scoped_lock lock(mutex_);
   return seen_.size();
+}
+
+error_list error_log::list(clock::time_point steady_origin,
+                           std::chrono::system_clock::time_point wall_origin) const {
+  const auto wall = [&](clock::time_point t) {
+    return wall_origin +
+           std::chrono::duration_cast<std::chrono::system_clock::duration>(t - steady_origin);
+  };
+  const std::scoped_lock lock(mutex_);
+  error_list out;
+  out.unlisted = unlisted_;
+  // The log keys by message too; the list by (type, SQLSTATE, statement), the first message.
+  std::map<std::tuple<txn::kind, std::string, std::string>, error_entry> merged;
+  for (const auto& [id, s] : seen_) {
+    const auto& [k, sqlstate, statement, message] = id;
+    auto [at, fresh] = merged.try_emplace({k, sqlstate, statement});
+    error_entry& e = at->second;
+    if (fresh || wall(s.first) < e.first) {
+      e.kind = k;
+      e.sqlstate = sqlstate;
+      e.statement = statement;
+      e.message = message;
+      e.outcome = s.outcome;
+      e.first = wall(s.first);
+    }
+    e.last = std::max(e.last, wall(s.last));
+    e.count += s.count;
+  }
+  for (auto& [id, e] : merged) out.entries.push_back(std::move(e));
+  return out;
 }
 
 void error_log::summarise(clock::time_point now) {

@@ -11,6 +11,10 @@
 // counted without their first line (a message carrying values, such as a key, would otherwise flood
 // the output).
 //
+// list() gives every distinct error as the results carry it (error_list: by type, SQLSTATE and
+// statement, the first message, the count, the first and last time), the errors past
+// `max_distinct` counted apart.
+//
 // The sink is where lines go (the run writes them to stderr, which the dashboard shows in its
 // log pane); it is called under the log's lock, so it must be quick and must not call back.
 // Thread-safety: record() and flush() from any thread at once.
@@ -23,8 +27,10 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "driver/outcome.hpp"
+#include "stats/error_list.hpp"
 #include "txn/kind.hpp"
 
 namespace tpcc::stats {
@@ -35,7 +41,7 @@ class error_log {
   using clock = std::chrono::steady_clock;
 
   explicit error_log(sink out, std::chrono::nanoseconds period = std::chrono::seconds(10),
-                     std::size_t max_distinct = 100);
+                     std::size_t max_distinct = max_listed_errors);
 
   // `now`: when it happened (tests pass their own times).
   void record(txn::kind k, const driver::outcome& o, clock::time_point now = clock::now());
@@ -43,6 +49,10 @@ class error_log {
   void flush();
   // Distinct errors seen so far.
   [[nodiscard]] std::size_t distinct() const;
+  // Every distinct error so far, one entry per (type, SQLSTATE, statement) with the first
+  // message; times on the wall clock, `steady_origin` being `wall_origin`.
+  [[nodiscard]] error_list list(clock::time_point steady_origin,
+                                std::chrono::system_clock::time_point wall_origin) const;
 
  private:
   // (type, SQLSTATE, statement, message)
@@ -54,7 +64,13 @@ class error_log {
   const std::chrono::nanoseconds period_;
   const std::size_t max_distinct_;
   mutable std::mutex mutex_;
-  std::map<key, std::uint64_t> seen_;                               // guarded by mutex_
+  struct seen {
+    std::uint64_t count = 0;
+    clock::time_point first, last;
+    std::string outcome;
+  };
+  std::map<key, seen> seen_;    // guarded by mutex_
+  std::uint64_t unlisted_ = 0;  // errors of kinds past max_distinct_, guarded by mutex_
   std::map<std::pair<txn::kind, std::string>, std::uint64_t> new_;  // since the last summary
   std::uint64_t unsummarised_ = 0;                                  // repeats since then
   clock::time_point last_summary_;

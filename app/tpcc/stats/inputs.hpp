@@ -3,8 +3,8 @@
 // iterate instead of naming each counter.
 //
 // What: `input_counter_table` names each counter for JSON (`key`) and points at its field;
-// `think_seconds`, a sum of seconds rather than a count, is the one field outside it
-// (`think_seconds_key`). Thread-safety: constants.
+// `think_seconds` and `think_relative`, sums rather than counts, and `think_censored`, absent
+// from older results, are outside it (their own keys). Thread-safety: constants.
 #pragma once
 
 #include <array>
@@ -33,11 +33,16 @@ inline constexpr std::array<input_counter, 10> input_counter_table{{
     {"think_times", &input_counts::think_times},
 }};
 inline constexpr std::string_view think_seconds_key = "think_seconds";
+// Also outside it, as written since the thinks are counted by start (older results lack them).
+inline constexpr std::string_view think_censored_key = "think_censored";
+inline constexpr std::string_view think_relative_key = "think_relative";
 
 // a += b, counter by counter.
 inline void add(input_counts& a, const input_counts& b) noexcept {
   for (const input_counter& c : input_counter_table) a.*c.field += b.*c.field;
   a.think_seconds += b.think_seconds;
+  a.think_censored += b.think_censored;
+  a.think_relative += b.think_relative;
 }
 
 }  // namespace tpcc::stats

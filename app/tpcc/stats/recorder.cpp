@@ -16,7 +16,19 @@ void add(std::atomic<std::uint64_t>& to, std::uint64_t n) noexcept { to.fetch_ad
 }  // namespace
 
 recorder::recorder(clock::time_point window_start, clock::time_point window_end)
-    : start_(window_start), end_(window_end.time_since_epoch().count()) {}
+    : start_(window_start),
+      end_(window_end.time_since_epoch().count()),
+      last_completion_(window_start.time_since_epoch().count()) {}
+
+void recorder::completed_at(clock::time_point end) noexcept {
+  const clock::rep now = end.time_since_epoch().count();
+  const clock::rep before = last_completion_.exchange(now, relaxed);
+  const clock::rep gap = now - before;
+  clock::rep longest = longest_gap_.load(relaxed);
+  while (gap > longest && !longest_gap_.compare_exchange_weak(longest, gap, relaxed)) {
+  }
+  if (gap > longest) gap_began_.store(before, relaxed);
+}
 
 bool recorder::in_window(clock::time_point t) const noexcept {
   return t >= start_ && t.time_since_epoch().count() < end_.load(relaxed);
@@ -59,27 +71,47 @@ std::string error_class(const std::string& sqlstate) {
 
 void recorder::count(per_kind& k, const txn_record& r) noexcept {
   const txn_outcome o = classify(r.status, r.retries, r.abandoned);
+  const std::size_t g = r.group % terminal_group_count;
   add(k.outcomes[index(o)], 1);
   add(k.retries, static_cast<std::uint64_t>(r.retries));
   add(k.round_trips, r.round_trips);
+  add(k.ended[g], 1);
   if (outcome_table[index(o)].completed) {
     k.response.record(r.response);
     k.queued.record(r.queued);
     k.service.record(r.service);
+    add(k.completed[g], 1);
+    const std::chrono::duration<double> limit{txn::p90_limit_seconds[txn::index(r.kind)]};
+    if (r.response > limit) add(k.over_limit[g], 1);
     return;
   }
+  if (o == txn_outcome::failed || o == txn_outcome::failed_retries) add(k.failed[g], 1);
   k.failed_response.record(r.response);
   add(k.error_classes[error_class_slot(r.sqlstate)], 1);
 }
 
 void recorder::record(const txn_record& r) noexcept {
+  per_kind& window = kinds_[txn::index(r.kind)];
   count(all_[txn::index(r.kind)], r);
+  const clock::time_point began = r.end - r.response;
+  const clock::time_point end(clock::duration(end_.load(relaxed)));
+  if (began < end && r.end >= end) {  // in flight when the window ended
+    add(window.in_flight, 1);
+    const std::chrono::duration<double> limit{txn::p90_limit_seconds[txn::index(r.kind)]};
+    if (end - began > limit) add(window.in_flight_over, 1);
+    if (r.abandoned) {  // no end to count it by: the window's, by type
+      count(window, r);
+      return;
+    }
+  }
   if (!in_window(r.end)) {
     add(outside_, 1);
     count(outside_kinds_[txn::index(r.kind)], r);
     return;
   }
-  count(kinds_[txn::index(r.kind)], r);
+  count(window, r);
+  const txn_outcome o = classify(r.status, r.retries, r.abandoned);
+  if (outcome_table[index(o)].completed) completed_at(r.end);
 }
 
 void recorder::record_delivery(std::chrono::nanoseconds completion, int skipped, bool ok,
@@ -117,8 +149,14 @@ void recorder::record_inputs(const input_counts& keyed, clock::time_point at) no
   add(inputs_.think_micros, static_cast<std::uint64_t>(keyed.think_seconds * 1e6));
 }
 
-void recorder::record_think(std::chrono::nanoseconds slept, clock::time_point at) noexcept {
+void recorder::record_think(std::chrono::nanoseconds slept, double relative, bool censored,
+                            clock::time_point at) noexcept {
   if (!in_window(at)) return;
+  add(inputs_.think_relative_micros, static_cast<std::uint64_t>(std::max(0.0, relative) * 1e6));
+  if (censored) {
+    add(inputs_.think_censored, 1);
+    return;
+  }
   add(inputs_.think_times, 1);
   const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(slept).count();
   add(inputs_.think_micros, static_cast<std::uint64_t>(std::max<std::int64_t>(0, micros)));
@@ -133,6 +171,14 @@ kind_totals recorder::copy(const per_kind& k) {
   t.queued = k.queued.snapshot();
   t.service = k.service.snapshot();
   t.failed_response = k.failed_response.snapshot();
+  for (std::size_t g = 0; g < terminal_group_count; ++g) {
+    t.groups.ended[g] = k.ended[g].load(relaxed);
+    t.groups.completed[g] = k.completed[g].load(relaxed);
+    t.groups.over_limit[g] = k.over_limit[g].load(relaxed);
+    t.groups.failed[g] = k.failed[g].load(relaxed);
+  }
+  t.in_flight_at_end = k.in_flight.load(relaxed);
+  t.in_flight_over_limit = k.in_flight_over.load(relaxed);
   for (std::size_t slot = 0; slot < error_class_slots; ++slot) {
     const std::uint64_t n = k.error_classes[slot].load(relaxed);
     if (n != 0) t.error_classes[error_class_of_slot(slot)] = n;
@@ -171,8 +217,24 @@ snapshot recorder::take() const {
   in.order_statuses_by_name = inputs_.order_statuses_by_name.load(relaxed);
   in.think_times = inputs_.think_times.load(relaxed);
   in.think_seconds = static_cast<double>(inputs_.think_micros.load(relaxed)) / 1e6;
+  in.think_censored = inputs_.think_censored.load(relaxed);
+  in.think_relative = static_cast<double>(inputs_.think_relative_micros.load(relaxed)) / 1e6;
   s.window_start = start_;
   s.window_end = clock::time_point(clock::duration(end_.load(relaxed)));
+  // The gaps between completions, then the one from the last to the window's end (or to now,
+  // while it runs).
+  const clock::rep last = last_completion_.load(relaxed);
+  const clock::rep until =
+      std::min(s.window_end, std::max(start_, clock::now())).time_since_epoch().count();
+  clock::rep longest = longest_gap_.load(relaxed);
+  clock::rep began = gap_began_.load(relaxed);
+  if (until - last > longest) {
+    longest = until - last;
+    began = last;
+  }
+  s.longest_stall_seconds = std::chrono::duration<double>(clock::duration(longest)).count();
+  s.stall_began_seconds =
+      std::chrono::duration<double>(clock::duration(began) - start_.time_since_epoch()).count();
   return s;
 }
 

@@ -43,8 +43,23 @@ namespace tpcc::stats {
 
 using clock = std::chrono::steady_clock;
 
+// The terminals are counted in groups, terminal t in group t % terminal_group_count, so the
+// verdict can tell how much its shares vary from terminal to terminal (a terminal's
+// transactions are not independent draws: its deck, its own sequence): each group's counts are
+// one independent sample (docs/tpcc/results.md, how each item is judged).
+inline constexpr std::size_t terminal_group_count = 32;
+
+// Per terminal group, of one transaction type in the window: transactions ended (any outcome),
+// completed, completed slower than the type's p90 limit (txn::p90_limit_seconds), failed
+// (failed or retries exhausted).
+struct group_counts {
+  using counts = std::array<std::uint64_t, terminal_group_count>;
+  counts ended{}, completed{}, over_limit{}, failed{};
+};
+
 struct txn_record {
   txn::kind kind = txn::kind::new_order;
+  std::uint16_t group = 0;  // the terminal's group (terminal_group_count)
   driver::outcome_kind status = driver::outcome_kind::ok;
   std::string sqlstate;    // the failure's SQLSTATE, empty when none
   bool abandoned = false;  // the run's shutdown cut it short
@@ -61,8 +76,12 @@ struct input_counts {
   std::uint64_t new_orders = 0, order_lines = 0, remote_lines = 0, rollbacks_asked = 0;
   std::uint64_t payments = 0, remote_payments = 0, payments_by_name = 0;
   std::uint64_t order_statuses = 0, order_statuses_by_name = 0;
-  std::uint64_t think_times = 0;
-  double think_seconds = 0;  // sum of think times as slept (record_think), unscaled
+  std::uint64_t think_times = 0;     // thinks begun in the window and ended (not censored)
+  std::uint64_t think_censored = 0;  // thinks begun in the window, cut short by the run's end
+  double think_seconds = 0;          // sum of the ended ones as slept (record_think), unscaled
+  // Sum over every think begun in the window of its time slept over its type's mean, a censored
+  // one's elapsed part included: over think_times, the estimate of the ratio applied / spec.
+  double think_relative = 0;
 };
 
 // Failures counted by SQLSTATE class (its first two characters; "--" when there was none, such
@@ -85,6 +104,12 @@ struct kind_totals {
   histogram response, queued, service;  // completed transactions only
   histogram failed_response;            // failures: until the failure was known
   error_class_counts error_classes;     // failures by SQLSTATE class
+  group_counts groups;                  // the same outcomes per terminal group
+  // Transactions still in flight when the window ended (begun before its end, ended after it,
+  // whatever their outcome): censored responses at least as long as their age at the window's
+  // end; those older than the type's p90 limit then are surely over it. An abandoned one is
+  // also counted in the window's outcomes (it has no end to be counted by).
+  std::uint64_t in_flight_at_end = 0, in_flight_over_limit = 0;
 };
 
 struct snapshot {
@@ -95,6 +120,11 @@ struct snapshot {
   histogram delivery_completion;  // queue to completion of deferred deliveries
   input_counts inputs;
   clock::time_point window_start, window_end;  // window_end: as closed, or as planned
+  // The longest time in the window with no transaction completing (any type; from the window's
+  // start to the first completion and from the last to its end included), and when it began,
+  // in seconds from the window's start: a database that stops answering shows here.
+  double longest_stall_seconds = 0;
+  double stall_began_seconds = 0;
 };
 
 // Every transaction ended so far, in every phase (`kinds`), split into those that ended inside
@@ -119,9 +149,13 @@ class recorder {
                        clock::time_point end, std::uint64_t round_trips = 0) noexcept;
   // Adds what one terminal keyed in at `at`.
   void record_inputs(const input_counts& keyed, clock::time_point at) noexcept;
-  // One think time as the terminal actually slept it (scaled back by the wait scale), after the
-  // transaction it follows, counted in the window when it ended at `at`.
-  void record_think(std::chrono::nanoseconds slept, clock::time_point at) noexcept;
+  // One think time as the terminal slept it (scaled back by the wait scale), `relative` to its
+  // type's mean, counted in the window when it BEGAN at `at` (the end of the transaction it
+  // follows); `censored`: cut short by the run's end, `slept` is only its elapsed part. Counted
+  // by start, a window's thinks are an unbiased sample whatever the window's length, where
+  // counting those that ended in it keeps the short ones of a window about as long as a think.
+  void record_think(std::chrono::nanoseconds slept, double relative, bool censored,
+                    clock::time_point at) noexcept;
   // Ends the window early (Ctrl-C, or the run stopped by an error) at `t` if t is earlier.
   void close_window(clock::time_point t) noexcept;
   [[nodiscard]] bool in_window(clock::time_point t) const noexcept;
@@ -137,12 +171,16 @@ class recorder {
     std::atomic<std::uint64_t> round_trips{0};
     concurrent_histogram response, queued, service, failed_response;
     std::array<std::atomic<std::uint64_t>, error_class_slots> error_classes{};
+    using group_array = std::array<std::atomic<std::uint64_t>, terminal_group_count>;
+    group_array ended{}, completed{}, over_limit{}, failed{};
+    std::atomic<std::uint64_t> in_flight{0}, in_flight_over{0};
   };
   struct inputs {
     std::atomic<std::uint64_t> new_orders{0}, order_lines{0}, remote_lines{0}, rollbacks{0};
     std::atomic<std::uint64_t> payments{0}, remote_payments{0}, payments_by_name{0};
     std::atomic<std::uint64_t> order_statuses{0}, order_statuses_by_name{0};
     std::atomic<std::uint64_t> think_times{0}, think_micros{0};
+    std::atomic<std::uint64_t> think_censored{0}, think_relative_micros{0};
   };
 
   static void count(per_kind& k, const txn_record& r) noexcept;
@@ -154,6 +192,11 @@ class recorder {
   std::array<per_kind, txn::kind_count> all_;            // every phase
   std::array<per_kind, txn::kind_count> outside_kinds_;  // every phase but the window
   std::atomic<std::uint64_t> outside_{0};
+  // Completions in the window, for the longest stall: the last one's time, the longest gap
+  // between two and when it began (time_point counts; gaps by the order records arrive in).
+  std::atomic<clock::rep> last_completion_;
+  std::atomic<clock::rep> longest_gap_{0}, gap_began_{0};
+  void completed_at(clock::time_point end) noexcept;
   std::atomic<std::uint64_t> deliveries_{0}, on_time_{0}, skipped_{0}, delivery_failed_{0};
   concurrent_histogram delivery_completion_;
   inputs inputs_;

@@ -24,14 +24,16 @@
 #include <string>
 #include <vector>
 
+#include "figures/run_figures.hpp"
 #include "loader/progress.hpp"
 #include "run/run.hpp"
-#include "ui/run_figures.hpp"
 #include "ui/stderr_capture.hpp"
 #include "ui/text.hpp"
 #include "ui/tty.hpp"
 
 namespace tpcc::ui {
+
+using figures::run_screen;  // the snapshot the display draws (figures/run_figures.hpp)
 
 enum class display_mode : std::uint8_t { none, lines, dashboard };
 

@@ -16,10 +16,17 @@
 #include <string>
 #include <vector>
 
-#include "ui/run_figures.hpp"
+#include "figures/run_figures.hpp"
 #include "ui/text.hpp"
 
 namespace tpcc::ui {
+
+// The snapshot a display is drawn from, and what it derives (figures/run_figures.hpp).
+using figures::client_lag;
+using figures::figures_of;
+using figures::interval_rate;
+using figures::run_figures;
+using figures::run_screen;
 
 [[nodiscard]] std::vector<std::string> render_run(const run_screen& s, screen_size size,
                                                   const std::vector<std::string>& log);

@@ -179,7 +179,7 @@ std::string loaded_database(const tpcc::testing::temp_dir& dir) {
 std::vector<std::string> run_args(const std::string& db, const char* duration) {
   return {"run",      "--db",         db,           "--metrics-addr", "127.0.0.1:0",
           "--warmup", "1s",           "--duration", duration,         "--drain",
-          "10s",      "--wait-scale", "0.01",       "--no-tui",       "--tolerate-errors"};
+          "10s",      "--wait-scale", "0.01",       "--no-tui"};
 }
 
 // The page once the terminals run (its counters are there), within 30 s.

@@ -34,7 +34,7 @@ run_view measuring_view() {
   for (const auto d : {500us, 3000us, 3000us, 70000us, 2000000us, 100000000us}) {
     no.response.record(std::chrono::duration_cast<std::chrono::nanoseconds>(d));
   }
-  tpcc::ui::run_screen s;
+  tpcc::figures::run_screen s;
   s.view.now = v.now;
   s.view.elapsed_seconds = 70;
   s.view.warmup_seconds = 10;
@@ -121,7 +121,7 @@ TEST(metrics_render, GaugesAreTheDashboardsFigures) {
 
 TEST(metrics_render, WithoutWaitsThereIsNoEfficiency) {
   run_view v = measuring_view();
-  tpcc::ui::run_screen no_waits = v.screen.value_or(tpcc::ui::run_screen{});
+  tpcc::figures::run_screen no_waits = v.screen.value_or(tpcc::figures::run_screen{});
   no_waits.wait_scale = 0;
   v.screen = no_waits;
   const std::string page = tpcc::metrics::render(v);

@@ -79,6 +79,15 @@ browser_result dump_dom(const fs::path& chromium, const fs::path& page) {
   return run_chromium(chromium, {"--dump-dom"}, page);
 }
 
+browser_result dump_dom(const fs::path& chromium, const fs::path& page, int width, int height) {
+  return run_chromium(chromium,
+                      {"--dump-dom", std::string("--window-size=")
+                                         .append(std::to_string(width))
+                                         .append(",")
+                                         .append(std::to_string(height))},
+                      page);
+}
+
 browser_result screenshot(const fs::path& chromium, const fs::path& page, const fs::path& png,
                           int width, int height) {
   return run_chromium(chromium,

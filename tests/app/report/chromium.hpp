@@ -24,6 +24,9 @@ struct browser_result {
 
 [[nodiscard]] browser_result dump_dom(const std::filesystem::path& chromium,
                                       const std::filesystem::path& page);
+// The same in a window of width x height pixels.
+[[nodiscard]] browser_result dump_dom(const std::filesystem::path& chromium,
+                                      const std::filesystem::path& page, int width, int height);
 [[nodiscard]] browser_result screenshot(const std::filesystem::path& chromium,
                                         const std::filesystem::path& page,
                                         const std::filesystem::path& png, int width, int height);

@@ -50,3 +50,31 @@ TEST(csv_series, AnIntervalThatCompletedNothingHasEmptyPercentiles) {
 }
 
 }  // namespace
+
+namespace {
+
+// The errors beside the series: one row each, a message with commas, quotes and a line break
+// quoted as RFC 4180 asks, then the count past the cap.
+TEST(csv_errors, OneRowPerDistinctErrorQuotedAsRfc4180Asks) {
+  tpcc::run::run_result r;
+  tpcc::stats::error_entry e;
+  e.kind = tpcc::txn::kind::new_order;
+  e.sqlstate = "P0001";
+  e.outcome = "failed";
+  e.statement = "no_update_stock";
+  e.message = "no \"stock\", today\nsorry";
+  e.count = 12;
+  e.first = std::chrono::system_clock::time_point(std::chrono::seconds(1'700'000'000));
+  e.last = e.first + std::chrono::seconds(5);
+  r.errors.entries.push_back(e);
+  r.errors.unlisted = 3;
+  EXPECT_EQ(tpcc::report::format_errors_csv(r),
+            "type,sqlstate,outcome,statement,message,count,first,last\r\n"
+            "New-Order,P0001,failed,no_update_stock,\"no \"\"stock\"\", today\nsorry\",12,"
+            "2023-11-14T22:13:20.000Z,2023-11-14T22:13:25.000Z\r\n"
+            "unlisted,,,,,3,,\r\n");
+  EXPECT_EQ(tpcc::report::errors_csv_path("out/run.csv"), "out/run.errors.csv");
+  EXPECT_EQ(tpcc::report::errors_csv_path("series"), "series.errors.csv");
+}
+
+}  // namespace

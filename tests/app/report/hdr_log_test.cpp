@@ -371,7 +371,7 @@ TEST(hdr_log, ARealShortRunOnSqliteIsReadByHdrHistogram) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = run_binary(
       {"run", "--db", db, "--warmup", "2s", "--duration", "6s", "--drain", "10s", "--wait-scale",
-       "0.01", "--seed", "42", "--no-progress", "--tolerate-errors", "--hdr-log", log.string()},
+       "0.01", "--seed", "42", "--no-progress", "--hdr-log", log.string()},
       300s);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   // Our decoder and HdrHistogram's agree on every line's count; New-Orders were recorded.

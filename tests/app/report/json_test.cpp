@@ -78,6 +78,23 @@ void expect_same_histogram(const stats::histogram& a, const stats::histogram& b)
 
 TEST(json, AResultWrittenToAFileReadsBackEqual) {
   auto r = sample();
+  r.results.kinds[0].groups.over_limit[3] = 2;
+  r.results.kinds[0].groups.completed[31] = 9;
+  r.results.inputs.think_censored = 4;
+  r.results.inputs.think_relative = 17.25;
+  tpcc::stats::error_entry e;
+  e.kind = tpcc::txn::kind::payment;
+  e.sqlstate = "P0001";
+  e.outcome = "failed";
+  e.statement = "payment_update_stock";
+  e.message = "no \"stock\" <script>";
+  e.count = 41;
+  e.first = r.started + std::chrono::seconds(3);
+  e.last = r.started + std::chrono::seconds(9);
+  r.errors.entries.push_back(e);
+  r.errors.unlisted = 5;
+  r.results.longest_stall_seconds = 12.5;
+  r.results.kinds[1].in_flight_at_end = 3;
   r.consistency = {.checked = true, .conditions = 12, .failing = {"3.3.2.4", "3.3.2.9"}};
   const std::string file = ::testing::TempDir() + "result-" + std::to_string(::getpid()) + ".json";
   ASSERT_EQ(tpcc::report::write_json(file, r, context), std::nullopt);
@@ -128,6 +145,19 @@ TEST(json, AResultWrittenToAFileReadsBackEqual) {
   EXPECT_EQ(b.results.skipped_districts, 3U);
   EXPECT_EQ(b.results.inputs.remote_payments, r.results.inputs.remote_payments);
   EXPECT_DOUBLE_EQ(b.results.inputs.think_seconds, r.results.inputs.think_seconds);
+  EXPECT_EQ(b.results.inputs.think_censored, 4U);
+  ASSERT_EQ(b.errors.entries.size(), 1U);
+  EXPECT_EQ(b.errors.entries[0].kind, tpcc::txn::kind::payment);
+  EXPECT_EQ(b.errors.entries[0].sqlstate, "P0001");
+  EXPECT_EQ(b.errors.entries[0].message, r.errors.entries[0].message);
+  EXPECT_EQ(b.errors.entries[0].count, 41U);
+  EXPECT_EQ(b.errors.entries[0].last, r.errors.entries[0].last);
+  EXPECT_EQ(b.errors.unlisted, 5U);
+  EXPECT_DOUBLE_EQ(b.results.longest_stall_seconds, 12.5);
+  EXPECT_EQ(b.results.kinds[1].in_flight_at_end, 3U);
+  EXPECT_DOUBLE_EQ(b.results.inputs.think_relative, 17.25);
+  EXPECT_EQ(b.results.kinds[0].groups.over_limit, r.results.kinds[0].groups.over_limit);
+  EXPECT_EQ(b.results.kinds[0].groups.completed, r.results.kinds[0].groups.completed);
   expect_same_histogram(b.results.delivery_completion, r.results.delivery_completion);
   EXPECT_EQ(b.client.worker_busy, r.client.worker_busy);
   EXPECT_EQ(b.client.peak_rss_bytes, r.client.peak_rss_bytes);

@@ -143,6 +143,45 @@ TEST(merge, AConsistencyCheckAnyShardRanSpeaksForTheWholeDatabase) {
   EXPECT_EQ(m.failing, (std::vector<std::string>{"3.3.2.3", "3.3.2.8"}));
 }
 
+// The shards' errors by (type, SQLSTATE, statement): counts added, the earliest first with its
+// message, the latest last, the others listed beside them; terminal groups and the in-flight
+// counts add up, the longest stall is any shard's longest.
+TEST(merge, ErrorsGroupsAndStallsCombine) {
+  auto a = shard(0, 0);
+  auto b = shard(1, 0);
+  const auto t0 = a.loaded.result.started;
+  const auto at = [t0](int s) { return t0 + std::chrono::seconds(s); };
+  stats::error_entry e{
+      txn::kind::new_order, "P0001", "failed", "no_update_stock", "first", 3, at(5), at(9)};
+  a.loaded.result.errors.entries = {e};
+  e.message = "earlier";
+  e.count = 4;
+  e.first = at(2);
+  e.last = at(7);
+  stats::error_entry other = e;
+  other.sqlstate = "23514";
+  b.loaded.result.errors.entries = {e, other};
+  b.loaded.result.errors.unlisted = 2;
+  a.loaded.result.results.kinds[0].groups.completed[7] = 5;
+  b.loaded.result.results.kinds[0].groups.completed[7] = 6;
+  b.loaded.result.results.kinds[0].in_flight_at_end = 2;
+  a.loaded.result.results.longest_stall_seconds = 3;
+  b.loaded.result.results.longest_stall_seconds = 8;
+  const merged_result m = merged({a, b});
+  const stats::error_list& errors = m.result.errors;
+  ASSERT_EQ(errors.entries.size(), 2U);
+  const stats::error_entry& p =
+      errors.entries[0].sqlstate == "P0001" ? errors.entries[0] : errors.entries[1];
+  EXPECT_EQ(p.count, 7U);
+  EXPECT_EQ(p.message, "earlier");
+  EXPECT_EQ(p.first, at(2));
+  EXPECT_EQ(p.last, at(9));
+  EXPECT_EQ(errors.unlisted, 2U);
+  EXPECT_EQ(m.result.results.kinds[0].groups.completed[7], 11U);
+  EXPECT_EQ(m.result.results.kinds[0].in_flight_at_end, 2U);
+  EXPECT_DOUBLE_EQ(m.result.results.longest_stall_seconds, 8.0);
+}
+
 TEST(merge, IncompatibleInputsAreRefusedNamingTheFile) {
   auto b = shard(1, 0);
   b.loaded.result.warehouses = 20;

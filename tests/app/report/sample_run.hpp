@@ -11,7 +11,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "run/result.hpp"
+#include "run_result/result.hpp"
 #include "stats/series.hpp"
 
 namespace tpcc::testing {

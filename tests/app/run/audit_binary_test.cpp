@@ -44,21 +44,9 @@ class audited_run : public ::testing::Test {
 
   // A short run with scaled waits; `more` are extra flags.
   static binary_result run(const std::vector<std::string>& more) {
-    std::vector<std::string> args{"run",
-                                  "--db",
-                                  db(),
-                                  "--warmup",
-                                  "1500ms",
-                                  "--duration",
-                                  "3s",
-                                  "--wait-scale",
-                                  "0.01",
-                                  "--interval",
-                                  "1s",
-                                  "--no-progress",
-                                  "--seed",
-                                  "7",
-                                  "--tolerate-errors"};
+    std::vector<std::string> args{
+        "run",          "--db", db(),         "--warmup", "1500ms",        "--duration", "3s",
+        "--wait-scale", "0.01", "--interval", "1s",       "--no-progress", "--seed",     "7"};
     args.insert(args.end(), more.begin(), more.end());
     return run_binary(args, 300s);
   }

@@ -102,8 +102,8 @@ TEST(cli_binary, AResultCarriesItsProvenanceInTheSummaryAndTheJson) {
   const std::string out = dir.file("p.json");
   const binary_result r =
       run_binary({"run", "--db", db, "--warmup", "1s", "--duration", "2s", "--wait-scale", "0.01",
-                  "--no-progress", "--tolerate-errors", "--seed", "77", "--json", out, "--csv",
-                  dir.file("p.csv"), "--terminals", "3"});
+                  "--no-progress", "--seed", "77", "--json", out, "--csv", dir.file("p.csv"),
+                  "--terminals", "3"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "  server      SQLite 3.")) << r.out;
   EXPECT_TRUE(contains(r.out, "  client      shoal-tpcc ")) << r.out;
@@ -156,8 +156,8 @@ TEST(cli_binary, TheDefaultJobsReportsSayWhatTheConsistencyCheckFound) {
   const std::string out = dir.file("job.json");
   const binary_result r =
       run_binary({"--db", "sqlite:" + dir.file("job.db"), "--warehouses", "1", "--warmup", "1s",
-                  "--duration", "2s", "--wait-scale", "0.01", "--no-progress", "--tolerate-errors",
-                  "--json", out, "--html", dir.file("job.html")},
+                  "--duration", "2s", "--wait-scale", "0.01", "--no-progress", "--json", out,
+                  "--html", dir.file("job.html")},
                  300s);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   std::ifstream in(out);

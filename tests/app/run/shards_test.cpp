@@ -41,9 +41,9 @@ void init_and_load(const std::string& db, const std::string& warehouses) {
 
 // A short run with scaled waits (labelled NOT TPC-C), its result written to `json_file`.
 std::vector<std::string> short_run(const std::string& db, const std::string& json_file) {
-  return {"run", "--db",          db,         "--warmup",          "2s",     "--duration",
-          "6s",  "--drain",       "10s",      "--wait-scale",      "0.01",   "--seed",
-          "42",  "--no-progress", "--no-tui", "--tolerate-errors", "--json", json_file};
+  return {"run", "--db",          db,         "--warmup",     "2s",     "--duration",
+          "6s",  "--drain",       "10s",      "--wait-scale", "0.01",   "--seed",
+          "42",  "--no-progress", "--no-tui", "--json",       json_file};
 }
 
 // "2026-11-21T10:00:00Z", `ahead` from now.

@@ -280,10 +280,10 @@ long long committed_in(const std::string& summary, const std::string& name) {
 }
 
 TEST(sim_binary, AShortSimulatedRunLabelsItselfAndCommitsAllFiveTypes) {
-  const binary_result r = run_binary(
-      {"run", "--db", "sim:latency=2ms", "--warehouses", "2", "--warmup", "1s", "--duration", "4s",
-       "--drain", "5s", "--wait-scale", "0.005", "--seed", "9", "--tolerate-errors"},
-      120s);
+  const binary_result r =
+      run_binary({"run", "--db", "sim:latency=2ms", "--warehouses", "2", "--warmup", "1s",
+                  "--duration", "4s", "--drain", "5s", "--wait-scale", "0.005", "--seed", "9"},
+                 120s);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "SIMULATED")) << r.out;
   for (const char* name : {"New-Order", "Payment", "Order-Status", "Delivery", "Stock-Level"}) {

@@ -67,4 +67,30 @@ TEST(error_log, PastTheDistinctLimitErrorsAreCountedNotPrinted) {
   EXPECT_EQ(lines[3], "errors: 7 more since the last report (New-Order SQLSTATE 23505 x 7)");
 }
 
+// The list the results carry: one entry per (type, SQLSTATE, statement) with the first message,
+// the count and the first and last time on the wall clock; past the cap, counted apart.
+TEST(error_log, TheListHasEachDistinctErrorWithItsCountAndTimes) {
+  error_log log(nullptr, std::chrono::hours(1), 3);
+  const auto t0 = error_log::clock::now();
+  const auto wall = std::chrono::system_clock::time_point(std::chrono::seconds(1'700'000'000));
+  for (int key = 0; key < 5; ++key) {  // five messages of one statement: one entry, 3 listed
+    log.record(txn::kind::new_order,
+               refused("23505", ("duplicate key " + std::to_string(key)).c_str(), "insert"),
+               t0 + std::chrono::seconds(key));
+  }
+  log.record(txn::kind::new_order, refused("23505", "duplicate key 1", "insert"),
+             t0 + std::chrono::seconds(9));
+  const tpcc::stats::error_list list = log.list(t0, wall);
+  ASSERT_EQ(list.entries.size(), 1U);
+  const tpcc::stats::error_entry& e = list.entries[0];
+  EXPECT_EQ(e.sqlstate, "23505");
+  EXPECT_EQ(e.statement, "insert");
+  EXPECT_EQ(e.message, "duplicate key 0");
+  EXPECT_EQ(e.outcome, "failed");
+  EXPECT_EQ(e.count, 4U);  // keys 0, 1, 2 and the repeat of 1
+  EXPECT_EQ(e.first, wall);
+  EXPECT_EQ(e.last, wall + std::chrono::seconds(9));
+  EXPECT_EQ(list.unlisted, 2U);  // keys 3 and 4, past the cap of 3 distinct
+}
+
 }  // namespace

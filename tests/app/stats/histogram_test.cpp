@@ -164,6 +164,40 @@ TEST(recorder, ClosingTheWindowEarlyExcludesLaterTransactions) {
   EXPECT_EQ(s.window_end, t0 + 10s);
 }
 
+// Transactions in flight when the window ends are censored responses as old as they were then,
+// abandoned ones count in the window by type, and the longest time with no completion is named.
+TEST(recorder, InFlightAtTheEndIsCensoredAbandonedIsCountedAndTheStallIsNamed) {
+  using namespace std::chrono_literals;
+  using tpcc::stats::txn_outcome;
+  const auto t0 = tpcc::stats::clock::now() - 200s;  // a window that has ended
+  tpcc::stats::recorder rec(t0, t0 + 100s);
+  tpcc::stats::txn_record done;
+  done.end = t0 + 30s;
+  done.response = 10ms;
+  rec.record(done);  // then nothing completes for 70 s
+  tpcc::stats::txn_record stalled;
+  stalled.kind = tpcc::txn::kind::payment;
+  stalled.abandoned = true;
+  stalled.status = tpcc::driver::outcome_kind::failed;
+  stalled.end = t0 + 130s;
+  stalled.response = 95s;  // began at 35 s: 65 s old at the end
+  rec.record(stalled);
+  tpcc::stats::txn_record late;  // began at 99 s, answered in the drain: 1 s old at the end
+  late.end = t0 + 101s;
+  late.response = 2s;
+  rec.record(late);
+  const auto s = rec.take();
+  const auto& payment = s.kinds[tpcc::txn::index(tpcc::txn::kind::payment)];
+  EXPECT_EQ(payment.in_flight_at_end, 1U);
+  EXPECT_EQ(payment.in_flight_over_limit, 1U);
+  EXPECT_EQ(payment.outcomes[txn_outcome::abandoned], 1U);
+  EXPECT_EQ(s.kinds[0].in_flight_at_end, 1U);
+  EXPECT_EQ(s.kinds[0].in_flight_over_limit, 0U);
+  EXPECT_EQ(s.kinds[0].outcomes[txn_outcome::committed], 1U);  // the late one is outside
+  EXPECT_NEAR(s.longest_stall_seconds, 70.0, 1e-6);
+  EXPECT_NEAR(s.stall_began_seconds, 30.0, 1e-6);
+}
+
 TEST(recorder, DeferredDeliveriesCountTheShareCompletedWithinEightySeconds) {
   using namespace std::chrono_literals;
   const auto t0 = tpcc::stats::clock::now();

@@ -1,13 +1,13 @@
-// app/tpcc/ui/run_figures.cpp: figures derived from a live_view (see run_figures.hpp).
-#include "ui/run_figures.hpp"
+// app/tpcc/figures/run_figures.cpp: figures derived from a live_view (see run_figures.hpp).
+#include "figures/run_figures.hpp"
 
 #include <algorithm>
 #include <numeric>
 
 #include "report/summary.hpp"
-#include "ui/text.hpp"
+#include "report/text.hpp"
 
-namespace tpcc::ui {
+namespace tpcc::figures {
 namespace {
 
 using std::chrono::duration;
@@ -31,8 +31,11 @@ std::optional<std::uint64_t> pool_wait_p90(const run::live_view& v) {
 
 std::string over_limit(const char* what, std::uint64_t us, std::chrono::nanoseconds limit) {
   std::string out = what;
-  out.append(" p99 ").append(millis(us)).append(" ms > limit ");
-  out.append(millis(static_cast<std::uint64_t>(limit.count() / 1000))).append(" ms");
+  out.append(" p99 ")
+      .append(report::format("%.1f", static_cast<double>(us) / 1000.0))
+      .append(" ms > limit ");
+  out.append(report::format("%.1f", std::chrono::duration<double, std::milli>(limit).count()))
+      .append(" ms");
   return out;
 }
 
@@ -51,7 +54,7 @@ client_verdict client_lag(const stats::client_sample& c, std::chrono::nanosecond
                                       [](double sum, const auto& w) { return sum + w.busy; }) /
                       static_cast<double>(c.workers.size());
   if (busy >= saturated_busy) {
-    return {true, "workers " + fixed(busy * 100, 0) + "% busy (saturated)"};
+    return {true, "workers " + report::format("%.0f", busy * 100) + "% busy (saturated)"};
   }
   return {};
 }
@@ -87,4 +90,4 @@ double interval_rate(const stats::interval_sample& s, std::size_t kind) {
   return static_cast<double>(k.outcomes.completed()) / seconds;
 }
 
-}  // namespace tpcc::ui
+}  // namespace tpcc::figures

@@ -1,4 +1,7 @@
-// app/tpcc/ui/run_figures.hpp: the figures a run's display derives from one live_view.
+// app/tpcc/figures/run_figures.hpp: the figures a run's displays derive from one live_view.
+//
+// A module of its own (below ui and metrics): the dashboard (ui/) and the Prometheus endpoint
+// (metrics/) both read these snapshots, neither through the other.
 //
 // What: run_screen is everything a run display is drawn from: an immutable live_view (taken by
 // run_control::live(), never the live counters) plus the run's settings the view does not
@@ -19,7 +22,7 @@
 #include "run/run.hpp"
 #include "stats/client.hpp"
 
-namespace tpcc::ui {
+namespace tpcc::figures {
 
 // Mean worker busy fraction from which the client counts as saturated.
 inline constexpr double saturated_busy = 0.95;
@@ -54,4 +57,4 @@ struct run_figures {
 // Transactions of type `kind` (committed or rolled back) per second of interval `s`.
 [[nodiscard]] double interval_rate(const stats::interval_sample& s, std::size_t kind);
 
-}  // namespace tpcc::ui
+}  // namespace tpcc::figures

@@ -1,4 +1,4 @@
-// app/tpcc/run/result.hpp: what one measured run was asked to do and what it measured, as
+// app/tpcc/run_result/result.hpp: what one measured run was asked to do and what it measured, as
 // plain data: what every report, the JSON reader and writer, the merge and the dashboard read.
 //
 // What: shard_spec (--shard i/n), run_config (the run's settings as effective) and run_result
@@ -17,6 +17,7 @@
 #include "driver/isolation.hpp"
 #include "random/nurand.hpp"
 #include "stats/client.hpp"
+#include "stats/error_list.hpp"
 #include "stats/phase.hpp"
 #include "stats/recorder.hpp"
 #include "stats/series.hpp"
@@ -106,6 +107,8 @@ struct run_result {
   std::vector<stats::interval_sample> series;            // every interval of the run, in order
   stats::client_totals client;
   consistency_status consistency;
+  // Every distinct error of the run (every phase), capped (stats/error_list.hpp).
+  stats::error_list errors;
   // The database was the capacity mode's simulation (database::simulated()): the figures
   // measure the client, not a database; every output must say so.
   bool simulated = false;
