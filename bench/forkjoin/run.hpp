@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <functional>
 
+#include "shoal/frame_allocator.hpp"
 #include "shoal/sync_wait.hpp"
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
@@ -39,13 +40,21 @@ int run(std::size_t threads, Warmup warmup, Timed timed) {
         .count();
   };
   const long long us = shoal::sync_wait(body());
-  if (std::getenv("FORKJOIN_STATS") != nullptr) {
+  if (std::getenv("FORKJOIN_STATS") != nullptr) {  // the scheduler's and allocator's counters
     for (std::size_t k = 0; k < pool.size(); ++k) {
       const shoal::worker_stats s = pool.stats(k);
-      std::printf("worker %zu: resumed %llu, stolen %llu, parked %llu\n", k,
-                  static_cast<unsigned long long>(s.resumed),
+      auto frames = [&pool, k]() -> shoal::task<shoal::frame_allocator_stats> {
+        co_await pool.schedule_on(k);
+        co_return shoal::this_thread_frame_stats();
+      };
+      const shoal::frame_allocator_stats f = shoal::sync_wait(frames());
+      std::printf("worker %zu: resumed %llu, stolen %llu, parked %llu, frames %llu (%llu from "
+                  "the system)\n",
+                  k, static_cast<unsigned long long>(s.resumed),
                   static_cast<unsigned long long>(s.stolen),
-                  static_cast<unsigned long long>(s.parked));
+                  static_cast<unsigned long long>(s.parked),
+                  static_cast<unsigned long long>(f.allocations),
+                  static_cast<unsigned long long>(f.system_allocations));
     }
   }
   shoal::sync_wait(pool.stop());
