@@ -1,0 +1,434 @@
+// A driver session on one MySQL / MariaDB connection (my_session.hpp).
+#include "driver/mysql/my_session.hpp"
+
+#include <array>
+#include <charconv>
+#include <cstring>
+#include <utility>
+
+#include "shoal/stop.hpp"
+
+namespace tpcc::driver::mysql {
+
+namespace {
+
+constexpr std::size_t copy_statement_bytes = std::size_t{1} << 20;
+
+bool integer_type(enum_field_types t) noexcept {
+  return t == MYSQL_TYPE_TINY || t == MYSQL_TYPE_SHORT || t == MYSQL_TYPE_LONG ||
+         t == MYSQL_TYPE_LONGLONG || t == MYSQL_TYPE_INT24 || t == MYSQL_TYPE_YEAR;
+}
+
+bool number_type(enum_field_types t) noexcept {
+  return t == MYSQL_TYPE_DECIMAL || t == MYSQL_TYPE_NEWDECIMAL || t == MYSQL_TYPE_FLOAT ||
+         t == MYSQL_TYPE_DOUBLE;
+}
+
+// A column's text as the driver's value, by its declared type. A DECIMAL without decimals
+// (what MySQL makes of sum() over integers) is an integer.
+value to_value(const MYSQL_FIELD& field, std::string_view text) {
+  const enum_field_types type = field.type;
+  if (integer_type(type) || (type == MYSQL_TYPE_NEWDECIMAL && field.decimals == 0)) {
+    std::int64_t n = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (error == std::errc{} && end == text.data() + text.size()) return n;
+  }
+  if (number_type(type)) {
+    double d = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), d);
+    if (error == std::errc{} && end == text.data() + text.size()) return d;
+  }
+  return std::string(text);
+}
+
+// Binds the call's parameters to the step's placeholders.
+void bind_params(const step& s, const std::vector<value>& params, std::vector<MYSQL_BIND>& binds,
+                 std::vector<unsigned long>& lengths) {
+  binds.assign(s.params.size(), MYSQL_BIND{});
+  lengths.assign(s.params.size(), 0);
+  for (std::size_t i = 0; i < s.params.size(); ++i) {
+    MYSQL_BIND& b = binds[i];
+    const std::size_t at = s.params[i];
+    if (at >= params.size()) {
+      b.buffer_type = MYSQL_TYPE_NULL;
+      continue;
+    }
+    const value& v = params[at];
+    if (const auto* n = std::get_if<std::int64_t>(&v)) {
+      b.buffer_type = MYSQL_TYPE_LONGLONG;
+      b.buffer = const_cast<std::int64_t*>(n);  // NOLINT: the library reads it only
+    } else if (const auto* d = std::get_if<double>(&v)) {
+      b.buffer_type = MYSQL_TYPE_DOUBLE;
+      b.buffer = const_cast<double*>(d);  // NOLINT: the library reads it only
+    } else if (const auto* text = std::get_if<std::string>(&v)) {
+      b.buffer_type = MYSQL_TYPE_STRING;
+      b.buffer = const_cast<char*>(text->data());  // NOLINT: the library reads it only
+      b.buffer_length = static_cast<unsigned long>(text->size());
+      lengths[i] = b.buffer_length;
+      b.length = &lengths[i];
+    } else {
+      b.buffer_type = MYSQL_TYPE_NULL;
+    }
+  }
+}
+
+// Every row of a stored result, each column fetched as text and converted by type.
+bool fetch_rows(MYSQL_STMT* h, std::vector<row>& rows) {
+  MYSQL_RES* meta = mysql_stmt_result_metadata(h);
+  if (meta == nullptr) return false;
+  const unsigned columns = mysql_num_fields(meta);
+  const MYSQL_FIELD* fields = mysql_fetch_fields(meta);
+  std::vector<MYSQL_BIND> binds(columns, MYSQL_BIND{});
+  std::vector<std::string> buffers(columns);
+  std::vector<unsigned long> lengths(columns, 0);
+  std::vector<my_bool> nulls(columns, 0);
+  std::vector<my_bool> errors(columns, 0);
+  for (unsigned i = 0; i < columns; ++i) {
+    buffers[i].resize(64);
+    binds[i].buffer_type = MYSQL_TYPE_STRING;
+    binds[i].buffer = buffers[i].data();
+    binds[i].buffer_length = static_cast<unsigned long>(buffers[i].size());
+    binds[i].length = &lengths[i];
+    binds[i].is_null = &nulls[i];
+    binds[i].error = &errors[i];
+  }
+  bool ok = mysql_stmt_bind_result(h, binds.data()) == 0;
+  while (ok) {
+    const int fetched = mysql_stmt_fetch(h);
+    if (fetched == MYSQL_NO_DATA) break;
+    if (fetched == 1) {
+      ok = false;
+      break;
+    }
+    std::vector<value> values(columns);
+    for (unsigned i = 0; i < columns; ++i) {
+      if (nulls[i] != 0) continue;
+      if (lengths[i] <= buffers[i].size()) {
+        values[i] = to_value(fields[i], std::string_view(buffers[i].data(), lengths[i]));
+        continue;
+      }
+      std::string whole(lengths[i], '\0');  // truncated: fetch the column whole
+      MYSQL_BIND again{};
+      unsigned long length = 0;
+      again.buffer_type = MYSQL_TYPE_STRING;
+      again.buffer = whole.data();
+      again.buffer_length = static_cast<unsigned long>(whole.size());
+      again.length = &length;
+      if (mysql_stmt_fetch_column(h, &again, i, 0) != 0) {
+        ok = false;
+        break;
+      }
+      values[i] = to_value(fields[i], whole);
+    }
+    rows.emplace_back(std::move(values));
+  }
+  mysql_free_result(meta);
+  return ok;
+}
+
+void append_value(MYSQL* m, const value& v, std::string& out) {
+  if (const auto* n = std::get_if<std::int64_t>(&v)) {
+    out += std::to_string(*n);
+  } else if (const auto* d = std::get_if<double>(&v)) {
+    std::array<char, 32> text{};
+    const auto [end, error] = std::to_chars(text.data(), text.data() + text.size(), *d);
+    out.append(text.data(), error == std::errc{} ? end : text.data());
+  } else if (const auto* s = std::get_if<std::string>(&v)) {
+    out.push_back('\'');
+    const std::size_t at = out.size();
+    out.resize(at + 2 * s->size() + 1);
+    const unsigned long written = mysql_real_escape_string(m, out.data() + at, s->data(),
+                                                           static_cast<unsigned long>(s->size()));
+    out.resize(at + written);
+    out.push_back('\'');
+  } else {
+    out += "NULL";
+  }
+}
+
+}  // namespace
+
+my_session::my_session(std::unique_ptr<connection> conn) : conn_(std::move(conn)) {}
+
+my_session::~my_session() {
+  conn_->close();  // first: closing a statement of a closed connection sends nothing
+  for (auto& [stmt, p] : statements_) {
+    for (prepared_step& s : p.steps) {
+      if (s.handle != nullptr) mysql_stmt_close(s.handle);
+    }
+  }
+}
+
+bool my_session::healthy() const noexcept { return !broken_ && conn_->idle_and_alive(); }
+
+outcome my_session::refusal() const {
+  if (shoal::stop_requested()) return outcome::make(outcome_kind::failed, "", "cancelled");
+  if (broken_) return lost("the connection was closed after an earlier failure");
+  return outcome::success();
+}
+
+outcome my_session::drop(outcome why) {
+  conn_->close();
+  broken_ = true;
+  in_transaction_ = aborted_ = false;
+  return why;
+}
+
+outcome my_session::stmt_error(MYSQL_STMT* h, std::string_view name) {
+  outcome why = error_outcome(mysql_stmt_errno(h), mysql_stmt_sqlstate(h), mysql_stmt_error(h));
+  why.statement = name;
+  if (why.kind == outcome_kind::connection_lost) return drop(std::move(why));
+  return why;
+}
+
+outcome my_session::conn_error(std::string_view name) {
+  MYSQL* m = conn_->handle();
+  outcome why = error_outcome(mysql_errno(m), mysql_sqlstate(m), mysql_error(m));
+  why.statement = name;
+  if (why.kind == outcome_kind::connection_lost) return drop(std::move(why));
+  return why;
+}
+
+// Runs one non-blocking call to completion; false when the wait was cancelled (the
+// connection is then dropped by the caller).
+shoal::task<bool> my_session::drive(op o, MYSQL_STMT* h, std::string_view text) {
+  MYSQL* m = conn_->handle();
+  const auto length = static_cast<unsigned long>(text.size());
+  int status = 0;
+  switch (o) {
+    case op::prepare:
+      status = mysql_stmt_prepare_start(&ret_int_, h, text.data(), length);
+      break;
+    case op::execute:
+      status = mysql_stmt_execute_start(&ret_int_, h);
+      break;
+    case op::store:
+      status = mysql_stmt_store_result_start(&ret_int_, h);
+      break;
+    case op::commit:
+      status = mysql_commit_start(&ret_bool_, m);
+      break;
+    case op::rollback:
+      status = mysql_rollback_start(&ret_bool_, m);
+      break;
+    case op::query:
+      status = mysql_real_query_start(&ret_int_, m, text.data(), length);
+      break;
+  }
+  while (status != 0) {
+    const int ready = co_await conn_->wait(status);
+    if (ready == 0) co_return false;
+    switch (o) {
+      case op::prepare:
+        status = mysql_stmt_prepare_cont(&ret_int_, h, ready);
+        break;
+      case op::execute:
+        status = mysql_stmt_execute_cont(&ret_int_, h, ready);
+        break;
+      case op::store:
+        status = mysql_stmt_store_result_cont(&ret_int_, h, ready);
+        break;
+      case op::commit:
+        status = mysql_commit_cont(&ret_bool_, m, ready);
+        break;
+      case op::rollback:
+        status = mysql_rollback_cont(&ret_bool_, m, ready);
+        break;
+      case op::query:
+        status = mysql_real_query_cont(&ret_int_, m, ready);
+        break;
+    }
+  }
+  co_return true;
+}
+
+my_session::prepared& my_session::prepared_of(const statement& stmt) {
+  auto found = statements_.find(&stmt);
+  if (found != statements_.end()) return found->second;
+  prepared p;
+  for (step& s : steps_of(stmt)) p.steps.push_back(prepared_step{std::move(s), nullptr, false});
+  return statements_.emplace(&stmt, std::move(p)).first->second;
+}
+
+shoal::task<outcome> my_session::run_step(prepared_step& s, const call& c, statement_result& out,
+                                          bool& rows_taken) {
+  const std::string_view name = c.stmt->name;
+  if (s.handle == nullptr) {
+    s.handle = mysql_stmt_init(conn_->handle());
+    if (s.handle == nullptr) co_return drop(lost("out of memory for a statement"));
+  }
+  if (!s.prepared) {
+    const bool done = co_await drive(op::prepare, s.handle, s.text.sql);
+    if (!done) co_return drop(lost("cancelled while waiting for the server; connection closed"));
+    ++round_trips_;
+    if (ret_int_ != 0) co_return stmt_error(s.handle, name);
+    s.prepared = true;
+  }
+  std::vector<MYSQL_BIND> binds;
+  std::vector<unsigned long> lengths;
+  bind_params(s.text, c.params, binds, lengths);
+  if (!binds.empty() && mysql_stmt_bind_param(s.handle, binds.data()) != 0) {
+    co_return stmt_error(s.handle, name);
+  }
+  in_transaction_ = true;
+  const bool executed = co_await drive(op::execute, s.handle, {});
+  if (!executed) co_return drop(lost("cancelled while waiting for the server; connection closed"));
+  ++round_trips_;
+  if (ret_int_ != 0) co_return stmt_error(s.handle, name);
+  if (mysql_stmt_field_count(s.handle) == 0) {
+    out.affected += static_cast<std::int64_t>(mysql_stmt_affected_rows(s.handle));
+    co_return outcome::success();
+  }
+  const bool stored = co_await drive(op::store, s.handle, {});
+  if (!stored) co_return drop(lost("cancelled while waiting for the server; connection closed"));
+  if (ret_int_ != 0) co_return stmt_error(s.handle, name);
+  std::vector<row> rows;
+  const bool fetched = fetch_rows(s.handle, rows);
+  mysql_stmt_free_result(s.handle);
+  if (!fetched) co_return stmt_error(s.handle, name);
+  if (!rows_taken) {
+    out.rows = std::move(rows);
+    rows_taken = true;
+  }
+  co_return outcome::success();
+}
+
+shoal::task<statement_result> my_session::run_call(const call& c) {
+  statement_result out;
+  prepared& p = prepared_of(*c.stmt);
+  bool rows_taken = false;
+  for (prepared_step& s : p.steps) {
+    outcome done = co_await run_step(s, c, out, rows_taken);
+    if (!done.ok()) {
+      out.status = std::move(done);
+      out.rows.clear();
+      co_return out;
+    }
+  }
+  co_return out;
+}
+
+shoal::task<outcome> my_session::begin() {
+  if (outcome no = refusal(); !no.ok()) co_return no;
+  if (in_transaction_ || aborted_) {  // left open by its last user: roll it back first
+    outcome ended = co_await rollback();
+    if (!ended.ok()) co_return ended;
+  }
+  co_return outcome::success();
+}
+
+shoal::task<statement_result> my_session::execute(const statement& stmt,
+                                                  std::vector<value> params) {
+  // Assigned, not brace-initialised: g++ 12 mishandles aggregate initialisers in coroutines.
+  std::array<call, 1> one;
+  one[0].stmt = &stmt;
+  one[0].params = std::move(params);
+  std::vector<statement_result> results = co_await execute_batch(one, then::nothing);
+  co_return std::move(results.front());
+}
+
+shoal::task<std::vector<statement_result>> my_session::execute_batch(std::span<const call> calls,
+                                                                     then after) {
+  const std::size_t answers = calls.size() + (after == then::commit ? 1 : 0);
+  std::vector<statement_result> results;
+  results.reserve(answers);
+  if (outcome no = refusal(); !no.ok()) {
+    results.assign(answers, statement_result{no, {}, 0});
+    co_return results;
+  }
+  if (aborted_) {
+    results.assign(answers, statement_result{failure_, {}, 0});
+    co_return results;
+  }
+  for (const call& c : calls) {
+    statement_result r = co_await run_call(c);
+    const bool failed = !r.ok();
+    results.push_back(std::move(r));
+    if (failed) break;
+  }
+  if (!results.empty() && !results.back().ok()) {
+    outcome failure = results.back().status;
+    if (failure.kind != outcome_kind::connection_lost) {
+      aborted_ = true;
+      failure_ = failure;
+    }
+    while (results.size() < answers) results.push_back(statement_result{failure, {}, 0});
+    co_return results;
+  }
+  if (after == then::commit) {
+    statement_result committed;
+    committed.status = co_await commit();
+    results.push_back(std::move(committed));
+  }
+  co_return results;
+}
+
+shoal::task<outcome> my_session::end(op o) {
+  const bool done = co_await drive(o, nullptr, {});
+  if (!done) co_return drop(lost("cancelled while waiting for the server; connection closed"));
+  ++round_trips_;
+  in_transaction_ = aborted_ = false;
+  if (ret_bool_ != 0) co_return conn_error(o == op::commit ? "COMMIT" : "ROLLBACK");
+  co_return outcome::success();
+}
+
+shoal::task<outcome> my_session::commit() {
+  if (outcome no = refusal(); !no.ok()) co_return no;
+  if (aborted_) {
+    outcome why = failure_;
+    co_await rollback();
+    co_return why;
+  }
+  if (!in_transaction_) co_return outcome::success();  // nothing was sent: nothing to commit
+  co_return co_await end(op::commit);
+}
+
+shoal::task<outcome> my_session::rollback() {
+  if (outcome no = refusal(); !no.ok()) co_return no;
+  if (!in_transaction_) {
+    aborted_ = false;
+    co_return outcome::success();
+  }
+  co_return co_await end(op::rollback);
+}
+
+shoal::task<outcome> my_session::copy(const bulk_rows& rows) {
+  if (outcome no = refusal(); !no.ok()) co_return no;
+  if (std::string problem = bulk_problem(rows); !problem.empty()) {
+    co_return outcome::make(outcome_kind::failed, "", std::move(problem));
+  }
+  if (aborted_) co_return failure_;
+  const std::string head = "INSERT INTO " + bulk_target(rows) + " VALUES ";
+  const std::size_t width = rows.columns.size();
+  const std::size_t count = rows.rows();
+  std::size_t next = 0;
+  std::string sql;
+  while (next < count) {
+    sql = head;
+    while (next < count && sql.size() < copy_statement_bytes) {
+      if (sql.size() > head.size()) sql.push_back(',');
+      sql.push_back('(');
+      for (std::size_t c = 0; c < width; ++c) {
+        if (c > 0) sql.push_back(',');
+        append_value(conn_->handle(), rows.values[next * width + c], sql);
+      }
+      sql.push_back(')');
+      ++next;
+    }
+    in_transaction_ = true;
+    const bool done = co_await drive(op::query, nullptr, sql);
+    if (!done) co_return drop(lost("cancelled while waiting for the server; connection closed"));
+    ++round_trips_;
+    if (ret_int_ != 0) {
+      outcome why = conn_error("COPY");
+      if (why.kind != outcome_kind::connection_lost) {
+        aborted_ = true;
+        failure_ = why;
+      }
+      co_return why;
+    }
+  }
+  co_return outcome::success();
+}
+
+}  // namespace tpcc::driver::mysql
