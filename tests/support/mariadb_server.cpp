@@ -82,8 +82,8 @@ void mariadb_server::start() {
       std::string(server_binary) + " --no-defaults --datadir=" + dir_ +
       "/data --socket=" + socket_ + " --skip-networking --pid-file=" + dir_ +
       "/pid --log-error=" + dir_ +
-      "/error.log --skip-name-resolve --innodb-buffer-pool-size=64M "
-      "--innodb-log-file-size=32M --innodb-flush-log-at-trx-commit=0 --innodb-doublewrite=0 "
+      "/error.log --skip-name-resolve --innodb-buffer-pool-size=256M "
+      "--innodb-log-file-size=128M --innodb-flush-log-at-trx-commit=0 --innodb-doublewrite=0 "
       "--skip-log-bin --max-connections=200 --innodb-lock-wait-timeout=5" +
       user_option() + " </dev/null >/dev/null 2>&1 &";
   if (std::system(command.c_str()) != 0) throw std::runtime_error("mariadb_server: cannot start");

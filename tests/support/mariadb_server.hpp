@@ -1,8 +1,8 @@
 // mariadb_server.hpp: a throwaway MariaDB server for one test process.
 //
 // What: mariadb-install-db into a fresh temporary directory, then mariadbd started in the
-// background listening only on a Unix socket in that directory (--skip-networking), with a small
-// buffer pool and no flushing at commit (tests need speed, not durability). When running as
+// background listening only on a Unix socket in that directory (--skip-networking), with a
+// 256 MiB buffer pool and no flushing at commit (tests need speed, not durability). When running as
 // root the server runs as root (--user=root); otherwise as the caller. A database `tpcc` is
 // created; root connects without a password over the socket, and `password_user` (password
 // `password()`) exists for the wrong-password tests. The destructor kills the server
