@@ -9,6 +9,7 @@
 #include <stop_token>
 #include <utility>
 
+#include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
 #include "shoal/timeout.hpp"
 
@@ -130,6 +131,11 @@ shoal::task<int> connection::wait(int status) {
   if (!watch()) co_return 0;
   const bool wants_read = (status & MYSQL_WAIT_READ) != 0;
   const bool wants_write = (status & MYSQL_WAIT_WRITE) != 0;
+  if (!wants_read && !wants_write) {  // only a timeout to wait for
+    const auto ms = std::chrono::milliseconds(mysql_get_timeout_value_ms(mysql_));
+    const bool slept = co_await shoal::sleep_for(ms);
+    co_return slept ? MYSQL_WAIT_TIMEOUT : 0;
+  }
   for (;;) {
     if (shoal::stop_requested()) co_return 0;
     short events = 0;

@@ -72,58 +72,69 @@ void bind_params(const step& s, const std::vector<value>& params, std::vector<MY
   }
 }
 
-// Every row of a stored result, each column fetched as text and converted by type.
-bool fetch_rows(MYSQL_STMT* h, std::vector<row>& rows) {
-  MYSQL_RES* meta = mysql_stmt_result_metadata(h);
-  if (meta == nullptr) return false;
-  const unsigned columns = mysql_num_fields(meta);
-  const MYSQL_FIELD* fields = mysql_fetch_fields(meta);
-  std::vector<MYSQL_BIND> binds(columns, MYSQL_BIND{});
-  std::vector<std::string> buffers(columns);
-  std::vector<unsigned long> lengths(columns, 0);
-  std::vector<my_bool> nulls(columns, 0);
-  std::vector<my_bool> errors(columns, 0);
+}  // namespace
+
+result_buffers::~result_buffers() {
+  if (meta != nullptr) mysql_free_result(meta);
+}
+
+namespace {
+
+// The step's result buffers, made the first time; false when the metadata is unavailable.
+bool prepare_buffers(MYSQL_STMT* h, std::unique_ptr<result_buffers>& out) {
+  if (out) return true;
+  auto r = std::make_unique<result_buffers>();
+  r->meta = mysql_stmt_result_metadata(h);
+  if (r->meta == nullptr) return false;
+  const unsigned columns = mysql_num_fields(r->meta);
+  r->fields = mysql_fetch_fields(r->meta);
+  r->binds.assign(columns, MYSQL_BIND{});
+  r->buffers.resize(columns);
+  r->lengths.assign(columns, 0);
+  r->nulls.assign(columns, 0);
+  r->errors.assign(columns, 0);
   for (unsigned i = 0; i < columns; ++i) {
-    buffers[i].resize(64);
-    binds[i].buffer_type = MYSQL_TYPE_STRING;
-    binds[i].buffer = buffers[i].data();
-    binds[i].buffer_length = static_cast<unsigned long>(buffers[i].size());
-    binds[i].length = &lengths[i];
-    binds[i].is_null = &nulls[i];
-    binds[i].error = &errors[i];
+    r->buffers[i].resize(64);
+    MYSQL_BIND& b = r->binds[i];
+    b.buffer_type = MYSQL_TYPE_STRING;
+    b.buffer = r->buffers[i].data();
+    b.buffer_length = static_cast<unsigned long>(r->buffers[i].size());
+    b.length = &r->lengths[i];
+    b.is_null = &r->nulls[i];
+    b.error = &r->errors[i];
   }
-  bool ok = mysql_stmt_bind_result(h, binds.data()) == 0;
-  while (ok) {
+  out = std::move(r);
+  return true;
+}
+
+// Every row of a stored result, each column fetched as text and converted by type.
+bool fetch_rows(MYSQL_STMT* h, result_buffers& r, std::vector<row>& rows) {
+  const std::size_t columns = r.binds.size();
+  if (mysql_stmt_bind_result(h, r.binds.data()) != 0) return false;
+  rows.reserve(static_cast<std::size_t>(mysql_stmt_num_rows(h)));
+  for (;;) {
     const int fetched = mysql_stmt_fetch(h);
-    if (fetched == MYSQL_NO_DATA) break;
-    if (fetched == 1) {
-      ok = false;
-      break;
-    }
+    if (fetched == MYSQL_NO_DATA) return true;
+    if (fetched == 1) return false;
     std::vector<value> values(columns);
-    for (unsigned i = 0; i < columns; ++i) {
-      if (nulls[i] != 0) continue;
-      if (lengths[i] <= buffers[i].size()) {
-        values[i] = to_value(fields[i], std::string_view(buffers[i].data(), lengths[i]));
+    for (std::size_t i = 0; i < columns; ++i) {
+      if (r.nulls[i] != 0) continue;
+      if (r.lengths[i] <= r.buffers[i].size()) {
+        values[i] = to_value(r.fields[i], std::string_view(r.buffers[i].data(), r.lengths[i]));
         continue;
       }
-      std::string whole(lengths[i], '\0');  // truncated: fetch the column whole
+      std::string whole(r.lengths[i], '\0');  // truncated: fetch the column whole
       MYSQL_BIND again{};
       unsigned long length = 0;
       again.buffer_type = MYSQL_TYPE_STRING;
       again.buffer = whole.data();
       again.buffer_length = static_cast<unsigned long>(whole.size());
       again.length = &length;
-      if (mysql_stmt_fetch_column(h, &again, i, 0) != 0) {
-        ok = false;
-        break;
-      }
-      values[i] = to_value(fields[i], whole);
+      if (mysql_stmt_fetch_column(h, &again, static_cast<unsigned>(i), 0) != 0) return false;
+      values[i] = to_value(r.fields[i], whole);
     }
     rows.emplace_back(std::move(values));
   }
-  mysql_free_result(meta);
-  return ok;
 }
 
 void append_value(MYSQL* m, const value& v, std::string& out) {
@@ -246,7 +257,10 @@ my_session::prepared& my_session::prepared_of(const statement& stmt) {
   auto found = statements_.find(&stmt);
   if (found != statements_.end()) return found->second;
   prepared p;
-  for (step& s : steps_of(stmt)) p.steps.push_back(prepared_step{std::move(s), nullptr, false});
+  for (step& s : steps_of(stmt)) {
+    p.steps.emplace_back();
+    p.steps.back().text = std::move(s);
+  }
   return statements_.emplace(&stmt, std::move(p)).first->second;
 }
 
@@ -283,7 +297,7 @@ shoal::task<outcome> my_session::run_step(prepared_step& s, const call& c, state
   if (!stored) co_return drop(lost("cancelled while waiting for the server; connection closed"));
   if (ret_int_ != 0) co_return stmt_error(s.handle, name);
   std::vector<row> rows;
-  const bool fetched = fetch_rows(s.handle, rows);
+  const bool fetched = prepare_buffers(s.handle, s.result) && fetch_rows(s.handle, *s.result, rows);
   mysql_stmt_free_result(s.handle);
   if (!fetched) co_return stmt_error(s.handle, name);
   if (!rows_taken) {

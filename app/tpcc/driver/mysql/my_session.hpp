@@ -37,6 +37,22 @@
 
 namespace tpcc::driver::mysql {
 
+// Where a statement's rows are fetched into: its metadata and one text buffer per column,
+// made once per prepared statement and reused by every execution.
+struct result_buffers {
+  result_buffers() = default;
+  result_buffers(const result_buffers&) = delete;
+  result_buffers& operator=(const result_buffers&) = delete;
+  ~result_buffers();
+  MYSQL_RES* meta = nullptr;
+  const MYSQL_FIELD* fields = nullptr;
+  std::vector<MYSQL_BIND> binds;
+  std::vector<std::string> buffers;
+  std::vector<unsigned long> lengths;
+  std::vector<my_bool> nulls;
+  std::vector<my_bool> errors;
+};
+
 class my_session final : public session {
  public:
   explicit my_session(std::unique_ptr<connection> conn);
@@ -61,6 +77,7 @@ class my_session final : public session {
     step text;
     MYSQL_STMT* handle = nullptr;
     bool prepared = false;
+    std::unique_ptr<result_buffers> result;  // made at the first execution returning rows
   };
   struct prepared {
     std::vector<prepared_step> steps;
