@@ -278,6 +278,54 @@ TEST_F(mysql_driver, DeadlockBetweenTwoSessionsIsRetryable) {
   }());
 }
 
+// protocol=text: a batch is one multi-statement query, one round trip with its COMMIT; the
+// server stops at a failing statement, so the COMMIT after it never runs.
+TEST_F(mysql_driver, TextProtocolSendsABatchInOneRoundTrip) {
+  run([&]() -> task<void> {
+    auto db =
+        take(co_await mysql::open({.target = server_->uri() + "&protocol=text", .connections = 1}));
+    if (!db) co_return;
+    {
+      lease l = co_await db->acquire();
+      const std::uint64_t start = l->round_trips();
+      EXPECT_TRUE((co_await l->begin()).ok());
+      std::vector<call> calls;
+      for (std::int64_t i = 0; i < 4; ++i) calls.push_back(make(insert_row, i, i * 10));
+      calls.push_back(make(bump_and_read, std::int64_t{2}, std::int64_t{5}));
+      calls.push_back(make(echo, std::int64_t{41}, std::string("it's \\ \"q\""), 0.25, value{}));
+      auto results = co_await l->execute_batch(calls, then::commit);
+      EXPECT_EQ(l->round_trips() - start, 1U);
+      EXPECT_EQ(results.size(), 7U);
+      for (const auto& r : results) EXPECT_TRUE(r.ok()) << r.status.message;
+      EXPECT_EQ(results[0].affected, 1);
+      EXPECT_EQ(results[4].affected, 1);
+      if (results[4].rows.size() == 1) EXPECT_EQ(results[4].rows[0].int_at(0), 25);
+      EXPECT_EQ(results[5].rows.size(), 1U);
+      if (results[5].rows.size() == 1) {
+        EXPECT_EQ(results[5].rows[0].int_at(0), 42);
+        EXPECT_EQ(results[5].rows[0].text_at(1), "it's \\ \"q\"");
+        EXPECT_DOUBLE_EQ(results[5].rows[0].number_at(2), 0.25);
+        EXPECT_EQ(results[5].rows[0].int_at(3), 1);
+      }
+      // A duplicate key in the middle: it and what follows fail, the COMMIT never runs.
+      EXPECT_TRUE((co_await l->begin()).ok());
+      std::vector<call> failing;
+      failing.push_back(make(insert_row, std::int64_t{10}, std::int64_t{1}));
+      failing.push_back(make(insert_row, std::int64_t{1}, std::int64_t{1}));
+      failing.push_back(make(count_rows));
+      auto bad = co_await l->execute_batch(failing, then::commit);
+      EXPECT_TRUE(bad[0].ok());
+      EXPECT_EQ(bad[1].status.sqlstate, "23000") << bad[1].status.message;
+      EXPECT_EQ(bad[1].status.statement, "insert_row");
+      EXPECT_FALSE(bad[2].ok());
+      EXPECT_FALSE(bad[3].ok());
+      EXPECT_TRUE((co_await l->rollback()).ok());
+    }
+    co_await db->close();
+  }());
+  EXPECT_EQ(server_->sql("SELECT count(*), sum(v) FROM t"), "4\t65\n");
+}
+
 // One transaction; its outcome.
 task<outcome> one_transaction(database& db) {
   lease l = co_await db.acquire();

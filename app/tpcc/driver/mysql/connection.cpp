@@ -64,10 +64,12 @@ shoal::task<outcome> connection::connect(const uri& target, const std::string& s
   const char* socket = target.socket.empty() ? nullptr : target.socket.c_str();
   // With a socket, "localhost" means "the Unix socket" to Connector/C.
   const char* host = socket != nullptr ? "localhost" : target.host.c_str();
+  unsigned long flags = CLIENT_FOUND_ROWS;
+  if (target.statements == protocol::text) flags |= CLIENT_MULTI_STATEMENTS;
   MYSQL* ret = nullptr;
   int status =
       mysql_real_connect_start(&ret, mysql_, host, target.user.c_str(), target.password.c_str(),
-                               target.database.c_str(), target.port, socket, CLIENT_FOUND_ROWS);
+                               target.database.c_str(), target.port, socket, flags);
   const std::stop_token caller = shoal::current_stop_token();
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (status != 0) {

@@ -1,6 +1,7 @@
 // A driver session on one MySQL / MariaDB connection (my_session.hpp).
 #include "driver/mysql/my_session.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstring>
@@ -157,9 +158,49 @@ void append_value(MYSQL* m, const value& v, std::string& out) {
   }
 }
 
+// `step` with its placeholders replaced by the call's parameters as SQL literals.
+void append_step(MYSQL* m, const step& st, const std::vector<value>& params, std::string& out) {
+  std::size_t next = 0;
+  char quote = 0;
+  for (const char c : st.sql) {
+    if (quote != 0) {
+      out.push_back(c);
+      if (c == quote) quote = 0;
+    } else if (c == '\'' || c == '"' || c == '`') {
+      quote = c;
+      out.push_back(c);
+    } else if (c == '?' && next < st.params.size()) {
+      const std::size_t at = st.params[next++];
+      if (at < params.size()) {
+        append_value(m, params[at], out);
+      } else {
+        out += "NULL";
+      }
+    } else {
+      out.push_back(c);
+    }
+  }
+}
+
+// The rows of a stored text result, converted by the columns' types.
+void text_rows(MYSQL_RES* res, std::vector<row>& rows) {
+  const unsigned columns = mysql_num_fields(res);
+  const MYSQL_FIELD* fields = mysql_fetch_fields(res);
+  rows.reserve(static_cast<std::size_t>(mysql_num_rows(res)));
+  while (MYSQL_ROW r = mysql_fetch_row(res)) {
+    const unsigned long* lengths = mysql_fetch_lengths(res);
+    std::vector<value> values(columns);
+    for (unsigned i = 0; i < columns; ++i) {
+      if (r[i] != nullptr) values[i] = to_value(fields[i], std::string_view(r[i], lengths[i]));
+    }
+    rows.emplace_back(std::move(values));
+  }
+}
+
 }  // namespace
 
-my_session::my_session(std::unique_ptr<connection> conn) : conn_(std::move(conn)) {}
+my_session::my_session(std::unique_ptr<connection> conn, bool text)
+    : conn_(std::move(conn)), text_(text) {}
 
 my_session::~my_session() {
   conn_->close();  // first: closing a statement of a closed connection sends nothing
@@ -225,6 +266,12 @@ shoal::task<bool> my_session::drive(op o, MYSQL_STMT* h, std::string_view text) 
     case op::query:
       status = mysql_real_query_start(&ret_int_, m, text.data(), length);
       break;
+    case op::store_text:
+      status = mysql_store_result_start(&ret_res_, m);
+      break;
+    case op::next_result:
+      status = mysql_next_result_start(&ret_int_, m);
+      break;
   }
   while (status != 0) {
     const int ready = co_await conn_->wait(status);
@@ -247,6 +294,12 @@ shoal::task<bool> my_session::drive(op o, MYSQL_STMT* h, std::string_view text) 
         break;
       case op::query:
         status = mysql_real_query_cont(&ret_int_, m, ready);
+        break;
+      case op::store_text:
+        status = mysql_store_result_cont(&ret_res_, m, ready);
+        break;
+      case op::next_result:
+        status = mysql_next_result_cont(&ret_int_, m, ready);
         break;
     }
   }
@@ -354,6 +407,7 @@ shoal::task<std::vector<statement_result>> my_session::execute_batch(std::span<c
     results.assign(answers, statement_result{failure_, {}, 0});
     co_return results;
   }
+  if (text_ && !calls.empty()) co_return co_await text_batch(calls, after);
   for (const call& c : calls) {
     statement_result r = co_await run_call(c);
     const bool failed = !r.ok();
@@ -374,6 +428,79 @@ shoal::task<std::vector<statement_result>> my_session::execute_batch(std::span<c
     committed.status = co_await commit();
     results.push_back(std::move(committed));
   }
+  co_return results;
+}
+
+shoal::task<std::vector<statement_result>> my_session::text_batch(std::span<const call> calls,
+                                                                  then after) {
+  MYSQL* m = conn_->handle();
+  std::string sql;
+  std::vector<std::size_t> owner;  // the call of each statement; calls.size() for the COMMIT
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const prepared& p = prepared_of(*calls[i].stmt);
+    for (const prepared_step& st : p.steps) {
+      if (!sql.empty()) sql.push_back(';');
+      append_step(m, st.text, calls[i].params, sql);
+      owner.push_back(i);
+    }
+  }
+  if (after == then::commit) {
+    sql += ";COMMIT";
+    owner.push_back(calls.size());
+  }
+  std::vector<statement_result> results(calls.size() + (after == then::commit ? 1 : 0));
+  std::vector<bool> rows_taken(results.size(), false);
+  in_transaction_ = true;
+  const bool sent = co_await drive(op::query, nullptr, sql);
+  if (!sent) {
+    outcome why = drop(lost("cancelled while waiting for the server; connection closed"));
+    for (statement_result& r : results) r.status = why;
+    co_return results;
+  }
+  ++round_trips_;
+  std::size_t k = 0;  // the statement whose result is next
+  bool failed = ret_int_ != 0;
+  while (!failed) {
+    const bool stored = co_await drive(op::store_text, nullptr, {});
+    if (!stored) break;
+    statement_result& r = results[owner[k]];
+    if (ret_res_ != nullptr) {
+      if (!rows_taken[owner[k]]) {
+        text_rows(ret_res_, r.rows);
+        rows_taken[owner[k]] = true;
+      }
+      mysql_free_result(std::exchange(ret_res_, nullptr));
+    } else if (mysql_field_count(m) == 0) {
+      r.affected += static_cast<std::int64_t>(mysql_affected_rows(m));
+    } else {
+      failed = true;
+      break;
+    }
+    ++k;
+    if (k == owner.size() || mysql_more_results(m) == 0) break;
+    const bool advanced = co_await drive(op::next_result, nullptr, {});
+    if (!advanced) break;
+    if (ret_int_ > 0) failed = true;
+  }
+  if (k < owner.size() && !failed) {  // cancelled while reading
+    outcome why = drop(lost("cancelled while waiting for the server; connection closed"));
+    for (statement_result& r : results) r.status = why;
+    co_return results;
+  }
+  if (failed) {
+    const std::size_t at = std::min(k, owner.size() - 1);
+    outcome why = conn_error(owner[at] < calls.size() ? calls[owner[at]].stmt->name : "COMMIT");
+    for (std::size_t i = owner[at]; i < results.size(); ++i) {
+      results[i].status = why;
+      results[i].rows.clear();
+    }
+    if (why.kind != outcome_kind::connection_lost) {
+      aborted_ = true;
+      failure_ = why;
+    }
+    co_return results;
+  }
+  if (after == then::commit) in_transaction_ = false;
   co_return results;
 }
 

@@ -14,6 +14,11 @@
 // after a failed statement; this session does not: after a failure it answers every later
 // statement with that failure until rollback(), as the interface promises.
 //
+// With protocol=text (uri.hpp) a batch is instead one multi-statement text query: every call's
+// steps with their parameters escaped into the SQL, joined by ';', with COMMIT at the end for
+// then::commit: one round trip per batch, as on PostgreSQL. The server stops at the first
+// failing statement (so a COMMIT after it never runs); the results come back in order.
+//
 // copy(): multi-row INSERT statements in the text protocol, values escaped by the library
 // (mysql_real_escape_string), each up to 1 MiB of SQL (the default max_allowed_packet is 16 MiB):
 // one round trip per statement.
@@ -55,7 +60,8 @@ struct result_buffers {
 
 class my_session final : public session {
  public:
-  explicit my_session(std::unique_ptr<connection> conn);
+  // `text`: batches as multi-statement text queries (uri.hpp's protocol=text).
+  my_session(std::unique_ptr<connection> conn, bool text);
   ~my_session() override;
   my_session(const my_session&) = delete;
   my_session& operator=(const my_session&) = delete;
@@ -72,7 +78,16 @@ class my_session final : public session {
   [[nodiscard]] bool healthy() const noexcept override;
 
  private:
-  enum class op : std::uint8_t { prepare, execute, store, commit, rollback, query };
+  enum class op : std::uint8_t {
+    prepare,
+    execute,
+    store,
+    commit,
+    rollback,
+    query,
+    store_text,
+    next_result
+  };
   struct prepared_step {
     step text;
     MYSQL_STMT* handle = nullptr;
@@ -85,6 +100,7 @@ class my_session final : public session {
 
   shoal::task<bool> drive(op o, MYSQL_STMT* h, std::string_view text);
   shoal::task<statement_result> run_call(const call& c);
+  shoal::task<std::vector<statement_result>> text_batch(std::span<const call> calls, then after);
   shoal::task<outcome> run_step(prepared_step& s, const call& c, statement_result& out,
                                 bool& rows_taken);
   shoal::task<outcome> end(op o);
@@ -97,10 +113,12 @@ class my_session final : public session {
   std::unique_ptr<connection> conn_;
   std::unordered_map<const statement*, prepared> statements_;
   std::uint64_t round_trips_ = 0;
-  int ret_int_ = 0;              // what the last non-blocking call returned (int calls)
-  my_bool ret_bool_ = 0;         // (my_bool calls)
-  bool in_transaction_ = false;  // a statement was sent since the last COMMIT / ROLLBACK
-  bool aborted_ = false;         // the open transaction failed; `failure_` says how
+  int ret_int_ = 0;               // what the last non-blocking call returned (int calls)
+  my_bool ret_bool_ = 0;          // (my_bool calls)
+  MYSQL_RES* ret_res_ = nullptr;  // (mysql_store_result)
+  bool text_ = false;             // batches as multi-statement text queries
+  bool in_transaction_ = false;   // a statement was sent since the last COMMIT / ROLLBACK
+  bool aborted_ = false;          // the open transaction failed; `failure_` says how
   outcome failure_;
   bool broken_ = false;
 };

@@ -20,7 +20,8 @@ shoal::task<pool::factory_result> connect_session(uri target, std::string shown,
   auto conn = std::make_unique<connection>();
   outcome connected = co_await conn->connect(target, shown, level, timeout);
   if (!connected.ok()) co_return std::move(connected);
-  co_return std::unique_ptr<session>(std::make_unique<my_session>(std::move(conn)));
+  const bool text = target.statements == protocol::text;
+  co_return std::unique_ptr<session>(std::make_unique<my_session>(std::move(conn), text));
 }
 
 }  // namespace

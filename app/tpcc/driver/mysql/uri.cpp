@@ -49,10 +49,19 @@ std::string query_setting(uri& u, std::string_view key, std::string value) {
   } else if (key == "ssl-ca") {
     u.ssl_ca = std::move(value);
     u.mode = tls::verified;
+  } else if (key == "protocol") {
+    if (value == "prepared") {
+      u.statements = protocol::prepared;
+    } else if (value == "text") {
+      u.statements = protocol::text;
+    } else {
+      return "protocol=" + value + " is not prepared or text";
+    }
   } else if (key == "password") {
     u.password = std::move(value);
   } else {
-    return "unknown setting '" + std::string(key) + "' (known: socket, ssl, ssl-ca, password)";
+    return "unknown setting '" + std::string(key) +
+           "' (known: socket, ssl, ssl-ca, password, protocol)";
   }
   return {};
 }

@@ -7,7 +7,11 @@
 //   ssl=true           require TLS (the server's certificate is not verified);
 //   ssl=verify         require TLS and verify the server's certificate and host name;
 //   ssl-ca=/path       the CA file to verify with (implies ssl=verify);
-//   password=...       the password, as in the user-info part.
+//   password=...       the password, as in the user-info part;
+//   protocol=prepared  (the default) every statement a server-side prepared statement, one
+//                      round trip per statement;
+//   protocol=text      every batch of statements one multi-statement text query (values
+//                      escaped into the SQL): one round trip per batch, no prepared statements.
 // Anything else is refused with a message naming it, so a typo is not silently ignored.
 // Messages never quote the password: the caller redacts the target (driver/open.hpp).
 //
@@ -22,6 +26,7 @@
 namespace tpcc::driver::mysql {
 
 enum class tls : std::uint8_t { off, required, verified };
+enum class protocol : std::uint8_t { prepared, text };
 
 struct uri {
   std::string user = "root";
@@ -32,6 +37,7 @@ struct uri {
   std::string socket;  // a Unix socket path; empty for TCP
   tls mode = tls::off;
   std::string ssl_ca;
+  protocol statements = protocol::prepared;
 };
 
 // True when `text` starts with mysql:// or mariadb://.
