@@ -4,10 +4,12 @@
 # Starts a scratch MariaDB (mariadbd from Debian's mariadb-server) in a temporary directory,
 # listening on loopback only (127.0.0.1:PORT: go-tpc speaks TCP), loads WAREHOUSES warehouses
 # with each tool into a database of its own (each tool's schema), then runs them in turn,
-# interleaved REPS times: both without keying or think times (go-tpc has none; shoal-tpcc
-# --no-wait), CONNECTIONS connections each (go-tpc -T CONNECTIONS; shoal-tpcc --connections
-# CONNECTIONS with the spec's 10 terminals per warehouse sharing them), the server's default
-# isolation (REPEATABLE READ; shoal-tpcc --isolation repeatable-read), DURATION each.
+# interleaved REPS times: go-tpc, shoal-tpcc with server-side prepared statements (its default,
+# one round trip per statement) and shoal-tpcc with protocol=text (one multi-statement query per
+# batch), all without keying or think times (go-tpc's default; shoal-tpcc --no-wait),
+# CONNECTIONS connections each (go-tpc -T CONNECTIONS; shoal-tpcc --connections CONNECTIONS with
+# the spec's 10 terminals per warehouse sharing them), the server's default isolation
+# (REPEATABLE READ; shoal-tpcc --isolation repeatable-read), DURATION each.
 # Per run it measures: transactions completed (all five types), client CPU (user + system, from
 # /usr/bin/time), peak client RSS, server CPU (mariadbd's utime + stime from /proc), TCP segments
 # sent on the machine (/proc/net/snmp OutSegs: loopback, so both directions of both tools'
@@ -71,7 +73,7 @@ sql "CREATE DATABASE gotpc; CREATE DATABASE tpcc; CREATE USER 'bench'@'127.0.0.1
 echo "server: $(sql 'SELECT version()') on 127.0.0.1:$port, buffer pool $buffer_pool, pid $server_pid"
 
 shoal_db="mysql://bench:bench@127.0.0.1:$port/tpcc"
-gotpc_flags=(-H 127.0.0.1 -P "$port" -U bench -p bench -D gotpc)
+gotpc_flags=(-d mysql -H 127.0.0.1 -P "$port" -U bench -p bench -D gotpc)
 
 echo "loading $warehouses warehouses with each tool"
 /usr/bin/time -f "go-tpc prepare: %e s" "$gotpc" tpcc --warehouses "$warehouses" \
@@ -93,15 +95,17 @@ results=$scratch/results.txt
 # One run: "tool transactions client_cpu_s peak_rss_kib server_cpu_s out_segs".
 measure() {
   local tool=$1
-  local t0 s0 t1 s1 log=$scratch/$tool-run.log timing=$scratch/$tool-time.txt count
+  local t0 s0 t1 s1 log=$scratch/$tool-run-$rep.log timing=$scratch/$tool-time.txt count
   t0=$(server_ticks)
   s0=$(out_segs)
   if [[ $tool == go-tpc ]]; then
     /usr/bin/time -o "$timing" -f "%U %S %M" "$gotpc" tpcc --warehouses "$warehouses" \
-      "${gotpc_flags[@]}" -T "$connections" --time "${duration}s" run >"$log" 2>&1
+      "${gotpc_flags[@]}" -T "$connections" --time "${duration}s" --ignore-error run \
+      >"$log" 2>&1
     count=$(awk '/^\[Summary\]/ && $2 !~ /_ERR$/ { for (i = 1; i <= NF; ++i) if ($i == "Count:") { gsub(",", "", $(i+1)); n += $(i+1) } } END { print n + 0 }' "$log")
   else
-    /usr/bin/time -o "$timing" -f "%U %S %M" "$shoal" run --db "$shoal_db" --no-wait \
+    /usr/bin/time -o "$timing" -f "%U %S %M" "$shoal" run \
+      --db "$shoal_db?protocol=${tool#shoal-}" --no-wait \
       --connections "$connections" --isolation repeatable-read --warmup 0s \
       --duration "${duration}s" --no-tui --tolerate-errors --json "$scratch/shoal.json" \
       >"$log" 2>&1
@@ -119,7 +123,11 @@ measure() {
 
 echo "runs: tool transactions client_cpu_s peak_rss_kib server_cpu_s tcp_out_segments tx_per_min"
 for rep in $(seq 1 "$reps"); do
-  if ((rep % 2)); then order=(go-tpc shoal-tpcc); else order=(shoal-tpcc go-tpc); fi
+  if ((rep % 2)); then
+    order=(go-tpc shoal-prepared shoal-text)
+  else
+    order=(shoal-text shoal-prepared go-tpc)
+  fi
   for tool in "${order[@]}"; do measure "$tool"; done
 done
 
@@ -138,7 +146,7 @@ for line in open(sys.argv[1]):
 med = lambda xs: statistics.median(xs)
 print("\n| median of %d runs | transactions/min | client CPU us/tx | server CPU us/tx | TCP segments/tx | peak client RSS MiB |" % len(next(iter(runs.values()))))
 print("|---|---|---|---|---|---|")
-for tool in ("go-tpc", "shoal-tpcc"):
+for tool in ("go-tpc", "shoal-prepared", "shoal-text"):
     r = runs.get(tool, [])
     if not r:
         continue

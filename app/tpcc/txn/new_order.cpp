@@ -39,17 +39,23 @@ class stock_updates {
  public:
   stock_updates() {
     for (std::size_t i = 0; i < districts_per_warehouse; ++i) {
-      const std::string dd = (i + 1 < 10 ? "0" : "") + std::to_string(i + 1);
-      names_[i] = "tpcc_no_stock_" + dd;
-      const std::string update =
+      // Appended, not added: g++ 12 sees a bogus -Wrestrict in a chain of string +.
+      std::string dd = std::to_string(i + 1);
+      if (dd.size() < 2) dd.insert(dd.begin(), '0');
+      names_[i].assign("tpcc_no_stock_").append(dd);
+      constexpr std::string_view update =
           "UPDATE stock SET s_quantity = CASE WHEN s_quantity >= $3 + 10 THEN s_quantity - $3 "
           "ELSE s_quantity - $3 + 91 END, s_ytd = s_ytd + $3, s_order_cnt = s_order_cnt + 1, "
           "s_remote_cnt = s_remote_cnt + $4 WHERE s_w_id = $1 AND s_i_id = $2";
-      const std::string columns = "s_quantity, s_dist_" + dd + ", s_data";
-      texts_[i] = update + " RETURNING " + columns;
+      std::string columns("s_quantity, s_dist_");
+      columns.append(dd).append(", s_data");
+      texts_[i].assign(update).append(" RETURNING ").append(columns);
       // MySQL: the update, then the row read back (statement.hpp).
-      mysql_texts_[i] =
-          update + "; SELECT " + columns + " FROM stock WHERE s_w_id = $1 AND s_i_id = $2";
+      mysql_texts_[i]
+          .assign(update)
+          .append("; SELECT ")
+          .append(columns)
+          .append(" FROM stock WHERE s_w_id = $1 AND s_i_id = $2");
       statements_[i] = statement{names_[i], texts_[i], mysql_texts_[i]};
     }
   }
