@@ -2,6 +2,8 @@
 #include "driver/mysql/connection.hpp"
 
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -91,6 +93,11 @@ shoal::task<outcome> connection::connect(const uri& target, const std::string& s
     co_return failure;
   }
   connected_ = true;
+  // No Nagle: a command is one write, and waiting to coalesce it with the next costs a
+  // delayed-ACK interval per round trip over TCP (a no-op on a Unix socket).
+  const int no_delay = 1;
+  ::setsockopt(static_cast<int>(mysql_get_socket(mysql_)), IPPROTO_TCP, TCP_NODELAY, &no_delay,
+               sizeof no_delay);
   if (!watch()) {
     close();
     co_return connect_failure(shown, 0, "cannot watch the connection's socket");
