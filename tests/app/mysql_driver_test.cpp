@@ -191,7 +191,9 @@ TEST_F(mysql_driver, StatementsCostOneRoundTripEachAndPrepareOnce) {
       EXPECT_TRUE(r.ok()) << r.status.message;
       EXPECT_EQ(r.affected, 1);
       EXPECT_EQ(r.rows.size(), 1U);
-      if (r.rows.size() == 1) EXPECT_EQ(r.rows[0].int_at(0), 25);
+      if (r.rows.size() == 1) {
+        EXPECT_EQ(r.rows[0].int_at(0), 25);
+      }
       EXPECT_TRUE((co_await l->commit()).ok());
       EXPECT_EQ(l->round_trips() - again, 5U);  // two PREPAREs, two executions, COMMIT
     }
@@ -231,7 +233,9 @@ TEST_F(mysql_driver, AnErrorAbortsTheTransactionUntilRolledBack) {
       EXPECT_TRUE((co_await l->begin()).ok());
       statement_result counted = co_await l->execute(count_rows, values());
       EXPECT_TRUE(counted.ok());
-      if (counted.rows.size() == 1) EXPECT_EQ(counted.rows[0].int_at(0), 0);
+      if (counted.rows.size() == 1) {
+        EXPECT_EQ(counted.rows[0].int_at(0), 0);
+      }
       EXPECT_TRUE((co_await l->commit()).ok());
     }
     co_await db->close();
@@ -299,7 +303,9 @@ TEST_F(mysql_driver, TextProtocolSendsABatchInOneRoundTrip) {
       for (const auto& r : results) EXPECT_TRUE(r.ok()) << r.status.message;
       EXPECT_EQ(results[0].affected, 1);
       EXPECT_EQ(results[4].affected, 1);
-      if (results[4].rows.size() == 1) EXPECT_EQ(results[4].rows[0].int_at(0), 25);
+      if (results[4].rows.size() == 1) {
+        EXPECT_EQ(results[4].rows[0].int_at(0), 25);
+      }
       EXPECT_EQ(results[5].rows.size(), 1U);
       if (results[5].rows.size() == 1) {
         EXPECT_EQ(results[5].rows[0].int_at(0), 42);
