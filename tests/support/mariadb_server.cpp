@@ -1,7 +1,10 @@
 // A throwaway MariaDB server for tests (mariadb_server.hpp).
 #include "support/mariadb_server.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -12,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace tpcc::testing {
 
@@ -78,16 +82,41 @@ mariadb_server::~mariadb_server() {
 }
 
 void mariadb_server::start() {
-  const std::string command =
-      std::string(server_binary) + " --no-defaults --datadir=" + dir_ +
-      "/data --socket=" + socket_ + " --skip-networking --pid-file=" + dir_ +
-      "/pid --log-error=" + dir_ +
-      "/error.log --skip-name-resolve --innodb-buffer-pool-size=256M "
-      "--innodb-log-file-size=128M --innodb-flush-log-at-trx-commit=0 --innodb-doublewrite=0 "
-      "--skip-log-bin --max-connections=200 --innodb-lock-wait-timeout=5" +
-      user_option() + " </dev/null >/dev/null 2>&1 &";
-  if (std::system(command.c_str()) != 0) throw std::runtime_error("mariadb_server: cannot start");
-  started_ = true;
+  std::vector<std::string> args{server_binary,
+                                "--no-defaults",
+                                "--datadir=" + dir_ + "/data",
+                                "--socket=" + socket_,
+                                "--skip-networking",
+                                "--pid-file=" + dir_ + "/pid",
+                                "--log-error=" + dir_ + "/error.log",
+                                "--skip-name-resolve",
+                                "--innodb-buffer-pool-size=256M",
+                                "--innodb-log-file-size=128M",
+                                "--innodb-flush-log-at-trx-commit=0",
+                                "--innodb-doublewrite=0",
+                                "--skip-log-bin",
+                                "--max-connections=200",
+                                "--innodb-lock-wait-timeout=5"};
+  if (running_as_root()) args.emplace_back("--user=root");
+  std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t child = ::fork();
+  if (child < 0) throw std::runtime_error("mariadb_server: fork failed");
+  if (child == 0) {
+    // The server dies with the thread that started it: a test that crashes leaves none behind.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    const int null = ::open("/dev/null", O_RDWR);
+    if (null >= 0) {
+      ::dup2(null, 0);
+      ::dup2(null, 1);
+      ::dup2(null, 2);
+    }
+    ::execv(server_binary, argv.data());
+    ::_exit(127);
+  }
+  pid_ = child;
   const std::string ping = std::string("/usr/bin/mariadb-admin --no-defaults --socket=") + socket_ +
                            " -u root ping >/dev/null 2>&1";
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
@@ -100,20 +129,11 @@ void mariadb_server::start() {
 }
 
 void mariadb_server::kill_server() noexcept {
-  if (!started_) return;
-  const std::string pid_file = dir_ + "/pid";
-  const std::string text = read_file(pid_file);
-  const pid_t pid = static_cast<pid_t>(std::atoi(text.c_str()));
-  if (pid > 0) {
-    ::kill(pid, SIGKILL);
-    // Wait until it is gone, so that a restart does not race it for the data directory.
-    for (int i = 0; i < 500 && ::kill(pid, 0) == 0; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-  }
-  std::error_code ignored;
-  fs::remove(pid_file, ignored);
-  started_ = false;
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGKILL);
+  // Reaped before returning, so that a restart does not race it for the data directory.
+  ::waitpid(pid_, nullptr, 0);
+  pid_ = -1;
 }
 
 void mariadb_server::stop_now() { kill_server(); }

@@ -9,7 +9,10 @@
 // (SIGKILL: nothing to keep) and removes the directory; a constructor that fails half way does
 // the same before throwing.
 // stop_now() kills the server the hard way (SIGKILL, as a crash) and start() brings it back on
-// the same data directory (InnoDB recovers), for tests of a lost server.
+// the same data directory (InnoDB recovers), for tests of a lost server. The server is this
+// process's child, started with PR_SET_PDEATHSIG: it is killed when the thread that started it
+// ends, so a test that crashes leaves no server behind, and start() must be called from a
+// thread that outlives the server's use (the test's main thread).
 //
 // available() is false when the MariaDB server binaries are not installed (tests then skip).
 // Thread-safety: one thread; commands block until done.
@@ -52,7 +55,7 @@ class mariadb_server {
 
   std::string dir_;     // temporary directory: data/, the socket, logs
   std::string socket_;  // dir_/sock
-  bool started_ = false;
+  int pid_ = -1;        // the running server's, or -1
 };
 
 }  // namespace tpcc::testing
