@@ -87,21 +87,21 @@ class mysql_driver : public ::testing::Test {
   static void SetUpTestSuite() {
     if (!mariadb_server::available()) return;
     try {
-      server_ = new mariadb_server();
+      server = new mariadb_server();
     } catch (const std::exception& e) {
-      start_failure_ = e.what();
+      start_failure = e.what();
     }
   }
   static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
+    delete server;
+    server = nullptr;
   }
   void SetUp() override {
-    if (!start_failure_.empty()) FAIL() << start_failure_;
-    if (server_ == nullptr) {
+    if (!start_failure.empty()) FAIL() << start_failure;
+    if (server == nullptr) {
       GTEST_SKIP() << "MariaDB server binaries not found (install mariadb-server): skipping";
     }
-    server_->sql("DROP TABLE IF EXISTS t; CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)");
+    server->sql("DROP TABLE IF EXISTS t; CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)");
   }
 
   template <class T>
@@ -111,12 +111,12 @@ class mysql_driver : public ::testing::Test {
 
   static task<open_result> open_pool(std::size_t connections = 2,
                                      isolation level = isolation::read_committed) {
-    return mysql::open({.target = server_->uri(), .connections = connections, .level = level});
+    return mysql::open({.target = server->uri(), .connections = connections, .level = level});
   }
 
   // A plain function: g++ 12 destroys an aggregate temporary in a co_await expression twice.
   static task<open_result> open_text() {
-    return mysql::open({.target = server_->uri() + "&protocol=text", .connections = 1});
+    return mysql::open({.target = server->uri() + "&protocol=text", .connections = 1});
   }
 
   static std::unique_ptr<database> take(open_result opened) {
@@ -127,13 +127,13 @@ class mysql_driver : public ::testing::Test {
     return std::move(std::get<std::unique_ptr<database>>(opened));
   }
 
-  static mariadb_server* server_;
-  static std::string start_failure_;
+  static mariadb_server* server;
+  static std::string start_failure;
   shoal::testing::running_pool workers_{2};
 };
 
-mariadb_server* mysql_driver::server_ = nullptr;
-std::string mysql_driver::start_failure_;
+mariadb_server* mysql_driver::server = nullptr;
+std::string mysql_driver::start_failure;
 
 TEST_F(mysql_driver, ConnectsAndReturnsTypedRows) {
   run([&]() -> task<void> {
@@ -182,6 +182,7 @@ TEST_F(mysql_driver, StatementsCostOneRoundTripEachAndPrepareOnce) {
       EXPECT_TRUE((co_await l->begin()).ok());
       EXPECT_EQ(l->round_trips(), start);  // BEGIN is implicit: autocommit is off
       std::vector<call> calls;
+      calls.reserve(6);
       for (std::int64_t i = 0; i < 4; ++i) calls.push_back(make(insert_row, i, i * 10));
       auto results = co_await l->execute_batch(calls, then::commit);
       EXPECT_EQ(results.size(), 5U);
@@ -204,7 +205,7 @@ TEST_F(mysql_driver, StatementsCostOneRoundTripEachAndPrepareOnce) {
     }
     co_await db->close();
   }());
-  EXPECT_EQ(server_->sql("SELECT count(*), sum(v) FROM t"), "4\t65\n");
+  EXPECT_EQ(server->sql("SELECT count(*), sum(v) FROM t"), "4\t65\n");
 }
 
 TEST_F(mysql_driver, AnErrorAbortsTheTransactionUntilRolledBack) {
@@ -256,7 +257,7 @@ task<statement_result> bump_later(tpcc::driver::session& s, std::int64_t id,
 // Two sessions lock rows 1 and 2 in opposite orders: InnoDB picks a victim, whose outcome is
 // retryable (1213).
 TEST_F(mysql_driver, DeadlockBetweenTwoSessionsIsRetryable) {
-  server_->sql("INSERT INTO t VALUES (1, 0), (2, 0)");
+  server->sql("INSERT INTO t VALUES (1, 0), (2, 0)");
   run([&]() -> task<void> {
     auto db = take(co_await open_pool(2));
     if (!db) co_return;
@@ -298,6 +299,7 @@ TEST_F(mysql_driver, TextProtocolSendsABatchInOneRoundTrip) {
       const std::uint64_t start = l->round_trips();
       EXPECT_TRUE((co_await l->begin()).ok());
       std::vector<call> calls;
+      calls.reserve(6);
       for (std::int64_t i = 0; i < 4; ++i) calls.push_back(make(insert_row, i, i * 10));
       calls.push_back(make(bump_and_read, std::int64_t{2}, std::int64_t{5}));
       calls.push_back(make(echo, std::int64_t{41}, std::string("it's \\ \"q\""), 0.25, value{}));
@@ -333,7 +335,7 @@ TEST_F(mysql_driver, TextProtocolSendsABatchInOneRoundTrip) {
     }
     co_await db->close();
   }());
-  EXPECT_EQ(server_->sql("SELECT count(*), sum(v) FROM t"), "4\t65\n");
+  EXPECT_EQ(server->sql("SELECT count(*), sum(v) FROM t"), "4\t65\n");
 }
 
 // One transaction; its outcome.
@@ -357,7 +359,7 @@ TEST_F(mysql_driver, AKilledConnectionIsLostAndThePoolReplacesIt) {
       statement_result id = co_await l->execute(own_id, values());
       EXPECT_TRUE(id.ok());
       co_await l->commit();
-      if (id.rows.size() == 1) server_->sql("KILL " + std::to_string(id.rows[0].int_at(0)));
+      if (id.rows.size() == 1) server->sql("KILL " + std::to_string(id.rows[0].int_at(0)));
       co_await l->begin();
       statement_result r = co_await l->execute(count_rows, values());
       EXPECT_EQ(r.status.kind, outcome_kind::connection_lost) << r.status.message;
@@ -386,6 +388,7 @@ TEST_F(mysql_driver, CopyWritesRowsInTheTransaction) {
       bulk_rows rows;
       rows.table = "t";
       rows.columns = t_columns;
+      rows.values.reserve(100000);
       for (std::int64_t i = 0; i < 50000; ++i) {
         rows.values.emplace_back(i);
         rows.values.emplace_back(i % 7);
@@ -406,11 +409,11 @@ TEST_F(mysql_driver, CopyWritesRowsInTheTransaction) {
     }
     co_await db->close();
   }());
-  EXPECT_EQ(server_->sql("SELECT count(*) FROM t"), "50000\n");
+  EXPECT_EQ(server->sql("SELECT count(*) FROM t"), "50000\n");
 }
 
 TEST_F(mysql_driver, WrongPasswordIsRefusedAndNeverPrinted) {
-  const std::string target = server_->uri(mariadb_server::password_user(), "wrong-Pa55");
+  const std::string target = server->uri(mariadb_server::password_user(), "wrong-Pa55");
   open_result opened = run(mysql::open({.target = target, .connections = 1}));
   ASSERT_TRUE(std::holds_alternative<outcome>(opened));
   const outcome& o = std::get<outcome>(opened);
@@ -418,7 +421,7 @@ TEST_F(mysql_driver, WrongPasswordIsRefusedAndNeverPrinted) {
   EXPECT_EQ(o.message.find("wrong-Pa55"), std::string::npos) << o.message;
   EXPECT_NE(o.message.find("1045"), std::string::npos) << o.message;
   auto good = take(run(mysql::open(
-      {.target = server_->uri(mariadb_server::password_user(), mariadb_server::password()),
+      {.target = server->uri(mariadb_server::password_user(), mariadb_server::password()),
        .connections = 1})));
   ASSERT_TRUE(good);
   EXPECT_EQ(good->describe().find(mariadb_server::password()), std::string::npos);

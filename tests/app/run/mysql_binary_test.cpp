@@ -47,38 +47,38 @@ class mysql_binary : public ::testing::Test {
   static void SetUpTestSuite() {
     if (!mariadb_server::available()) return;
     try {
-      server_ = std::make_unique<mariadb_server>();
-      db_ = server_->uri();
-      binary_result r = run_binary({"init", "--db", db_});
+      server = std::make_unique<mariadb_server>();
+      db = server->uri();
+      binary_result r = run_binary({"init", "--db", db});
       if (r.exit_code != 0) throw std::runtime_error("init: " + describe(r));
-      r = run_binary({"load", "--db", db_, "--warehouses", "2", "--no-progress"}, 300s);
+      r = run_binary({"load", "--db", db, "--warehouses", "2", "--no-progress"}, 300s);
       if (r.exit_code != 0) throw std::runtime_error("load: " + describe(r));
     } catch (const std::exception& e) {
-      setup_failure_ = e.what();
+      setup_failure = e.what();
     }
   }
-  static void TearDownTestSuite() { server_.reset(); }
+  static void TearDownTestSuite() { server.reset(); }
 
   void SetUp() override {
-    if (!setup_failure_.empty()) FAIL() << setup_failure_;
-    if (!server_) GTEST_SKIP() << "MariaDB server binaries not found (install mariadb-server)";
+    if (!setup_failure.empty()) FAIL() << setup_failure;
+    if (!server) GTEST_SKIP() << "MariaDB server binaries not found (install mariadb-server)";
   }
 
   static std::vector<std::string> short_run(const tpcc::testing::temp_dir& dir) {
-    return {"run",        "--db",   db_,       "--warmup", "1s",
+    return {"run",        "--db",   db,        "--warmup", "1s",
             "--duration", "4s",     "--drain", "10s",      "--wait-scale",
             "0.01",       "--seed", "7",       "--json",   dir.file("r.json"),
             "--no-tui"};
   }
 
-  static std::unique_ptr<mariadb_server> server_;
-  static std::string db_;
-  static std::string setup_failure_;
+  static std::unique_ptr<mariadb_server> server;
+  static std::string db;
+  static std::string setup_failure;
 };
 
-std::unique_ptr<mariadb_server> mysql_binary::server_;
-std::string mysql_binary::db_;
-std::string mysql_binary::setup_failure_;
+std::unique_ptr<mariadb_server> mysql_binary::server;
+std::string mysql_binary::db;
+std::string mysql_binary::setup_failure;
 
 // protocol=text here (a batch per round trip); the other runs use prepared statements.
 TEST_F(mysql_binary, ARunCommitsWithoutAFailure) {
@@ -105,13 +105,13 @@ TEST_F(mysql_binary, ARunOutlivesTheServerKilledAndRestarted) {
   binary_result r;
   std::thread running([&r, &dir] {
     r = run_binary(
-        {"run", "--db", db_, "--warmup", "1s", "--duration", "8s", "--no-wait", "--connections",
-         "4", "--json", dir.file("r.json"), "--no-progress", "--tolerate-errors"},
+        {"run", "--db", db, "--warmup", "1s", "--duration", "8s", "--no-wait", "--connections", "4",
+         "--json", dir.file("r.json"), "--no-progress", "--tolerate-errors"},
         180s);
   });
   std::this_thread::sleep_for(3s);
-  server_->stop_now();
-  server_->start();
+  server->stop_now();
+  server->start();
   running.join();
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const json doc = read(dir.file("r.json"));
@@ -128,18 +128,18 @@ TEST_F(mysql_binary, ARunOutlivesTheServerKilledAndRestarted) {
   EXPECT_TRUE(lost_seen);
   EXPECT_TRUE(resumed) << r.out;
   // The consistency conditions hold over both runs' work and the crash.
-  r = run_binary({"check", "--db", db_}, 300s);
+  r = run_binary({"check", "--db", db}, 300s);
   EXPECT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "check: all conditions passed")) << r.out;
 }
 
 TEST_F(mysql_binary, EveryStockUpdateRefusedIsShownCountedAndExits3) {
-  server_->sql(
+  server->sql(
       "CREATE TRIGGER frozen BEFORE UPDATE ON stock FOR EACH ROW "
       "SIGNAL SQLSTATE 'SF001' SET MESSAGE_TEXT = 'stock is frozen for the test'");
   const tpcc::testing::temp_dir dir("shoal-tpcc-mysql");
   binary_result r = run_binary(short_run(dir), 120s);
-  server_->sql("DROP TRIGGER frozen");
+  server->sql("DROP TRIGGER frozen");
   EXPECT_EQ(r.exit_code, 3) << describe(r);
   EXPECT_TRUE(contains(r.err, "error (first of its kind): New-Order: failed, SQLSTATE SF001"))
       << r.err;
@@ -154,9 +154,9 @@ TEST_F(mysql_binary, EveryStockUpdateRefusedIsShownCountedAndExits3) {
 }
 
 TEST_F(mysql_binary, CleanDropsEveryTable) {
-  binary_result r = run_binary({"clean", "--db", db_});
+  binary_result r = run_binary({"clean", "--db", db});
   EXPECT_EQ(r.exit_code, 0) << describe(r);
-  EXPECT_EQ(server_->sql("SHOW TABLES"), "");
+  EXPECT_EQ(server->sql("SHOW TABLES"), "");
 }
 
 }  // namespace
