@@ -13,6 +13,9 @@ namespace tpcc::driver::mysql {
 
 namespace {
 
+// The text of the calls that send none: a named string, never a temporary in a co_await.
+const std::string no_text;
+
 constexpr std::size_t copy_statement_bytes = std::size_t{1} << 20;
 
 bool integer_type(enum_field_types t) noexcept {
@@ -243,7 +246,7 @@ outcome my_session::conn_error(std::string_view name) {
 
 // Runs one non-blocking call to completion; false when the wait was cancelled (the
 // connection is then dropped by the caller).
-shoal::task<bool> my_session::drive(op o, MYSQL_STMT* h, std::string_view text) {
+shoal::task<bool> my_session::drive(op o, MYSQL_STMT* h, const std::string& text) {
   MYSQL* m = conn_->handle();
   const auto length = static_cast<unsigned long>(text.size());
   int status = 0;
@@ -338,7 +341,7 @@ shoal::task<outcome> my_session::run_step(prepared_step& s, const call& c, state
     co_return stmt_error(s.handle, name);
   }
   in_transaction_ = true;
-  const bool executed = co_await drive(op::execute, s.handle, {});
+  const bool executed = co_await drive(op::execute, s.handle, no_text);
   if (!executed) co_return drop(lost("cancelled while waiting for the server; connection closed"));
   ++round_trips_;
   if (ret_int_ != 0) co_return stmt_error(s.handle, name);
@@ -346,7 +349,7 @@ shoal::task<outcome> my_session::run_step(prepared_step& s, const call& c, state
     out.affected += static_cast<std::int64_t>(mysql_stmt_affected_rows(s.handle));
     co_return outcome::success();
   }
-  const bool stored = co_await drive(op::store, s.handle, {});
+  const bool stored = co_await drive(op::store, s.handle, no_text);
   if (!stored) co_return drop(lost("cancelled while waiting for the server; connection closed"));
   if (ret_int_ != 0) co_return stmt_error(s.handle, name);
   std::vector<row> rows;
@@ -461,7 +464,7 @@ shoal::task<std::vector<statement_result>> my_session::text_batch(std::span<cons
   std::size_t k = 0;  // the statement whose result is next
   bool failed = ret_int_ != 0;
   while (!failed) {
-    const bool stored = co_await drive(op::store_text, nullptr, {});
+    const bool stored = co_await drive(op::store_text, nullptr, no_text);
     if (!stored) break;
     statement_result& r = results[owner[k]];
     if (ret_res_ != nullptr) {
@@ -478,7 +481,7 @@ shoal::task<std::vector<statement_result>> my_session::text_batch(std::span<cons
     }
     ++k;
     if (k == owner.size() || mysql_more_results(m) == 0) break;
-    const bool advanced = co_await drive(op::next_result, nullptr, {});
+    const bool advanced = co_await drive(op::next_result, nullptr, no_text);
     if (!advanced) break;
     if (ret_int_ > 0) failed = true;
   }
@@ -505,7 +508,7 @@ shoal::task<std::vector<statement_result>> my_session::text_batch(std::span<cons
 }
 
 shoal::task<outcome> my_session::end(op o) {
-  const bool done = co_await drive(o, nullptr, {});
+  const bool done = co_await drive(o, nullptr, no_text);
   if (!done) co_return drop(lost("cancelled while waiting for the server; connection closed"));
   ++round_trips_;
   in_transaction_ = aborted_ = false;

@@ -98,7 +98,7 @@ class my_session final : public session {
     std::vector<prepared_step> steps;
   };
 
-  shoal::task<bool> drive(op o, MYSQL_STMT* h, std::string_view text);
+  shoal::task<bool> drive(op o, MYSQL_STMT* h, const std::string& text);
   shoal::task<statement_result> run_call(const call& c);
   shoal::task<std::vector<statement_result>> text_batch(std::span<const call> calls, then after);
   shoal::task<outcome> run_step(prepared_step& s, const call& c, statement_result& out,
