@@ -87,7 +87,7 @@ class mysql_driver : public ::testing::Test {
   static void SetUpTestSuite() {
     if (!mariadb_server::available()) return;
     try {
-      server = new mariadb_server();
+      server = mariadb_server::start_one().release();
     } catch (const std::exception& e) {
       start_failure = e.what();
     }

@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -42,6 +44,19 @@ std::string user_option() { return running_as_root() ? " --user=root" : ""; }
 
 bool mariadb_server::available() {
   return fs::exists(server_binary) && fs::exists(install_binary) && fs::exists(client_binary);
+}
+
+std::unique_ptr<mariadb_server> mariadb_server::start_one() {
+  std::string failures;
+  for (int attempt = 1; attempt <= 2; ++attempt) {
+    try {
+      return std::make_unique<mariadb_server>();
+    } catch (const std::exception& e) {
+      failures += "attempt " + std::to_string(attempt) + ": " + e.what() + "\n";
+      std::cerr << "mariadb_server: " << failures;
+    }
+  }
+  throw std::runtime_error("mariadb_server: could not start:\n" + failures);
 }
 
 void mariadb_server::run(const std::string& command) const {

@@ -18,6 +18,7 @@
 // Thread-safety: one thread; commands block until done.
 #pragma once
 
+#include <memory>
 #include <string>
 
 namespace tpcc::testing {
@@ -25,6 +26,9 @@ namespace tpcc::testing {
 class mariadb_server {
  public:
   [[nodiscard]] static bool available();
+  // A started server, trying twice (a first start failed once in a while on the shared CI
+  // machine, not reproduced since); throws with both failures' messages.
+  [[nodiscard]] static std::unique_ptr<mariadb_server> start_one();
 
   // Throws std::runtime_error with the command and its log on failure.
   mariadb_server();

@@ -47,7 +47,7 @@ class mysql_binary : public ::testing::Test {
   static void SetUpTestSuite() {
     if (!mariadb_server::available()) return;
     try {
-      server = std::make_unique<mariadb_server>();
+      server = mariadb_server::start_one();
       db = server->uri();
       binary_result r = run_binary({"init", "--db", db});
       if (r.exit_code != 0) throw std::runtime_error("init: " + describe(r));
