@@ -17,6 +17,10 @@ packages=(
   # application
   libpq-dev postgresql libsqlite3-dev libfmt-dev nlohmann-json3-dev libncurses-dev
   libtomlplusplus-dev  # --config FILE (TOML)
+  # MySQL / MariaDB: the driver's Connector/C, and the server binaries the tests start in a
+  # temporary directory of their own (tests/support/mariadb_server.hpp; the packaged service is
+  # not used by them)
+  libmariadb-dev mariadb-server
   # tests that drive the binary as a person would
   tmux procps
   # the HTML report rendered in a headless browser; the HdrHistogram log read by its own

@@ -88,7 +88,10 @@ shoal::task<int> init_command(app& a, driver::database& db) {
   schema::init_report report;
   const driver::outcome done = co_await schema::create_schema(db, report);
   if (!done.ok()) co_return fail("init", done.message);
-  const char* engine = a.cfg.is_sqlite() ? "SQLite" : schema::to_string(report.detected);
+  const char* engine = a.cfg.is_sqlite() ? "SQLite"
+                       : a.cfg.db.kind == driver::engine::mysql
+                           ? "MySQL/MariaDB"
+                           : schema::to_string(report.detected);
   std::printf("init: %zu tables ready on %s%s\n", report.tables, engine,
               schema::distribution_summary(report).c_str());
   std::fflush(stdout);

@@ -7,6 +7,7 @@
 #include "check/conditions.hpp"
 
 #include <string>
+#include <string_view>
 
 namespace tpcc::check {
 namespace {
@@ -195,8 +196,21 @@ std::string framed(const source& s) {
   return sql;
 }
 
+// MySQL's CAST knows SIGNED, not BIGINT; empty when `sql` has no such cast.
+std::string mysql_form(const std::string& sql) {
+  constexpr std::string_view pg = " AS BIGINT)";
+  constexpr std::string_view my = " AS SIGNED)";
+  if (sql.find(pg) == std::string::npos) return {};
+  std::string out = sql;
+  for (std::size_t at = out.find(pg); at != std::string::npos; at = out.find(pg, at)) {
+    out.replace(at, pg.size(), my);
+  }
+  return out;
+}
+
 struct built {
   std::array<std::string, sources.size()> sql;
+  std::array<std::string, sources.size()> mysql;  // empty when the same
   std::array<driver::statement, sources.size()> statements;
   std::array<condition, sources.size()> conditions;
 
@@ -204,7 +218,8 @@ struct built {
     for (std::size_t i = 0; i < sources.size(); ++i) {
       const source& s = sources[i];
       sql[i] = framed(s);
-      statements[i] = driver::statement{s.name, sql[i]};
+      mysql[i] = mysql_form(sql[i]);
+      statements[i] = driver::statement{s.name, sql[i], mysql[i]};
       conditions[i] =
           condition{s.clause, s.title, &statements[i], s.keys, s.values, s.as, s.needs_population};
     }

@@ -193,8 +193,10 @@ constexpr std::int64_t max_warehouses = 1'000'000;
 
 constexpr std::array<option, 33> options{{
     {"db", "TARGET",
-     "sqlite:PATH (an embedded file), or a PostgreSQL URI (postgresql://user@host/db) or "
-     "key=value string. Default: sqlite:shoal-tpcc.db. Capacity mode: sim:latency=5ms "
+     "sqlite:PATH (an embedded file), a PostgreSQL URI (postgresql://user@host/db) or "
+     "key=value string, or a MySQL/MariaDB URI (mysql://user:pass@host:3306/db, "
+     "?socket=PATH for a Unix socket, ?protocol=text for one round trip per batch). Default: "
+     "sqlite:shoal-tpcc.db. Capacity mode: sim:latency=5ms "
      "answers every round trip after 5 ms without any database (`run` only; measures the "
      "client, labelled SIMULATED)",
      set_db, databases},

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "driver/mysql/mysql.hpp"
 #include "driver/postgres/postgres.hpp"
 #include "driver/sim/sim.hpp"
 #include "driver/sqlite/sqlite.hpp"
@@ -31,13 +32,16 @@ shoal::task<open_result> open_database(database_options options) {
       co_return co_await sim::open(options);
     case engine::postgres:
       co_return co_await postgres::open(std::move(options));
+    case engine::mysql:
+      co_return co_await mysql::open(std::move(options));
     case engine::unknown:
       break;
   }
   co_return outcome::make(outcome_kind::failed, "",
                           "--db '" + redact(options.target) +
-                              "' is neither sqlite:PATH, sim:latency=DURATION nor a PostgreSQL "
-                              "connection string (postgresql://... or key=value ...)");
+                              "' is neither sqlite:PATH, sim:latency=DURATION, a PostgreSQL "
+                              "connection string (postgresql://... or key=value ...) nor a "
+                              "MySQL/MariaDB URI (mysql://... or mariadb://...)");
 }
 
 }  // namespace tpcc::driver

@@ -3,7 +3,9 @@
 // Targets: `sqlite:PATH` (an embedded SQLite file, created if missing), `sim:latency=5ms` (the
 // simulated database of the capacity mode, driver/sim/sim.hpp: not a database), or a PostgreSQL
 // connection string in libpq's URI form (postgresql://user:pass@host:port/db?sslmode=...) or
-// key/value form (host=... dbname=... sslmode=...). Anything else is refused with a message
+// key/value form (host=... dbname=... sslmode=...), or a MySQL/MariaDB URI
+// (mysql://user:pass@host:port/db, mariadb://..., ?socket=/path for a Unix socket, ?ssl=...:
+// driver/mysql/target.hpp). Anything else is refused with a message
 // naming what was wrong. Opening connects the pool's first session, so a wrong host, password
 // or database is reported here, not at the first transaction.
 //

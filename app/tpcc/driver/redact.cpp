@@ -22,7 +22,8 @@ namespace {
 constexpr std::string_view hidden = "***";
 
 bool is_uri(std::string_view s) {
-  return s.starts_with("postgresql://") || s.starts_with("postgres://");
+  return s.starts_with("postgresql://") || s.starts_with("postgres://") ||
+         s.starts_with("mysql://") || s.starts_with("mariadb://");
 }
 
 // The query part: every password=VALUE parameter.

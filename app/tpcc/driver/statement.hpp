@@ -7,6 +7,13 @@
 // connection runs it, and keys its prepared handle by the statement's address.
 // A `call` pairs a statement with its parameters; a `statement_result` is what came back.
 //
+// MySQL and MariaDB (driver/mysql/) read the same `sql` with each $n turned into a `?` bound to
+// parameter n (a parameter may be used several times). Where their dialect differs (no UPDATE
+// ... RETURNING, CAST types, || as OR) a statement also carries `mysql`: the same effect as one
+// or more statements separated by ';', run in order on the call's parameters; the call's rows
+// are those of the one that returns rows, its affected count the sum of the others'
+// (docs/tpcc/sql-portability.md).
+//
 // Thread-safety: statements are immutable; calls and results are plain values.
 #pragma once
 
@@ -22,6 +29,7 @@ namespace tpcc::driver {
 struct statement {
   std::string_view name;  // unique, a valid SQL identifier: used as the prepared name
   std::string_view sql;
+  std::string_view mysql{};  // the MySQL/MariaDB form, when it differs (see above)
 };
 
 // A statement's family: its name less a trailing "_" and digits, so that a statement prepared

@@ -1,6 +1,7 @@
 // app/tpcc/driver/target.cpp: reading a --db value (see target.hpp).
 #include "driver/target.hpp"
 
+#include "driver/mysql/mysql.hpp"
 #include "driver/postgres/postgres.hpp"
 #include "driver/sim/sim.hpp"
 
@@ -14,12 +15,15 @@ constexpr std::string_view sqlite_prefix = "sqlite:";
 engine engine_of(std::string_view text) noexcept {
   if (text.starts_with(sqlite_prefix)) return engine::sqlite;
   if (sim::accepts(text)) return engine::sim;
+  if (mysql::accepts(text)) return engine::mysql;
   if (postgres::accepts(text)) return engine::postgres;
   return engine::unknown;
 }
 
 std::variant<target, std::string> parse_target(std::string_view text) {
-  if (text.empty()) return std::string("expects sqlite:PATH or a PostgreSQL connection string");
+  if (text.empty())
+    return std::string(
+        "expects sqlite:PATH, a PostgreSQL connection string or mysql://user@host/db");
   const engine kind = engine_of(text);
   if (kind == engine::sim) {
     auto settings = sim::parse_target(text);

@@ -8,6 +8,9 @@
 //                                      driver/sim/sim.hpp: not a database);
 //   postgresql://..., postgres://..., or key=value pairs
 //                                      engine::postgres (libpq checks the rest when opening);
+//   mysql://..., mariadb://...         engine::mysql (MySQL or MariaDB: driver/mysql/mysql.hpp;
+//                                      checked before the key=value form, which a URI's
+//                                      ?socket=... would otherwise look like);
 //   anything else                      engine::unknown (open_database refuses it, saying what
 //                                      is accepted).
 // parse_target() is what the command line reads --db with: the target, or what is wrong with
@@ -22,7 +25,7 @@
 
 namespace tpcc::driver {
 
-enum class engine : std::uint8_t { sqlite, postgres, sim, unknown };
+enum class engine : std::uint8_t { sqlite, postgres, mysql, sim, unknown };
 
 struct target {
   std::string text;  // as given; may hold a password: show redact(text) (driver/open.hpp)

@@ -18,7 +18,13 @@ const statement oldest_new_order{
     "tpcc_dl_new_order",
     "DELETE FROM new_order WHERE no_w_id = $1 AND no_d_id = $2 AND no_o_id = "
     "(SELECT min(no_o_id) FROM new_order WHERE no_w_id = $1 AND no_d_id = $2) "
-    "RETURNING no_o_id"};
+    "RETURNING no_o_id",
+    // MySQL: no DELETE ... RETURNING, and no subquery on the table a DELETE deletes from: the
+    // oldest row is read with a lock, then deleted by the same order (no older one can appear:
+    // New-Order only adds newer ones).
+    "SELECT no_o_id FROM new_order WHERE no_w_id = $1 AND no_d_id = $2 "
+    "ORDER BY no_o_id LIMIT 1 FOR UPDATE; "
+    "DELETE FROM new_order WHERE no_w_id = $1 AND no_d_id = $2 ORDER BY no_o_id LIMIT 1"};
 const statement carrier{"tpcc_dl_orders",
                         "UPDATE orders SET o_carrier_id = $4 "
                         "WHERE o_w_id = $1 AND o_d_id = $2 AND o_id = $3"};

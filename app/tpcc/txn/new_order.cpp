@@ -22,7 +22,10 @@ using driver::statement_result;
 const statement next_order_id{
     "tpcc_no_district",
     "UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = $1 AND d_id = $2 "
-    "RETURNING d_next_o_id - 1, d_tax"};
+    "RETURNING d_next_o_id - 1, d_tax",
+    // MySQL has no UPDATE ... RETURNING: the row is read back after the update, which locked it.
+    "UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = $1 AND d_id = $2; "
+    "SELECT d_next_o_id - 1, d_tax FROM district WHERE d_w_id = $1 AND d_id = $2"};
 const statement warehouse_tax{"tpcc_no_warehouse", "SELECT w_tax FROM warehouse WHERE w_id = $1"};
 const statement customer{"tpcc_no_customer",
                          "SELECT c_discount, c_last, c_credit FROM customer "
@@ -36,15 +39,24 @@ class stock_updates {
  public:
   stock_updates() {
     for (std::size_t i = 0; i < districts_per_warehouse; ++i) {
-      const std::string dd = (i + 1 < 10 ? "0" : "") + std::to_string(i + 1);
-      names_[i] = "tpcc_no_stock_" + dd;
-      texts_[i] =
+      // Appended, not added: g++ 12 sees a bogus -Wrestrict in a chain of string +.
+      std::string dd = std::to_string(i + 1);
+      if (dd.size() < 2) dd.insert(dd.begin(), '0');
+      names_[i].assign("tpcc_no_stock_").append(dd);
+      constexpr std::string_view update =
           "UPDATE stock SET s_quantity = CASE WHEN s_quantity >= $3 + 10 THEN s_quantity - $3 "
           "ELSE s_quantity - $3 + 91 END, s_ytd = s_ytd + $3, s_order_cnt = s_order_cnt + 1, "
-          "s_remote_cnt = s_remote_cnt + $4 WHERE s_w_id = $1 AND s_i_id = $2 "
-          "RETURNING s_quantity, s_dist_" +
-          dd + ", s_data";
-      statements_[i] = statement{names_[i], texts_[i]};
+          "s_remote_cnt = s_remote_cnt + $4 WHERE s_w_id = $1 AND s_i_id = $2";
+      std::string columns("s_quantity, s_dist_");
+      columns.append(dd).append(", s_data");
+      texts_[i].assign(update).append(" RETURNING ").append(columns);
+      // MySQL: the update, then the row read back (statement.hpp).
+      mysql_texts_[i]
+          .assign(update)
+          .append("; SELECT ")
+          .append(columns)
+          .append(" FROM stock WHERE s_w_id = $1 AND s_i_id = $2");
+      statements_[i] = statement{names_[i], texts_[i], mysql_texts_[i]};
     }
   }
   stock_updates(const stock_updates&) = delete;
@@ -59,6 +71,7 @@ class stock_updates {
  private:
   std::array<std::string, districts_per_warehouse> names_;
   std::array<std::string, districts_per_warehouse> texts_;
+  std::array<std::string, districts_per_warehouse> mysql_texts_;
   std::array<statement, districts_per_warehouse> statements_;
 };
 

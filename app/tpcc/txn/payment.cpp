@@ -19,10 +19,17 @@ using driver::statement_result;
 
 const statement warehouse{"tpcc_pay_warehouse",
                           "UPDATE warehouse SET w_ytd = w_ytd + $2 WHERE w_id = $1 "
-                          "RETURNING w_name, w_street_1, w_street_2, w_city, w_state, w_zip"};
+                          "RETURNING w_name, w_street_1, w_street_2, w_city, w_state, w_zip",
+                          // MySQL: the update, then the row read back (statement.hpp).
+                          "UPDATE warehouse SET w_ytd = w_ytd + $2 WHERE w_id = $1; "
+                          "SELECT w_name, w_street_1, w_street_2, w_city, w_state, w_zip "
+                          "FROM warehouse WHERE w_id = $1"};
 const statement district{"tpcc_pay_district",
                          "UPDATE district SET d_ytd = d_ytd + $3 WHERE d_w_id = $1 AND d_id = $2 "
-                         "RETURNING d_name, d_street_1, d_street_2, d_city, d_state, d_zip"};
+                         "RETURNING d_name, d_street_1, d_street_2, d_city, d_state, d_zip",
+                         "UPDATE district SET d_ytd = d_ytd + $3 WHERE d_w_id = $1 AND d_id = $2; "
+                         "SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip "
+                         "FROM district WHERE d_w_id = $1 AND d_id = $2"};
 // Clause 2.5.2.2: a BC customer's C_DATA gets $5 in front, cut to 500 characters.
 const statement customer{
     "tpcc_pay_customer",
@@ -31,7 +38,15 @@ const statement customer{
     "THEN substr(CAST($5 AS TEXT) || c_data, 1, 500) ELSE c_data END "
     "WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3 "
     "RETURNING c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, "
-    "c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, substr(c_data, 1, 200)"};
+    "c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, substr(c_data, 1, 200)",
+    // MySQL: concat() for || (an OR there), then the row read back.
+    "UPDATE customer SET c_balance = c_balance - $4, c_ytd_payment = c_ytd_payment + $4, "
+    "c_payment_cnt = c_payment_cnt + 1, c_data = CASE WHEN c_credit = 'BC' "
+    "THEN substr(concat($5, c_data), 1, 500) ELSE c_data END "
+    "WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3; "
+    "SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, "
+    "c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, substr(c_data, 1, 200) "
+    "FROM customer WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3"};
 // H_DATA is W_NAME, 4 spaces, D_NAME. INSERT ... SELECT from the paying warehouse's own rows
 // (one shard: w_id = d_w_id = $5), never a subquery inside VALUES, which Citus refuses; the
 // customer's existence is checked by customer_exists below, before it
@@ -40,6 +55,9 @@ const statement history{
     "tpcc_pay_history",
     "INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) "
     "SELECT $1, $2, $3, d_id, d_w_id, $6, $7, w_name || '    ' || d_name "
+    "FROM warehouse, district WHERE w_id = $5 AND d_w_id = $5 AND d_id = $4",
+    "INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) "
+    "SELECT $1, $2, $3, d_id, d_w_id, $6, $7, concat(w_name, '    ', d_name) "
     "FROM warehouse, district WHERE w_id = $5 AND d_w_id = $5 AND d_id = $4"};
 
 // Fails unless the customer exists (abs of the smallest 64-bit integer is out of range on

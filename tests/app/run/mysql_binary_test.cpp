@@ -1,0 +1,162 @@
+// tests/app/run/mysql_binary_test.cpp: shoal-tpcc against a real MariaDB, run as users run it.
+//
+// One throwaway server (tests/support/mariadb_server.hpp) for the whole program, one load of 2
+// warehouses, then in order: a short run without a failure (protocol=text); the server killed
+// (SIGKILL) and restarted in the middle of a run: what was lost is counted, commits resume, and the
+// check passes; a trigger refusing every stock update: shown once with its SQLSTATE, counted, exit
+// status 3; clean. The tests depend on each other's database, so the program is one
+// ctest test (ONE_PROCESS) and its tests run in this order. About 50 s in a release build.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <exception>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "binary.hpp"
+#include "mariadb_server.hpp"
+#include "temp_dir.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+using tpcc::testing::binary_result;
+using tpcc::testing::contains;
+using tpcc::testing::describe;
+using tpcc::testing::mariadb_server;
+using tpcc::testing::run_binary;
+
+json read(const std::string& file) {
+  std::ifstream in(file);
+  return json::parse(in);
+}
+
+std::uint64_t sum_of(const json& doc, const char* field) {
+  std::uint64_t total = 0;
+  for (const json& t : doc["transactions"]) total += t[field].get<std::uint64_t>();
+  return total;
+}
+
+class mysql_binary : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (!mariadb_server::available()) return;
+    try {
+      server = mariadb_server::start_one();
+      db = server->uri();
+      binary_result r = run_binary({"init", "--db", db});
+      if (r.exit_code != 0) throw std::runtime_error("init: " + describe(r));
+      r = run_binary({"load", "--db", db, "--warehouses", "2", "--no-progress"}, 300s);
+      if (r.exit_code != 0) throw std::runtime_error("load: " + describe(r));
+    } catch (const std::exception& e) {
+      setup_failure = e.what();
+    }
+  }
+  static void TearDownTestSuite() { server.reset(); }
+
+  void SetUp() override {
+    if (!setup_failure.empty()) FAIL() << setup_failure;
+    if (!server) GTEST_SKIP() << "MariaDB server binaries not found (install mariadb-server)";
+  }
+
+  static std::vector<std::string> short_run(const tpcc::testing::temp_dir& dir) {
+    return {"run",        "--db",   db,        "--warmup", "1s",
+            "--duration", "4s",     "--drain", "10s",      "--wait-scale",
+            "0.01",       "--seed", "7",       "--json",   dir.file("r.json"),
+            "--no-tui"};
+  }
+
+  static std::unique_ptr<mariadb_server> server;
+  static std::string db;
+  static std::string setup_failure;
+};
+
+std::unique_ptr<mariadb_server> mysql_binary::server;
+std::string mysql_binary::db;
+std::string mysql_binary::setup_failure;
+
+// protocol=text here (a batch per round trip); the other runs use prepared statements.
+TEST_F(mysql_binary, ARunCommitsWithoutAFailure) {
+  const tpcc::testing::temp_dir dir("shoal-tpcc-mysql");
+  std::vector<std::string> args = short_run(dir);
+  args[2] += "&protocol=text";
+  binary_result r = run_binary(args, 120s);
+  EXPECT_EQ(r.exit_code == 0 || r.exit_code == 3, true) << describe(r);  // the verdict may judge
+  EXPECT_TRUE(contains(r.out, "tpmC")) << r.out;
+  const json doc = read(dir.file("r.json"));
+  EXPECT_GT(sum_of(doc, "committed"), 0U);
+  EXPECT_EQ(sum_of(doc, "failed"), 0U) << r.out << r.err;
+  EXPECT_EQ(sum_of(doc, "lost"), 0U);
+  for (const json& t : doc["transactions"]) {  // PostgreSQL's round trips: at most 2 each
+    EXPECT_LE(t["round_trips_per_transaction"].get<double>(), 2.0) << t.dump();
+  }
+}
+
+TEST_F(mysql_binary, ARunOutlivesTheServerKilledAndRestarted) {
+  const tpcc::testing::temp_dir dir("shoal-tpcc-mysql");
+  // Terminals without waits keep transactions in flight when the server dies; --tolerate-errors:
+  // what was lost is counted and judged, the exit status stays 0. The run on a thread of its
+  // own, the crash and restart on this one: the server dies with the thread that started it.
+  binary_result r;
+  std::thread running([&r, &dir] {
+    r = run_binary(
+        {"run", "--db", db, "--warmup", "1s", "--duration", "8s", "--no-wait", "--connections", "4",
+         "--json", dir.file("r.json"), "--no-progress", "--tolerate-errors"},
+        180s);
+  });
+  std::this_thread::sleep_for(3s);
+  server->stop_now();
+  server->start();
+  running.join();
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const json doc = read(dir.file("r.json"));
+  EXPECT_GT(sum_of(doc, "lost"), 0U) << r.out;
+  EXPECT_GT(sum_of(doc, "committed"), 0U) << r.out;
+  EXPECT_TRUE(contains(r.out, "lost transactions")) << r.out;
+  // Commits resumed after the restart: an interval after the first with a loss has commits.
+  bool lost_seen = false;
+  bool resumed = false;
+  for (const json& interval : doc["series"]) {
+    if (lost_seen && sum_of(interval, "committed") > 0) resumed = true;
+    if (sum_of(interval, "lost") > 0) lost_seen = true;
+  }
+  EXPECT_TRUE(lost_seen);
+  EXPECT_TRUE(resumed) << r.out;
+  // The consistency conditions hold over both runs' work and the crash.
+  r = run_binary({"check", "--db", db}, 300s);
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.out, "check: all conditions passed")) << r.out;
+}
+
+TEST_F(mysql_binary, EveryStockUpdateRefusedIsShownCountedAndExits3) {
+  server->sql(
+      "CREATE TRIGGER frozen BEFORE UPDATE ON stock FOR EACH ROW "
+      "SIGNAL SQLSTATE 'SF001' SET MESSAGE_TEXT = 'stock is frozen for the test'");
+  const tpcc::testing::temp_dir dir("shoal-tpcc-mysql");
+  binary_result r = run_binary(short_run(dir), 120s);
+  server->sql("DROP TRIGGER frozen");
+  EXPECT_EQ(r.exit_code, 3) << describe(r);
+  EXPECT_TRUE(contains(r.err, "error (first of its kind): New-Order: failed, SQLSTATE SF001"))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "stock is frozen for the test")) << r.err;
+  EXPECT_TRUE(contains(r.out, "FAILURES    New-Order")) << r.out;
+  const json doc = read(dir.file("r.json"));
+  const json& no = doc["transactions"][0];
+  EXPECT_EQ(no["type"], "New-Order");
+  EXPECT_EQ(no["completed"], 0U) << no.dump();
+  EXPECT_GT(no["failed"].get<std::uint64_t>(), 0U) << no.dump();
+  EXPECT_EQ(no["errors_by_sqlstate_class"]["SF"], no["failures"]) << no.dump();
+}
+
+TEST_F(mysql_binary, CleanDropsEveryTable) {
+  binary_result r = run_binary({"clean", "--db", db});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(server->sql("SHOW TABLES"), "");
+}
+
+}  // namespace
