@@ -111,7 +111,9 @@ class mysql_driver : public ::testing::Test {
 
   static task<open_result> open_pool(std::size_t connections = 2,
                                      isolation level = isolation::read_committed) {
-    return mysql::open({.target = server->uri(), .connections = connections, .level = level});
+    return mysql::open({.target = server->uri() + "&protocol=prepared",
+                        .connections = connections,
+                        .level = level});
   }
 
   // A plain function: g++ 12 destroys an aggregate temporary in a co_await expression twice.

@@ -195,7 +195,8 @@ constexpr std::array<option, 33> options{{
     {"db", "TARGET",
      "sqlite:PATH (an embedded file), a PostgreSQL URI (postgresql://user@host/db) or "
      "key=value string, or a MySQL/MariaDB URI (mysql://user:pass@host:3306/db, "
-     "?socket=PATH for a Unix socket, ?protocol=text for one round trip per batch). Default: "
+     "?socket=PATH for a Unix socket, ?protocol=prepared for server-side prepared statements "
+     "instead of one multi-statement query per batch). Default: "
      "sqlite:shoal-tpcc.db. Capacity mode: sim:latency=5ms "
      "answers every round trip after 5 ms without any database (`run` only; measures the "
      "client, labelled SIMULATED)",

@@ -8,10 +8,12 @@
 //   ssl=verify         require TLS and verify the server's certificate and host name;
 //   ssl-ca=/path       the CA file to verify with (implies ssl=verify);
 //   password=...       the password, as in the user-info part;
-//   protocol=prepared  (the default) every statement a server-side prepared statement, one
-//                      round trip per statement;
-//   protocol=text      every batch of statements one multi-statement text query (values
-//                      escaped into the SQL): one round trip per batch, no prepared statements.
+//   protocol=text      (the default) every batch of statements one multi-statement text query
+//                      (values escaped into the SQL): one round trip per batch, as on
+//                      PostgreSQL (docs/design/mysql-driver.md: fewer round trips, less client
+//                      and server CPU than prepared statements, measured);
+//   protocol=prepared  every statement a server-side prepared statement, one round trip per
+//                      statement.
 // Anything else is refused with a message naming it, so a typo is not silently ignored.
 // Messages never quote the password: the caller redacts the target (driver/open.hpp).
 //
@@ -37,7 +39,7 @@ struct uri {
   std::string socket;  // a Unix socket path; empty for TCP
   tls mode = tls::off;
   std::string ssl_ca;
-  protocol statements = protocol::prepared;
+  protocol statements = protocol::text;
 };
 
 // True when `text` starts with mysql:// or mariadb://.
