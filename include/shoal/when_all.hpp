@@ -1,9 +1,9 @@
 // shoal/when_all.hpp: run several tasks concurrently and wait for all of them.
 //
 // What: `co_await when_all(a, b, ...)` starts every task as a chain of its own and resumes when
-// all have ended. On a thread_pool, work-first: every child but the last goes onto the fork
+// all have ended. On a thread_pool, work-first: every child but the first goes onto the fork
 // deque of the worker the caller runs on (idle workers steal the oldest, so they run in
-// parallel) and the caller goes straight into the last child; the worker runs its own deque
+// parallel) and the caller goes straight into the first child; the worker runs its own deque
 // newest first, so a recursive fork tree unfolds depth first, in memory bounded by its depth
 // (docs/design/structured-concurrency.md). A bound caller's children are posted to its worker;
 // under sync_wait or the manual scheduler they interleave on that one thread. `when_all(std::vector<task<T>>)` is the same for

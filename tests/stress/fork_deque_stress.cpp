@@ -21,6 +21,7 @@
 #include "shoal/sync_wait.hpp"
 #include "shoal/task_group.hpp"
 #include "shoal/when_all.hpp"
+#include "shoal/when_any.hpp"
 #include "support/running_pool.hpp"
 
 // fib(30) as the issue asks, in optimised builds; a smaller tree under the sanitizers and at -O0
@@ -258,6 +259,25 @@ TEST(ForkJoinDepth, APoolStoppedDuringADeepForkTreeWaitsForItsLastChild) {
     shoal::sync_wait(pool.stop());
     EXPECT_EQ(result.load(), fib_answer == 832'040 ? 121'393 : 10'946) << "round " << round;
   }
+}
+
+TEST(ForkJoinDepth, ChildrenStartLeftToRightOnAPoolAsWhenPosted) {
+  // Work-first runs the first child inline and leaves the second on top of the deque: children
+  // that end without suspending end in argument order, so a when_any of two of them is won by
+  // the first on a pool as under sync_wait (found by review: with the last child inline, the
+  // last won every time on a pool, the first every time under sync_wait).
+  auto now = [](int v) -> task<int> { co_return v; };
+  running_pool rp(2);
+  auto body = [&]() -> task<int> {
+    co_await rp.pool.schedule();
+    int first_won = 0;
+    for (int i = 0; i < 2000; ++i) {
+      if ((co_await shoal::when_any(now(0), now(1))).index() == 0) ++first_won;
+    }
+    co_return first_won;
+  };
+  EXPECT_EQ(shoal::sync_wait(body()), 2000);
+  EXPECT_EQ(shoal::sync_wait(shoal::when_any(now(0), now(1))).index(), 0U);
 }
 
 task<int> maybe_failing(int n, int fail_at, std::atomic<int>& live) {

@@ -2,9 +2,9 @@
 // the part when_all and when_any share.
 //
 // What: join_all is a fork_scope with a countdown of the children still running. On a pool worker
-// with the parent unbound, the launch is work-first: every child but the last goes into the
+// with the parent unbound, the launch is work-first: every child but the first goes into the
 // worker's fork deque (detail/fork_deque.hpp), where thieves take the oldest, and the parent
-// transfers straight into the last child; the last child to end goes on into the parent by
+// transfers straight into the first child; the last child to end goes on into the parent by
 // symmetric transfer (on whichever worker of the pool ran it: detail/fork_handoff.hpp), and a
 // child that ends first goes on into the next child of its worker's deque. Elsewhere (a bound
 // parent, sync_wait's loop, the manual scheduler) every child is posted, the launcher holds a
@@ -17,7 +17,7 @@
 //
 // Why no wake-up is lost and no frame is touched after it dies: the parent is resumed exactly
 // once, by whoever brings the countdown to zero. The launcher's own count (or, work-first, the
-// count of the last child, which starts only when the launch is over) keeps it from reaching
+// count of the first child, which starts only when the launch is over) keeps it from reaching
 // zero while the launch still uses the awaiter; a child that decrements without reaching zero
 // touches nothing of the parent afterwards.
 // Memory ordering: each decrement is acq_rel, so everything every child did (its outcome, its
@@ -57,15 +57,16 @@ class join_all final : public fork_scope {
     open(env_copy_of(parent));
     trace_through(parent);
     parent_ = parent;
-    inline_last_ = !target_.pinned && target_.where->fork_support() != nullptr;
+    inline_first_ = !target_.pinned && target_.where->fork_support() != nullptr;
     // relaxed: published to the children by the pushes and posts that launch them. The
-    // launcher holds a count of its own unless the last child runs inline: that child cannot
+    // launcher holds a count of its own unless the first child runs inline: that child cannot
     // end before the launch is over, so its count is the launcher's.
-    pending_.store(children + (inline_last_ ? 0 : 1), std::memory_order_relaxed);
+    pending_.store(children + (inline_first_ ? 0 : 1), std::memory_order_relaxed);
   }
-  // True: every child but the last goes into this worker's fork deque, and the parent transfers
-  // into the last one at once instead of posting it (prepare, not launch, for that one).
-  [[nodiscard]] bool inline_last() const noexcept { return inline_last_; }
+  // True: every child but the first goes into this worker's fork deque (the second on top, so
+  // children start left to right), and the parent transfers into the first one at once instead
+  // of posting it (prepare, not launch, for that one).
+  [[nodiscard]] bool inline_first() const noexcept { return inline_first_; }
   // Makes the child ready; true when it went into this worker's fork deque.
   template <class T>
   bool launch(std::coroutine_handle<task_promise<T>> h, task_env& env, fork_node& node,
@@ -118,7 +119,7 @@ class join_all final : public fork_scope {
   }
 
   stop_on policy_;
-  bool inline_last_ = false;
+  bool inline_first_ = false;
   wake_target target_;
   std::coroutine_handle<> parent_;
   std::atomic<std::size_t> pending_{0};
@@ -147,7 +148,7 @@ class join_child {
   bool launch(join_all& join, std::size_t index) noexcept {
     return join.launch(h_, env_, node_, index);
   }
-  // Readies the child to be transferred into by the launcher (join_all::inline_last), or pushed
+  // Readies the child to be transferred into by the launcher (join_all::inline_first), or pushed
   // with its siblings (join_all::push_prepared).
   std::coroutine_handle<> prepare(join_all& join, std::size_t index) noexcept {
     join.prepare(h_, env_, node_, index);
@@ -186,10 +187,11 @@ class fork_tuple {
 
   [[nodiscard]] static constexpr std::size_t size() noexcept { return sizeof...(Ts); }
   void launch_all(join_all& join) noexcept { launch_all(join, indices{}); }
-  // Launches every child but the last; returns the last, readied. True in *pushed when some
-  // went into the fork deque.
-  std::coroutine_handle<> launch_all_but_last(join_all& join, bool* pushed) noexcept {
-    return launch_all_but_last(join, pushed, indices{});
+  // Work-first launch: readies every child, pushes children n-1 .. 1 onto the fork deque (so
+  // the worker takes child 1 next, and children start left to right as when posted) and returns
+  // child 0, to be transferred into. True in *pushed when some went into the deque.
+  std::coroutine_handle<> launch_all_but_first(join_all& join, bool* pushed) noexcept {
+    return launch_all_but_first(join, pushed, indices{});
   }
   [[nodiscard]] const fork_node& node(std::size_t i) const noexcept { return *nodes(indices{})[i]; }
   void destroy_all() noexcept {
@@ -208,16 +210,19 @@ class fork_tuple {
     (std::get<I>(children_).launch(join, I), ...);
   }
   template <std::size_t... I>
-  std::coroutine_handle<> launch_all_but_last(join_all& join, bool* pushed,
-                                              std::index_sequence<I...>) noexcept {
+  std::coroutine_handle<> launch_all_but_first(join_all& join, bool* pushed,
+                                               std::index_sequence<I...>) noexcept {
     if constexpr (sizeof...(Ts) == 0) {
       return nullptr;  // never called: when_all() is ready at once
     } else {
-      constexpr std::size_t last = sizeof...(Ts) - 1;
-      bool any = false;
-      ((I != last && std::get<I>(children_).launch(join, I) && (any = true)), ...);
-      *pushed = any;
-      return std::get<last>(children_).prepare(join, last);
+      const std::array<std::coroutine_handle<>, sizeof...(Ts)> handles{
+          std::get<I>(children_).prepare(join, I)...};
+      constexpr std::size_t rest = sizeof...(Ts) - 1;
+      if constexpr (rest > 0) {
+        join.push_prepared(rest, [&handles](std::size_t i) { return handles[rest - i]; });
+      }
+      *pushed = rest > 0;
+      return handles[0];
     }
   }
   template <std::size_t... I>
@@ -261,8 +266,11 @@ class frame_array {
       throw;
     }
   }
+  frame_array(frame_array&& other) noexcept
+      : size_(std::exchange(other.size_, 0)), items_(std::exchange(other.items_, nullptr)) {}
   frame_array(const frame_array&) = delete;
   frame_array& operator=(const frame_array&) = delete;
+  frame_array& operator=(frame_array&&) = delete;
   ~frame_array() { destroy(size_); }
 
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
@@ -298,12 +306,12 @@ class fork_range {
   void launch_all(join_all& join) noexcept {
     for (std::size_t i = 0; i < children_.size(); ++i) children_[i].launch(join, i);
   }
-  std::coroutine_handle<> launch_all_but_last(join_all& join, bool* pushed) noexcept {
-    const std::size_t last = children_.size() - 1;
-    for (std::size_t i = 0; i < last; ++i) children_[i].prepare(join, i);
-    join.push_prepared(last, [this](std::size_t i) { return children_[i].handle(); });
-    *pushed = last > 0;
-    return children_[last].prepare(join, last);
+  std::coroutine_handle<> launch_all_but_first(join_all& join, bool* pushed) noexcept {
+    const std::size_t rest = children_.size() - 1;
+    for (std::size_t i = 0; i <= rest; ++i) children_[i].prepare(join, i);
+    join.push_prepared(rest, [this, rest](std::size_t i) { return children_[rest - i].handle(); });
+    *pushed = rest > 0;
+    return children_[0].handle();
   }
   [[nodiscard]] const fork_node& node(std::size_t i) const noexcept { return children_[i].node(); }
   void destroy_all() noexcept {
@@ -351,21 +359,21 @@ class join_all_awaiter {
   join_all_awaiter& operator=(const join_all_awaiter&) = delete;
 
   bool await_ready() const noexcept { return children_.size() == 0; }
-  // Work-first on a pool worker: every child but the last into the worker's fork deque, then
-  // straight into the last one; elsewhere every child posted, and the parent goes on at once if
+  // Work-first on a pool worker: every child but the first into the worker's fork deque, then
+  // straight into the first one; elsewhere every child posted, and the parent goes on at once if
   // they all ended during the launch. Nothing of the awaiter is touched after the transfer.
   template <class Promise>
   std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> parent) {
     join_.begin(parent, children_.size());
-    if (join_.inline_last()) {
+    if (join_.inline_first()) {
       bool pushed = false;
-      const std::coroutine_handle<> last = children_.launch_all_but_last(join_, &pushed);
+      const std::coroutine_handle<> first = children_.launch_all_but_first(join_, &pushed);
       if (pushed) notify_forked();
-      return transfer(last);
+      return transfer(first);
     }
     children_.launch_all(join_);
     if (join_.end_launch()) return std::noop_coroutine();
-    return parent;
+    return transfer(parent);  // every child ended during the launch (through the resume loop)
   }
 
  protected:
@@ -388,8 +396,13 @@ class [[nodiscard]] fork_awaitable {
   template <class... Args>
   explicit fork_awaitable(std::in_place_t /*tag*/, Args&&... args)
       : children_(std::forward<Args>(args)...) {}
+  // Movable until awaited (sync_wait takes it by value; the awaiter then refers to the moved-to
+  // children, which stay put until the co_await ends).
+  fork_awaitable(fork_awaitable&&) noexcept = default;
   fork_awaitable(const fork_awaitable&) = delete;
   fork_awaitable& operator=(const fork_awaitable&) = delete;
+  fork_awaitable& operator=(fork_awaitable&&) = delete;
+  ~fork_awaitable() = default;
   // The awaiter holds the join state and refers to the children held here.
   Awaiter<Children> operator co_await() && noexcept { return Awaiter<Children>(children_); }
 

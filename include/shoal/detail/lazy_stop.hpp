@@ -14,7 +14,9 @@
 // request_stop sets the flag and then reads whether a source was made; token() publishes the
 // source and then reads the flag; both seq_cst, so one of the two sees the other and the
 // source cannot miss a request.
-// Out of memory: token() throws std::bad_alloc; current_stop_token() (noexcept) terminates.
+// Out of memory: token() is noexcept and terminates: its callers (a sleep, a wait, a future's
+// await) ask for it after registering themselves with a timer or a wait list, so an exception
+// from it would leave a registration pointing into a frame about to be destroyed.
 #pragma once
 
 #include <atomic>
@@ -46,7 +48,7 @@ class lazy_stop {
     return requested_.load(std::memory_order_acquire);  // pairs with request_stop's exchange
   }
   [[nodiscard]] stop_ref parent() const noexcept { return parent_; }
-  [[nodiscard]] const std::stop_token& token() const {
+  [[nodiscard]] const std::stop_token& token() const noexcept {
     made* m = made_.load(std::memory_order_acquire);  // pairs with make's CAS
     if (m == nullptr) m = make();
     return m->token;
@@ -63,7 +65,7 @@ class lazy_stop {
     std::optional<std::stop_callback<forward>> link;  // parent's token -> source
   };
 
-  made* make() const {
+  made* make() const noexcept {  // out of memory: terminates (see the header)
     auto fresh = std::make_unique<made>();
     if (parent_.stop_possible()) fresh->link.emplace(parent_.token(), forward{&fresh->source});
     made* expected = nullptr;
@@ -96,7 +98,7 @@ inline bool stop_ref::stop_requested() const noexcept {
 inline bool stop_ref::stop_possible() const noexcept {
   return is_lazy() || plain().stop_possible();
 }
-inline const std::stop_token& stop_ref::token() const {
+inline const std::stop_token& stop_ref::token() const noexcept {
   return is_lazy() ? lazy().token() : plain();
 }
 

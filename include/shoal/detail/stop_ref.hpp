@@ -35,18 +35,22 @@ class stop_ref {
   [[nodiscard]] inline bool stop_requested() const noexcept;
   [[nodiscard]] inline bool stop_possible() const noexcept;
   // The token itself: for a std::stop_callback, a comparison or a copy. For a lazy stop, the
-  // first call makes its std::stop_source (std::bad_alloc).
-  [[nodiscard]] inline const std::stop_token& token() const;
+  // first call makes its std::stop_source; out of memory then terminates (noexcept: the awaiters
+  // that ask for it have already registered themselves somewhere, a timer heap or a wait list,
+  // and an exception would leave that registration pointing into a frame about to go).
+  [[nodiscard]] inline const std::stop_token& token() const noexcept;
 
  private:
   static constexpr std::uintptr_t lazy_bit = 1;
   [[nodiscard]] bool is_lazy() const noexcept { return (bits_ & lazy_bit) != 0; }
   [[nodiscard]] const std::stop_token& plain() const noexcept {
-    return *reinterpret_cast<const std::stop_token*>(bits_);  // NOLINT(performance-no-int-to-ptr)
+    // NOLINTNEXTLINE(performance-no-int-to-ptr): a tagged pointer, made from a pointer
+    return *reinterpret_cast<const std::stop_token*>(bits_);
   }
   [[nodiscard]] const lazy_stop& lazy() const noexcept {
-    return *reinterpret_cast<const lazy_stop*>(bits_ &
-                                               ~lazy_bit);  // NOLINT(performance-no-int-to-ptr)
+    const std::uintptr_t address = bits_ & ~lazy_bit;
+    // NOLINTNEXTLINE(performance-no-int-to-ptr): a tagged pointer, made from a pointer
+    return *reinterpret_cast<const lazy_stop*>(address);
   }
 
   std::uintptr_t bits_ = reinterpret_cast<std::uintptr_t>(&no_stop_token);

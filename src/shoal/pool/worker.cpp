@@ -171,7 +171,10 @@ std::coroutine_handle<> worker::pop_ring_or_pinned() noexcept {
     shuffle_ring();
     shuffle_pinned();
   }
-  const bool pinned_first = (tick_ & 1) != 0;  // alternate, so neither queue starves the other
+  // Alternate on a toggle of its own (not the tick's parity, which a loop of an even period
+  // would pin to one value), so neither queue starves the other.
+  pinned_turn_ = !pinned_turn_;
+  const bool pinned_first = pinned_turn_;
   if (pinned_first && !pinned_.empty()) return pinned_.pop_front();
   if (auto h = ring_.pop()) return h;
   if (!pinned_.empty()) return pinned_.pop_front();

@@ -137,6 +137,7 @@ class worker final : public executor {
   unsigned lifo_streak_ = 0;
   detail::fork_support forks_;  // lent to when_all / task_group: executor::fork_support()
   unsigned fork_streak_ = 0;
+  bool pinned_turn_ = false;   // pop_ring_or_pinned's alternation
   bool inbox_active_ = false;  // drained cross-thread work since it last went idle
   static constexpr std::chrono::microseconds min_claim_backoff{50};
   static constexpr std::chrono::microseconds max_claim_backoff{1000};
