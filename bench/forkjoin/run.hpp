@@ -48,13 +48,12 @@ int run(std::size_t threads, Warmup warmup, Timed timed) {
         co_return shoal::this_thread_frame_stats();
       };
       const shoal::frame_allocator_stats f = shoal::sync_wait(frames());
-      std::printf("worker %zu: resumed %llu, stolen %llu, parked %llu, frames %llu (%llu from "
-                  "the system)\n",
-                  k, static_cast<unsigned long long>(s.resumed),
-                  static_cast<unsigned long long>(s.stolen),
-                  static_cast<unsigned long long>(s.parked),
-                  static_cast<unsigned long long>(f.allocations),
-                  static_cast<unsigned long long>(f.system_allocations));
+      std::printf(
+          "worker %zu: resumed %llu, stolen %llu, parked %llu, frames %llu (%llu from "
+          "the system)\n",
+          k, static_cast<unsigned long long>(s.resumed), static_cast<unsigned long long>(s.stolen),
+          static_cast<unsigned long long>(s.parked), static_cast<unsigned long long>(f.allocations),
+          static_cast<unsigned long long>(f.system_allocations));
     }
   }
   shoal::sync_wait(pool.stop());

@@ -6,8 +6,8 @@
 // parallel) and the caller goes straight into the first child; the worker runs its own deque
 // newest first, so a recursive fork tree unfolds depth first, in memory bounded by its depth
 // (docs/design/structured-concurrency.md). A bound caller's children are posted to its worker;
-// under sync_wait or the manual scheduler they interleave on that one thread. `when_all(std::vector<task<T>>)` is the same for
-// any number of tasks of one type.
+// under sync_wait or the manual scheduler they interleave on that one thread.
+// `when_all(std::vector<task<T>>)` is the same for any number of tasks of one type.
 //
 // Structured: nothing outlives the await. Every child has ended and its frame (with the task's
 // locals and parameters) has been destroyed before the co_await gives its result or exception.

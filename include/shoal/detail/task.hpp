@@ -116,7 +116,9 @@ class task_result {
  private:
   // Rethrows a stored exception; throws std::logic_error when there is no outcome at all.
   void rethrow_if_failed() const {
-    if (state_.index() != 1) [[unlikely]] throw_outcome();
+    if (state_.index() != 1) [[unlikely]] {
+      throw_outcome();
+    }
   }
   [[noreturn, gnu::cold, gnu::noinline]] void throw_outcome() const {
     if (failed()) std::rethrow_exception(*std::get_if<2>(&state_));
