@@ -131,8 +131,9 @@ class future_awaiter : private continuation<T, E> {
       stopped_ = true;
       return false;
     }
+    const std::stop_token& token = env->stop.token();  // may throw (a fork scope's, made now)
     wake_ = new wake(h, target_);
-    stop_callback_.emplace(env->stop.token(), typename wake::on_stop{wake_});
+    stop_callback_.emplace(token, typename wake::on_stop{wake_});
     if (!state_->add(wake_)) {
       wake_->finish(wake::fired);  // complete already (unless the stop came first)
       wake_->let_go();             // the stack's reference: it never held the node

@@ -14,9 +14,9 @@
 // request_stop sets the flag and then reads whether a source was made; token() publishes the
 // source and then reads the flag; both seq_cst, so one of the two sees the other and the
 // source cannot miss a request.
-// Out of memory: token() is noexcept and terminates: its callers (a sleep, a wait, a future's
-// await) ask for it after registering themselves with a timer or a wait list, so an exception
-// from it would leave a registration pointing into a frame about to be destroyed.
+// Out of memory: token() throws std::bad_alloc, so its callers (a sleep, a wait, an I/O wait, a
+// future's await) ask for it before they register themselves with a timer or a wait list;
+// current_stop_token() (noexcept) terminates.
 #pragma once
 
 #include <atomic>
@@ -48,7 +48,7 @@ class lazy_stop {
     return requested_.load(std::memory_order_acquire);  // pairs with request_stop's exchange
   }
   [[nodiscard]] stop_ref parent() const noexcept { return parent_; }
-  [[nodiscard]] const std::stop_token& token() const noexcept {
+  [[nodiscard]] const std::stop_token& token() const {
     made* m = made_.load(std::memory_order_acquire);  // pairs with make's CAS
     if (m == nullptr) m = make();
     return m->token;
@@ -65,7 +65,7 @@ class lazy_stop {
     std::optional<std::stop_callback<forward>> link;  // parent's token -> source
   };
 
-  made* make() const noexcept {  // out of memory: terminates (see the header)
+  made* make() const {  // std::bad_alloc (see the header)
     auto fresh = std::make_unique<made>();
     if (parent_.stop_possible()) fresh->link.emplace(parent_.token(), forward{&fresh->source});
     made* expected = nullptr;
@@ -98,7 +98,7 @@ inline bool stop_ref::stop_requested() const noexcept {
 inline bool stop_ref::stop_possible() const noexcept {
   return is_lazy() || plain().stop_possible();
 }
-inline const std::stop_token& stop_ref::token() const noexcept {
+inline const std::stop_token& stop_ref::token() const {
   return is_lazy() ? lazy().token() : plain();
 }
 

@@ -81,11 +81,13 @@ class readiness_waiter {
     handle_ = h;
     target_ = wake_target::of(h);
     if (target_.where == nullptr) throw std::logic_error("shoal: I/O awaited outside an executor");
+    // The token before parking (a fork scope's is made on first use and may throw).
+    const std::stop_token* token =
+        env != nullptr && env->stop.stop_possible() ? &env->stop.token() : nullptr;
     if (!slot_->park(*this)) return false;  // an edge arrived meanwhile: consumed
     // From here an edge or a stop may take the waiter; one already requested runs on_stop
     // inline, here, which then finds `suspended` unset and leaves the resumption to us.
-    if (env != nullptr && env->stop.stop_possible())
-      stop_callback_.emplace(env->stop.token(), on_stop{this});
+    if (token != nullptr) stop_callback_.emplace(*token, on_stop{this});
     // acq_rel: pairs with the fetch_or in wake(). Release: a taker that sees `suspended` may
     // post us (we touch nothing after this). Acquire: if it took us first, we see cancelled_.
     return (handshake_.fetch_or(suspended, std::memory_order_acq_rel) & woken) == 0;

@@ -44,12 +44,15 @@ class sleep_awaiter : private timer_node {
       state_.store(stopped, std::memory_order_relaxed);
       return false;  // cancelled before it began: resume at once, no timer armed
     }
+    // The token first (a fork scope's is made on first use and may throw std::bad_alloc), so
+    // that nothing is registered yet when it throws.
+    const std::stop_token* token =
+        env != nullptr && env->stop.stop_possible() ? &env->stop.token() : nullptr;
     handle_ = h;
     pinned_ = env != nullptr && env->home != nullptr;
     fire = &on_fire;
     owner_->add_timer(*this);
-    if (env != nullptr && env->stop.stop_possible())
-      stop_callback_.emplace(env->stop.token(), on_stop{this});
+    if (token != nullptr) stop_callback_.emplace(*token, on_stop{this});
     return true;
   }
   // True when the time was reached, false when the sleep was cancelled.

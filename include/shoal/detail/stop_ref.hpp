@@ -35,10 +35,9 @@ class stop_ref {
   [[nodiscard]] inline bool stop_requested() const noexcept;
   [[nodiscard]] inline bool stop_possible() const noexcept;
   // The token itself: for a std::stop_callback, a comparison or a copy. For a lazy stop, the
-  // first call makes its std::stop_source; out of memory then terminates (noexcept: the awaiters
-  // that ask for it have already registered themselves somewhere, a timer heap or a wait list,
-  // and an exception would leave that registration pointing into a frame about to go).
-  [[nodiscard]] inline const std::stop_token& token() const noexcept;
+  // first call makes its std::stop_source and may throw std::bad_alloc: ask for it before
+  // registering anything (a timer, a place in a wait list) that an exception would leave behind.
+  [[nodiscard]] inline const std::stop_token& token() const;
 
  private:
   static constexpr std::uintptr_t lazy_bit = 1;

@@ -99,6 +99,9 @@ bool waiter::suspend(std::coroutine_handle<> h, const task_env* env, wake_target
   // The pool of the running executor, not of the thread: inside a sync_wait nested on a
   // worker, the waiter belongs to that sync_wait's loop and must be resumed there.
   if (site_.near_waker && !target.pinned) pool_ = executor_pool();
+  // The token before joining the list (a fork scope's is made on first use and may throw).
+  const std::stop_token* token =
+      env != nullptr && env->stop.stop_possible() ? &env->stop.token() : nullptr;
   wake_list satisfied;  // others this operation completes (a receiver handed our value)
   bool must_wait = false;
   {
@@ -110,8 +113,7 @@ bool waiter::suspend(std::coroutine_handle<> h, const task_env* env, wake_target
   if (!must_wait) return false;
   // A stop requested from here on unlinks the waiter (cancel); one already requested runs
   // cancel() inline, here, which then finds `suspended` unset and leaves the resumption to us.
-  if (env != nullptr && env->stop.stop_possible())
-    stop_callback_.emplace(env->stop.token(), on_stop{this});
+  if (token != nullptr) stop_callback_.emplace(*token, on_stop{this});
   // acq_rel: pairs with the fetch_or in wake(). Release: the waker that sees `suspended` may
   // post us (we touch nothing after this). Acquire: if it woke us first, we see its outcome.
   return (handshake_.fetch_or(suspended, std::memory_order_acq_rel) & woken) == 0;
