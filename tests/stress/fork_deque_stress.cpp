@@ -71,6 +71,7 @@ TEST(ForkDequeStress, EveryItemIsTakenExactlyOnceByTheOwnerOrOneThief) {
   std::atomic<bool> producing{true};
   std::atomic<std::uint64_t> stolen{0};
   std::vector<std::thread> thieves;
+  thieves.reserve(2);
   for (int t = 0; t < 2; ++t) {
     thieves.emplace_back([&] {
       while (producing.load(std::memory_order_acquire) || !deque.empty()) {
@@ -175,6 +176,7 @@ TEST(ForkJoinDepth, AWhenAllWiderThanTheDequeOverflowsIntoTheOrdinaryQueues) {
   auto leaf = [](int i) -> task<int> { co_return i; };
   auto wide = [&](int base) -> task<long> {
     std::vector<task<int>> children;
+    children.reserve(3000);
     for (int i = 0; i < 3000; ++i) children.push_back(leaf(base + i));
     long sum = 0;
     int expected = base;
