@@ -74,6 +74,11 @@ class session {
   [[nodiscard]] virtual std::uint64_t round_trips() const noexcept = 0;
   // False once the connection is known to be broken.
   [[nodiscard]] virtual bool healthy() const noexcept = 0;
+
+ protected:
+  // execute() as a batch of one, for drivers whose execute_batch does all the work (PostgreSQL,
+  // MySQL): the statement's result, or the batch's failure repeated.
+  shoal::task<statement_result> execute_as_batch(const statement& stmt, std::vector<value> params);
 };
 
 }  // namespace tpcc::driver

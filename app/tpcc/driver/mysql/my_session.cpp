@@ -389,12 +389,7 @@ shoal::task<outcome> my_session::begin() {
 
 shoal::task<statement_result> my_session::execute(const statement& stmt,
                                                   std::vector<value> params) {
-  // Assigned, not brace-initialised: g++ 12 mishandles aggregate initialisers in coroutines.
-  std::array<call, 1> one;
-  one[0].stmt = &stmt;
-  one[0].params = std::move(params);
-  std::vector<statement_result> results = co_await execute_batch(one, then::nothing);
-  co_return std::move(results.front());
+  return execute_as_batch(stmt, std::move(params));
 }
 
 shoal::task<std::vector<statement_result>> my_session::execute_batch(std::span<const call> calls,
