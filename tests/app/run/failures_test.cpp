@@ -200,6 +200,21 @@ TEST(failures, ADatabaseThatStopsAnsweringIsSeen) {
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const tpcc::testing::temp_dir dir("shoal-tpcc-stall");
   std::thread freeze([&server] {
+    // Timed from the run's first connection, not from its launch (which a sanitizer build on a
+    // loaded machine may take seconds over): a second into the window.
+    const auto connected = [&server] {
+      try {
+        return server.sql(
+                   "SELECT count(*) FROM pg_stat_activity WHERE application_name = "
+                   "'shoal-tpcc'") != "0\n";
+      } catch (const std::exception&) {
+        return false;
+      }
+    };
+    const auto give_up = std::chrono::steady_clock::now() + 60s;
+    while (!connected() && std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(20ms);
+    }
     std::this_thread::sleep_for(2s);
     signal_server(server, SIGSTOP);
   });

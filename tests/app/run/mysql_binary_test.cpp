@@ -93,8 +93,12 @@ TEST_F(mysql_binary, ARunCommitsWithoutAFailure) {
   EXPECT_GT(sum_of(doc, "committed"), 0U);
   EXPECT_EQ(sum_of(doc, "failed"), 0U) << r.out << r.err;
   EXPECT_EQ(sum_of(doc, "lost"), 0U);
-  for (const json& t : doc["transactions"]) {  // PostgreSQL's round trips: at most 2 each
-    EXPECT_LE(t["round_trips_per_transaction"].get<double>(), 2.0) << t.dump();
+  // PostgreSQL's round trips: at most 2 an attempt (a retried deadlock or lock-wait timeout is
+  // one attempt more, its round trips counted with its transaction's).
+  for (const json& t : doc["transactions"]) {
+    const auto attempts = t["completed"].get<std::uint64_t>() + t["failures"].get<std::uint64_t>() +
+                          t["retries"].get<std::uint64_t>();
+    EXPECT_LE(t["round_trips"].get<std::uint64_t>(), 2 * attempts) << t.dump();
   }
 }
 
@@ -103,14 +107,18 @@ TEST_F(mysql_binary, ARunOutlivesTheServerKilledAndRestarted) {
   // Terminals without waits keep transactions in flight when the server dies; --tolerate-errors:
   // what was lost is counted and judged, the exit status stays 0. The run on a thread of its
   // own, the crash and restart on this one: the server dies with the thread that started it.
+  // The window outlasts the restart by more than the pool's longest reconnect back-off (5 s,
+  // session_pool_options::max_backoff): the tries after the kill come at about 0.05, 0.15, 0.35,
+  // 0.75, 1.55, 3.15, 6.35 and 11.35 s, so a restart slower than 3 s on a loaded machine is
+  // still followed by a try inside the window.
   binary_result r;
   std::thread running([&r, &dir] {
     r = run_binary(
-        {"run", "--db", db, "--warmup", "1s", "--duration", "8s", "--no-wait", "--connections", "4",
-         "--json", dir.file("r.json"), "--no-progress", "--tolerate-errors"},
+        {"run", "--db", db, "--warmup", "1s", "--duration", "20s", "--no-wait", "--connections",
+         "4", "--json", dir.file("r.json"), "--no-progress", "--tolerate-errors"},
         180s);
   });
-  std::this_thread::sleep_for(3s);
+  std::this_thread::sleep_for(5s);  // after the warm-up even if the binary is slow to start
   server->stop_now();
   server->start();
   running.join();
