@@ -126,8 +126,10 @@ template <class F>
 [[nodiscard]] inline bool in_fiber() noexcept { return detail::in_fiber(); }
 
 // Waits, on a fiber, for what `co_await awaitable` would give: see the header comment.
+// Always inlined, as the switch in it is (detail/fiber_switch.hpp): a suspension's switch back
+// in then returns through no frame entered before it.
 template <class Awaitable>
-detail::wrapped_result_t<Awaitable> await(Awaitable&& awaitable) {
+[[gnu::always_inline]] inline detail::wrapped_result_t<Awaitable> await(Awaitable&& awaitable) {
   using awaiter_type = decltype(detail::get_awaiter(std::forward<Awaitable>(awaitable)));
   using awaiter_object = std::remove_reference_t<awaiter_type>;
   awaiter_type awaiter = detail::get_awaiter(std::forward<Awaitable>(awaitable));

@@ -9,7 +9,7 @@
 
 #include "fiber/fiber_context.hpp"
 #include "fiber/overflow_report.hpp"
-#include "fiber/sanitizers.hpp"
+#include "shoal/detail/fiber_sanitizers.hpp"
 #include "fiber/stack_pool.hpp"
 #include "shoal/detail/fiber.hpp"
 #include "shoal/detail/task_env.hpp"
@@ -40,14 +40,14 @@ fiber_context::fiber_context(const fiber_options& options, fiber_body body)
   if (name_ != nullptr) tsan_set_name(tsan_fiber_, name_);
 }
 
-// resume() and suspend() are inlined at their one call site each (the driver, suspend_fiber): no
-// call level of their own between a stack switch and the code that follows it.
+// resume() is inlined at its one call site (the driver): no call level of its own between a
+// stack switch and the code that follows it.
 [[gnu::always_inline]] inline fiber_wait* fiber_context::resume() {
   started_ = true;
   fiber_context* const outer = std::exchange(running_fiber, this);
   void* fake_stack = nullptr;
   asan_start_switch(&fake_stack, stack_.bottom(), stack_.size);
-  tsan_caller_ = tsan_current_fiber();
+  link_.tsan_driver = tsan_current_fiber();
   tsan_switch_to(tsan_fiber_);
   const ctx::transfer_t back = ctx::jump_fcontext(fiber_, this);
   asan_finish_switch(fake_stack, nullptr, nullptr);
@@ -56,31 +56,12 @@ fiber_context::fiber_context(const fiber_options& options, fiber_body body)
   return static_cast<fiber_wait*>(back.data);
 }
 
-void fiber_context::arrived() noexcept {
-  asan_finish_switch(fake_stack_, &caller_bottom_, &caller_size_);
-}
-
-void fiber_context::leaving(bool last) noexcept {
-  asan_start_switch(last ? nullptr : &fake_stack_, caller_bottom_, caller_size_);
-  tsan_switch_to(tsan_caller_);
-}
-
-[[gnu::always_inline]] inline void fiber_context::suspend(fiber_wait& wait) {
-  if (unwinding_) throw fiber_unwind{};
-  leaving(false);
-  const ctx::transfer_t back = ctx::jump_fcontext(caller_, &wait);
-  caller_ = back.fctx;
-  arrived();
-  if (unwinding_) throw fiber_unwind{};
-  if (wait.error) std::rethrow_exception(std::exchange(wait.error, nullptr));
-}
-
 fiber_context::~fiber_context() {
   const bool suspended = started_ && !ended_;
   if (suspended) {
     // Suspended for good: unwind its stack. suspend() throws fiber_unwind, and keeps throwing it
     // at every await, so the fiber can only end.
-    unwinding_ = true;
+    link_.unwinding = true;
     while (resume() != nullptr) {
     }
   }
@@ -96,8 +77,8 @@ fiber_context::~fiber_context() {
 
 void fiber_context::entry(ctx::transfer_t from) noexcept {
   auto* self = static_cast<fiber_context*>(from.data);
-  self->caller_ = from.fctx;
-  self->arrived();
+  self->link_.driver = from.fctx;
+  self->link_.arrived();
   try {
     self->body_.run(self->body_.self);
     // NOLINTNEXTLINE(bugprone-empty-catch): the stack is unwound to here; the fiber ends.
@@ -106,8 +87,8 @@ void fiber_context::entry(ctx::transfer_t from) noexcept {
     std::terminate();  // fiber_call::run lets nothing else escape
   }
   self->ended_ = true;
-  self->leaving(true);
-  ctx::jump_fcontext(self->caller_, nullptr);
+  self->link_.leaving(true);
+  ctx::jump_fcontext(self->link_.driver, nullptr);
   std::abort();  // an ended fiber is never resumed
 }
 
@@ -162,10 +143,10 @@ void require_fiber() {
   }
 }
 
-void suspend_fiber(fiber_wait& wait) {
+fiber_link& running_fiber_link() {
   fiber_context* const fiber = running_fiber;
   if (fiber == nullptr) require_fiber();  // throws
-  fiber->suspend(wait);
+  return fiber->link();
 }
 
 }  // namespace shoal::detail

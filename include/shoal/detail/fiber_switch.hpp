@@ -1,0 +1,89 @@
+// shoal/detail/fiber_switch.hpp: the fiber's side of a stack switch, inlined into shoal::await.
+//
+// What: suspend_fiber(wait) switches from the running fiber to its driver, leaving `wait`, and
+// returns once the driver switches back. It is inline (always) so that the jump is made from
+// the frame that called shoal::await: the code that runs after the fiber is switched back in
+// returns through no frame entered before the switch. A return across a switch is one the
+// CPU's return-stack predictor always misses (it holds the other stack's calls); the out-of-line
+// suspend this replaces cost one such miss per suspension (docs/design/fibers.md).
+// The running fiber is found through a thread-local read by an out-of-line function
+// (running_fiber_link) *before* the jump; after it, only `link` (the fiber's own context, which
+// does not move) is used, so no thread-local address is cached across a switch, also in a
+// fiber that migrates.
+// Every switch is bracketed for ASan and TSan (fiber_sanitizers.hpp), here on the fiber's side
+// and in the library on the driver's.
+//
+// Lifetime: a fiber_link is part of its fiber's context (the driver owns it) and outlives every
+// suspension. Thread-safety: a fiber and its driver are one chain of execution: one thread at a
+// time; the jump orders what ran before it before what runs after it on the other side.
+#pragma once
+
+#include <boost/context/detail/fcontext.hpp>
+
+#include <coroutine>
+#include <cstddef>
+#include <exception>
+#include <utility>
+
+#include "shoal/detail/fiber_sanitizers.hpp"
+#include "shoal/detail/task.hpp"
+
+namespace shoal::detail {
+
+// Thrown by shoal::await inside a fiber whose driver is being destroyed while the fiber is
+// suspended: it unwinds the fiber's stack (running its destructors) to its bottom, where the
+// library catches it. Deliberately not a std::exception: a `catch (...)` in fiber code must
+// rethrow it (an await after swallowing it throws it again).
+struct fiber_unwind {};
+
+// One suspension of a fiber, on the fiber's stack for as long as it waits.
+// `suspend` calls await_suspend on `awaiter` with the driver's handle and returns what to run
+// next: null to stay suspended, else what the driver's await_suspend returns as is (the
+// awaiter's handle, or transfer(driver) when it declined to suspend).
+using fiber_driver_handle = std::coroutine_handle<task_promise<void>>;
+struct fiber_wait {
+  void* awaiter = nullptr;
+  std::coroutine_handle<> (*suspend)(void* awaiter, fiber_driver_handle driver) = nullptr;
+  std::exception_ptr error;  // thrown by await_suspend: rethrown in the fiber
+};
+
+// The part of a fiber's context its own side of a switch uses (the rest is the library's
+// fiber_context, which holds one).
+struct fiber_link {
+  boost::context::detail::fcontext_t driver = nullptr;  // where to jump back, while it runs
+  bool unwinding = false;  // its driver is destroying it: every await throws fiber_unwind
+  // ASan: the fiber's fake stack while it is switched out, and the bounds of the stack that
+  // resumed it (the worker thread's, learnt at every resumption: it may be another thread).
+  void* fake_stack = nullptr;
+  const void* driver_bottom = nullptr;
+  std::size_t driver_size = 0;
+  // TSan: the fiber that resumed it.
+  void* tsan_driver = nullptr;
+
+  // Sanitizer brackets of the fiber side: after arriving on the fiber's stack, before leaving
+  // it (`last`: for good, its fake stack is freed).
+  void arrived() noexcept { asan_finish_switch(fake_stack, &driver_bottom, &driver_size); }
+  void leaving(bool last) noexcept {
+    asan_start_switch(last ? nullptr : &fake_stack, driver_bottom, driver_size);
+    tsan_switch_to(tsan_driver);
+  }
+};
+
+// The running fiber's link; throws std::logic_error (saying so) outside a fiber. Out of line:
+// it reads the thread-local afresh at every call.
+[[nodiscard]] fiber_link& running_fiber_link();
+
+// Switches out of the running fiber leaving `wait` to its driver, and returns once the driver
+// switches back. Throws std::logic_error outside a fiber; rethrows wait.error; throws
+// fiber_unwind when the fiber is being destroyed.
+[[gnu::always_inline]] inline void suspend_fiber(fiber_wait& wait) {
+  fiber_link& link = running_fiber_link();
+  if (link.unwinding) throw fiber_unwind{};
+  link.leaving(false);
+  link.driver = boost::context::detail::jump_fcontext(link.driver, &wait).fctx;
+  link.arrived();
+  if (link.unwinding) throw fiber_unwind{};
+  if (wait.error) std::rethrow_exception(std::exchange(wait.error, nullptr));
+}
+
+}  // namespace shoal::detail
