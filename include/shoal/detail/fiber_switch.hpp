@@ -69,6 +69,39 @@ struct fiber_link {
   }
 };
 
+// jump_fcontext(to, data), as seen by its caller. On x86-64 Linux it is entered with a jump and
+// a return address pushed by hand instead of a call: jump_fcontext itself leaves by an
+// indirect jump, never a return, so a call into it would leave its return address on the CPU's
+// return-stack predictor for the *other* side of the switch, whose next return (the driver's
+// back to its resumer) would then be mispredicted. Entered so, both sides leave the predictor
+// as they found it and every return after a switch is predicted. The 128 bytes below the stack
+// pointer (the red zone) are stepped over; what jump_fcontext does not preserve (every
+// call-clobbered register) is declared clobbered. Elsewhere (and with AVX-512 or APX, whose
+// extra call-clobbered registers the list below does not name) it is the plain call.
+[[gnu::always_inline]] inline boost::context::detail::transfer_t fiber_jump(
+    boost::context::detail::fcontext_t to, void* data) noexcept {
+#if defined(__x86_64__) && defined(__linux__) && !defined(__AVX512F__) && !defined(__APX_F__)
+  void* from = nullptr;
+  void* back = nullptr;
+  asm volatile(
+      "lea -128(%%rsp), %%rsp\n\t"
+      "lea 1f(%%rip), %%r11\n\t"
+      "push %%r11\n\t"
+      "jmp *%[jump]\n"
+      "1:\n\t"
+      "lea 128(%%rsp), %%rsp"
+      : "=a"(from), "=d"(back), "+D"(to), "+S"(data)
+      : [jump] "r"(&boost::context::detail::jump_fcontext)
+      : "rcx", "r8", "r9", "r10", "r11", "memory", "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4",
+        "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
+        "xmm15", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)", "mm0", "mm1",
+        "mm2", "mm3", "mm4", "mm5", "mm6", "mm7");
+  return {from, back};
+#else
+  return boost::context::detail::jump_fcontext(to, data);
+#endif
+}
+
 // The running fiber's link; throws std::logic_error (saying so) outside a fiber. Out of line:
 // it reads the thread-local afresh at every call.
 [[nodiscard]] fiber_link& running_fiber_link();
@@ -80,7 +113,7 @@ struct fiber_link {
   fiber_link& link = running_fiber_link();
   if (link.unwinding) throw fiber_unwind{};
   link.leaving(false);
-  link.driver = boost::context::detail::jump_fcontext(link.driver, &wait).fctx;
+  link.driver = fiber_jump(link.driver, &wait).fctx;
   link.arrived();
   if (link.unwinding) throw fiber_unwind{};
   if (wait.error) std::rethrow_exception(std::exchange(wait.error, nullptr));

@@ -49,7 +49,7 @@ fiber_context::fiber_context(const fiber_options& options, fiber_body body)
   asan_start_switch(&fake_stack, stack_.bottom(), stack_.size);
   link_.tsan_driver = tsan_current_fiber();
   tsan_switch_to(tsan_fiber_);
-  const ctx::transfer_t back = ctx::jump_fcontext(fiber_, this);
+  const ctx::transfer_t back = fiber_jump(fiber_, this);
   asan_finish_switch(fake_stack, nullptr, nullptr);
   running_fiber = outer;
   fiber_ = back.fctx;
