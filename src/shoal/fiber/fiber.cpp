@@ -9,9 +9,9 @@
 
 #include "fiber/fiber_context.hpp"
 #include "fiber/overflow_report.hpp"
-#include "shoal/detail/fiber_sanitizers.hpp"
 #include "fiber/stack_pool.hpp"
 #include "shoal/detail/fiber.hpp"
+#include "shoal/detail/fiber_sanitizers.hpp"
 #include "shoal/detail/task_env.hpp"
 #include "shoal/detail/transfer.hpp"
 #include "shoal/detail/with_env.hpp"
