@@ -135,17 +135,23 @@ task<void> run_fiber(fiber_options options, fiber_body body) {
 
 bool in_fiber() noexcept { return running_fiber != nullptr; }
 
+namespace {
+// Out of line and cold: running_fiber_link, on every suspension, saves no registers for it.
+[[noreturn, gnu::noinline, gnu::cold]] void throw_outside_fiber() {
+  throw std::logic_error(
+      "shoal::await called outside a fiber (in a task, co_await instead; elsewhere, start a "
+      "fiber with shoal::fiber)");
+}
+}  // namespace
+
 void require_fiber() {
-  if (running_fiber == nullptr) {
-    throw std::logic_error(
-        "shoal::await called outside a fiber (in a task, co_await instead; elsewhere, start a "
-        "fiber with shoal::fiber)");
-  }
+  if (running_fiber == nullptr) throw_outside_fiber();
 }
 
 fiber_link& running_fiber_link() {
   fiber_context* const fiber = running_fiber;
-  if (fiber == nullptr) require_fiber();  // throws
+  if (fiber == nullptr) [[unlikely]]
+    throw_outside_fiber();
   return fiber->link();
 }
 
