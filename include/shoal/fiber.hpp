@@ -135,7 +135,7 @@ template <class Awaitable>
   awaiter_type awaiter = detail::get_awaiter(std::forward<Awaitable>(awaitable));
   if (!awaiter.await_ready()) {
     detail::fiber_wait wait{const_cast<void*>(static_cast<const void*>(std::addressof(awaiter))),
-                            &detail::suspend_erased<awaiter_object>, nullptr};
+                            &detail::suspend_erased<awaiter_object>};
     detail::suspend_fiber(wait);  // throws std::logic_error outside a fiber
   } else {
     detail::require_fiber();  // the same error when it would not have suspended

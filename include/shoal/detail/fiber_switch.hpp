@@ -44,7 +44,6 @@ using fiber_driver_handle = std::coroutine_handle<task_promise<void>>;
 struct fiber_wait {
   void* awaiter = nullptr;
   std::coroutine_handle<> (*suspend)(void* awaiter, fiber_driver_handle driver) = nullptr;
-  std::exception_ptr error;  // thrown by await_suspend: rethrown in the fiber
 };
 
 // The part of a fiber's context its own side of a switch uses (the rest is the library's
@@ -52,6 +51,7 @@ struct fiber_wait {
 struct fiber_link {
   boost::context::detail::fcontext_t driver = nullptr;  // where to jump back, while it runs
   bool unwinding = false;  // its driver is destroying it: every await throws fiber_unwind
+  std::exception_ptr error;  // thrown by the await_suspend of its wait: rethrown in the fiber
   // ASan: the fiber's fake stack while it is switched out, and the bounds of the stack that
   // resumed it (the worker thread's, learnt at every resumption: it may be another thread).
   void* fake_stack = nullptr;
@@ -107,8 +107,8 @@ struct fiber_link {
 [[nodiscard]] fiber_link& running_fiber_link();
 
 // Switches out of the running fiber leaving `wait` to its driver, and returns once the driver
-// switches back. Throws std::logic_error outside a fiber; rethrows wait.error; throws
-// fiber_unwind when the fiber is being destroyed.
+// switches back. Throws std::logic_error outside a fiber; rethrows what the awaiter's
+// await_suspend threw (link.error); throws fiber_unwind when the fiber is being destroyed.
 [[gnu::always_inline]] inline void suspend_fiber(fiber_wait& wait) {
   fiber_link& link = running_fiber_link();
   if (link.unwinding) throw fiber_unwind{};
@@ -116,7 +116,7 @@ struct fiber_link {
   link.driver = fiber_jump(link.driver, &wait).fctx;
   link.arrived();
   if (link.unwinding) throw fiber_unwind{};
-  if (wait.error) std::rethrow_exception(std::exchange(wait.error, nullptr));
+  if (link.error) std::rethrow_exception(std::exchange(link.error, nullptr));
 }
 
 }  // namespace shoal::detail

@@ -47,7 +47,7 @@ fiber_context::fiber_context(const fiber_options& options, fiber_body body)
   fiber_context* const outer = std::exchange(running_fiber, this);
   void* fake_stack = nullptr;
   asan_start_switch(&fake_stack, stack_.bottom(), stack_.size);
-  link_.tsan_driver = tsan_current_fiber();
+  if constexpr (fiber_tsan) link_.tsan_driver = tsan_current_fiber();
   tsan_switch_to(tsan_fiber_);
   const ctx::transfer_t back = fiber_jump(fiber_, this);
   asan_finish_switch(fake_stack, nullptr, nullptr);
@@ -101,6 +101,7 @@ namespace {
 // may already be running again on another thread: only the returned handle is used after it.
 struct fiber_wait_awaiter {
   fiber_wait* wait;
+  fiber_link* link;
 
   bool await_ready() const noexcept { return false; }
   std::coroutine_handle<> await_suspend(fiber_driver_handle driver) noexcept {
@@ -109,7 +110,7 @@ struct fiber_wait_awaiter {
       next = wait->suspend(wait->awaiter, driver);
     } catch (...) {
       // It did not suspend: the fiber rethrows the exception from its await.
-      wait->error = std::current_exception();
+      link->error = std::current_exception();
       return transfer(driver);
     }
     return next ? next : std::noop_coroutine();
@@ -129,7 +130,7 @@ task<void> run_fiber(fiber_options options, fiber_body body) {
   prepare_overflow_report();
   fiber_context fiber(options, body);
   while (fiber_wait* wait = fiber.resume()) {
-    co_await fiber_wait_awaiter{wait};
+    co_await fiber_wait_awaiter{wait, &fiber.link()};
   }
 }
 
