@@ -48,7 +48,7 @@
 // to stop while some wait on what only another party can complete (stop requested on their
 // token, a channel closed), exactly as for tasks (shoal/thread_pool.hpp).
 //
-// Cost (docs/benchmarks.md, stackful_bench): a fiber switch out and back in is about 15 ns
+// Cost (docs/benchmarks.md, stackful_bench): a fiber switch out and back in is about 16 ns
 // (1.2-1.3 times bare Boost.Context's, some 6 times a task's); a fiber's memory is its touched
 // stack pages (a few KiB) plus about 550 bytes of frames; a plain call inside a fiber costs what a
 // plain call costs, where an awaited task costs a frame and two transfers, so deep call chains
