@@ -50,7 +50,7 @@ struct fiber_wait {
 // fiber_context, which holds one).
 struct fiber_link {
   boost::context::detail::fcontext_t driver = nullptr;  // where to jump back, while it runs
-  bool unwinding = false;  // its driver is destroying it: every await throws fiber_unwind
+  bool unwinding = false;    // its driver is destroying it: every await throws fiber_unwind
   std::exception_ptr error;  // thrown by the await_suspend of its wait: rethrown in the fiber
   // ASan: the fiber's fake stack while it is switched out, and the bounds of the stack that
   // resumed it (the worker thread's, learnt at every resumption: it may be another thread).
