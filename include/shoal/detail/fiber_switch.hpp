@@ -5,7 +5,9 @@
 // the frame that called shoal::await: the code that runs after the fiber is switched back in
 // returns through no frame entered before the switch. A return across a switch is one the
 // CPU's return-stack predictor always misses (it holds the other stack's calls); the out-of-line
-// suspend this replaces cost one such miss per suspension (docs/design/fibers.md).
+// suspend this replaces cost one such miss per suspension. Both sides enter jump_fcontext
+// without a call (fiber_jump), so neither leaves a stale entry on that predictor for the other
+// (docs/design/fibers.md, "The switch path").
 // The running fiber is found through a thread-local read by an out-of-line function
 // (running_fiber_link) *before* the jump; after it, only `link` (the fiber's own context, which
 // does not move) is used, so no thread-local address is cached across a switch, also in a

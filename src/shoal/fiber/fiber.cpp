@@ -59,8 +59,8 @@ fiber_context::fiber_context(const fiber_options& options, fiber_body body)
 fiber_context::~fiber_context() {
   const bool suspended = started_ && !ended_;
   if (suspended) {
-    // Suspended for good: unwind its stack. suspend() throws fiber_unwind, and keeps throwing it
-    // at every await, so the fiber can only end.
+    // Suspended for good: unwind its stack. suspend_fiber() throws fiber_unwind, and keeps throwing
+    // it at every await, so the fiber can only end.
     link_.unwinding = true;
     while (resume() != nullptr) {
     }

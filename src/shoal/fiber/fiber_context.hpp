@@ -11,7 +11,7 @@
 // exact switch points the hooks must bracket; its resume() is the same jump_fcontext.
 //
 // Lifetime: destroying a context whose fiber is suspended resumes it once with `unwinding` set:
-// suspend() throws fiber_unwind, which unwinds the fiber's stack to its entry; then the stack
+// suspend_fiber() throws fiber_unwind, which unwinds the fiber's stack to its entry; then the stack
 // is retired, never reused (retire_stack: what it awaited may still hold a node on it). A fiber
 // that ended gives its stack back to the pool.
 // Thread-safety: one thread at a time (the driver's); resume() returns on the thread it was
