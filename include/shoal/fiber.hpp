@@ -48,10 +48,11 @@
 // to stop while some wait on what only another party can complete (stop requested on their
 // token, a channel closed), exactly as for tasks (shoal/thread_pool.hpp).
 //
-// Cost (docs/benchmarks.md, stackful_bench): a fiber switch out and back in is about 27 ns, some
-// 16 times a task's; a fiber's memory is its touched stack pages (a few KiB) plus about 550
-// bytes of frames; a plain call inside a fiber costs what a plain call costs, where an awaited
-// task costs a frame and two transfers, so deep call chains favour fibers.
+// Cost (docs/benchmarks.md, stackful_bench): a fiber switch out and back in is about 16 ns
+// (1.2-1.3 times bare Boost.Context's, some 6 times a task's); a fiber's memory is its touched
+// stack pages (a few KiB) plus about 550 bytes of frames; a plain call inside a fiber costs what a
+// plain call costs, where an awaited task costs a frame and two transfers, so deep call chains
+// favour fibers.
 //
 // Thread-safety: a fiber is one chain of execution: one thread at a time. shoal::await may be
 // called only on a fiber; the awaitable's own contract says which threads may complete it.
@@ -126,14 +127,16 @@ template <class F>
 [[nodiscard]] inline bool in_fiber() noexcept { return detail::in_fiber(); }
 
 // Waits, on a fiber, for what `co_await awaitable` would give: see the header comment.
+// Always inlined, as the switch in it is (detail/fiber_switch.hpp): a suspension's switch back
+// in then returns through no frame entered before it.
 template <class Awaitable>
-detail::wrapped_result_t<Awaitable> await(Awaitable&& awaitable) {
+[[gnu::always_inline]] inline detail::wrapped_result_t<Awaitable> await(Awaitable&& awaitable) {
   using awaiter_type = decltype(detail::get_awaiter(std::forward<Awaitable>(awaitable)));
   using awaiter_object = std::remove_reference_t<awaiter_type>;
   awaiter_type awaiter = detail::get_awaiter(std::forward<Awaitable>(awaitable));
   if (!awaiter.await_ready()) {
     detail::fiber_wait wait{const_cast<void*>(static_cast<const void*>(std::addressof(awaiter))),
-                            &detail::suspend_erased<awaiter_object>, nullptr};
+                            &detail::suspend_erased<awaiter_object>};
     detail::suspend_fiber(wait);  // throws std::logic_error outside a fiber
   } else {
     detail::require_fiber();  // the same error when it would not have suspended

@@ -160,6 +160,57 @@ TEST(Fiber, AwaitOutsideAFiberIsALogicError) {
   EXPECT_TRUE(shoal::sync_wait(shoal::fiber([] { return shoal::in_fiber(); })));
 }
 
+// An await that does not suspend after all, having overwritten on the driver's side (between
+// the switch out and the switch back in) every register a call may clobber: the vector
+// registers, and the general ones its arithmetic uses.
+struct clobbering_awaiter {
+  bool await_ready() const noexcept { return false; }
+  bool await_suspend(std::coroutine_handle<> /*unused*/) const noexcept {
+#if defined(__x86_64__)
+    asm volatile(
+        "pcmpeqd %%xmm0, %%xmm0\n\tmovaps %%xmm0, %%xmm1\n\tmovaps %%xmm0, %%xmm2\n\t"
+        "movaps %%xmm0, %%xmm3\n\tmovaps %%xmm0, %%xmm4\n\tmovaps %%xmm0, %%xmm5\n\t"
+        "movaps %%xmm0, %%xmm6\n\tmovaps %%xmm0, %%xmm7\n\tmovaps %%xmm0, %%xmm8\n\t"
+        "movaps %%xmm0, %%xmm9\n\tmovaps %%xmm0, %%xmm10\n\tmovaps %%xmm0, %%xmm11\n\t"
+        "movaps %%xmm0, %%xmm12\n\tmovaps %%xmm0, %%xmm13\n\tmovaps %%xmm0, %%xmm14\n\t"
+        "movaps %%xmm0, %%xmm15\n\tmov $-1, %%rcx\n\tmov %%rcx, %%r8\n\tmov %%rcx, %%r9\n\t"
+        "mov %%rcx, %%r10\n\tmov %%rcx, %%r11" ::
+            : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
+              "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "rcx", "r8", "r9", "r10",
+              "r11");
+#endif
+    return false;
+  }
+  void await_resume() const noexcept {}
+};
+
+// Twelve doubles and six integers live across every await; `step` awaits (or not) in between.
+template <class Step>
+double many_live_values(double seed, Step step) {
+  double d[12];
+  std::int64_t n[6];
+  for (int i = 0; i < 12; ++i) d[i] = seed * (i + 1);
+  for (int i = 0; i < 6; ++i) n[i] = static_cast<std::int64_t>(seed) * (i + 3);
+  for (int round = 0; round < 4; ++round) {
+    step();
+    for (int i = 0; i < 12; ++i) d[i] = d[i] * 1.5 + d[(i + 1) % 12];
+    for (int i = 0; i < 6; ++i) n[i] = n[i] * 3 + n[(i + 1) % 6];
+  }
+  double sum = 0;
+  for (double x : d) sum += x;
+  for (std::int64_t x : n) sum += static_cast<double>(x);
+  return sum;
+}
+
+TEST(Fiber, ValuesInRegistersSurviveAnAwaitWhoseOtherSideOverwritesThem) {
+  volatile double seed = 7.25;  // not a constant: the values are computed at run time
+  const double expected = many_live_values(seed, [] {});
+  auto body = [&seed] {
+    return many_live_values(seed, [] { shoal::await(clobbering_awaiter{}); });
+  };
+  EXPECT_EQ(shoal::sync_wait(shoal::fiber(body)), expected);
+}
+
 TEST(Fiber, TheCallersStopTokenFlowsInAndCancelsWhatTheFiberAwaits) {
   manual_scheduler sched;
   std::stop_source source;

@@ -23,6 +23,7 @@
 #include <type_traits>
 
 #include "shoal/detail/awaitable_traits.hpp"
+#include "shoal/detail/fiber_switch.hpp"
 #include "shoal/detail/task.hpp"
 #include "shoal/detail/transfer.hpp"
 
@@ -45,27 +46,10 @@ struct fiber_options {
 };
 
 // What runs on the fiber's stack: run(self) must not let an exception escape, except
-// fiber_unwind (below).
+// fiber_unwind (fiber_switch.hpp).
 struct fiber_body {
   void (*run)(void* self) = nullptr;
   void* self = nullptr;
-};
-
-// Thrown by shoal::await inside a fiber whose driver is being destroyed while the fiber is
-// suspended: it unwinds the fiber's stack (running its destructors) to its bottom, where the
-// library catches it. Deliberately not a std::exception: a `catch (...)` in fiber code must
-// rethrow it (an await after swallowing it throws it again).
-struct fiber_unwind {};
-
-// One suspension of a fiber, on the fiber's stack for as long as it waits.
-// `suspend` calls await_suspend on `awaiter` with the driver's handle and returns what to run
-// next: null to stay suspended, else what the driver's await_suspend returns as is (the
-// awaiter's handle, or transfer(driver) when it declined to suspend).
-using fiber_driver_handle = std::coroutine_handle<task_promise<void>>;
-struct fiber_wait {
-  void* awaiter = nullptr;
-  std::coroutine_handle<> (*suspend)(void* awaiter, fiber_driver_handle driver) = nullptr;
-  std::exception_ptr error;  // thrown by await_suspend: rethrown in the fiber
 };
 
 // The driver: starts the fiber (taking a stack from the pool), runs it to completion, returns
@@ -77,11 +61,6 @@ task<void> run_fiber(fiber_options options, fiber_body body);
 
 // Throws std::logic_error (saying so) unless the calling code runs on a fiber.
 void require_fiber();
-
-// Switches out of the running fiber leaving `wait` to its driver, and returns once the driver
-// switches back. Throws std::logic_error outside a fiber; rethrows wait.error; throws
-// fiber_unwind when the fiber is being destroyed.
-void suspend_fiber(fiber_wait& wait);
 
 template <class Awaiter>
 std::coroutine_handle<> suspend_erased(void* awaiter, fiber_driver_handle driver) {

@@ -9,9 +9,9 @@
 
 #include "fiber/fiber_context.hpp"
 #include "fiber/overflow_report.hpp"
-#include "fiber/sanitizers.hpp"
 #include "fiber/stack_pool.hpp"
 #include "shoal/detail/fiber.hpp"
+#include "shoal/detail/fiber_sanitizers.hpp"
 #include "shoal/detail/task_env.hpp"
 #include "shoal/detail/transfer.hpp"
 #include "shoal/detail/with_env.hpp"
@@ -40,47 +40,28 @@ fiber_context::fiber_context(const fiber_options& options, fiber_body body)
   if (name_ != nullptr) tsan_set_name(tsan_fiber_, name_);
 }
 
-// resume() and suspend() are inlined at their one call site each (the driver, suspend_fiber): no
-// call level of their own between a stack switch and the code that follows it.
+// resume() is inlined at its one call site (the driver): no call level of its own between a
+// stack switch and the code that follows it.
 [[gnu::always_inline]] inline fiber_wait* fiber_context::resume() {
   started_ = true;
   fiber_context* const outer = std::exchange(running_fiber, this);
   void* fake_stack = nullptr;
   asan_start_switch(&fake_stack, stack_.bottom(), stack_.size);
-  tsan_caller_ = tsan_current_fiber();
+  if constexpr (fiber_tsan) link_.tsan_driver = tsan_current_fiber();
   tsan_switch_to(tsan_fiber_);
-  const ctx::transfer_t back = ctx::jump_fcontext(fiber_, this);
+  const ctx::transfer_t back = fiber_jump(fiber_, this);
   asan_finish_switch(fake_stack, nullptr, nullptr);
   running_fiber = outer;
   fiber_ = back.fctx;
   return static_cast<fiber_wait*>(back.data);
 }
 
-void fiber_context::arrived() noexcept {
-  asan_finish_switch(fake_stack_, &caller_bottom_, &caller_size_);
-}
-
-void fiber_context::leaving(bool last) noexcept {
-  asan_start_switch(last ? nullptr : &fake_stack_, caller_bottom_, caller_size_);
-  tsan_switch_to(tsan_caller_);
-}
-
-[[gnu::always_inline]] inline void fiber_context::suspend(fiber_wait& wait) {
-  if (unwinding_) throw fiber_unwind{};
-  leaving(false);
-  const ctx::transfer_t back = ctx::jump_fcontext(caller_, &wait);
-  caller_ = back.fctx;
-  arrived();
-  if (unwinding_) throw fiber_unwind{};
-  if (wait.error) std::rethrow_exception(std::exchange(wait.error, nullptr));
-}
-
 fiber_context::~fiber_context() {
   const bool suspended = started_ && !ended_;
   if (suspended) {
-    // Suspended for good: unwind its stack. suspend() throws fiber_unwind, and keeps throwing it
-    // at every await, so the fiber can only end.
-    unwinding_ = true;
+    // Suspended for good: unwind its stack. suspend_fiber() throws fiber_unwind, and keeps throwing
+    // it at every await, so the fiber can only end.
+    link_.unwinding = true;
     while (resume() != nullptr) {
     }
   }
@@ -96,8 +77,8 @@ fiber_context::~fiber_context() {
 
 void fiber_context::entry(ctx::transfer_t from) noexcept {
   auto* self = static_cast<fiber_context*>(from.data);
-  self->caller_ = from.fctx;
-  self->arrived();
+  self->link_.driver = from.fctx;
+  self->link_.arrived();
   try {
     self->body_.run(self->body_.self);
     // NOLINTNEXTLINE(bugprone-empty-catch): the stack is unwound to here; the fiber ends.
@@ -106,8 +87,8 @@ void fiber_context::entry(ctx::transfer_t from) noexcept {
     std::terminate();  // fiber_call::run lets nothing else escape
   }
   self->ended_ = true;
-  self->leaving(true);
-  ctx::jump_fcontext(self->caller_, nullptr);
+  self->link_.leaving(true);
+  ctx::jump_fcontext(self->link_.driver, nullptr);
   std::abort();  // an ended fiber is never resumed
 }
 
@@ -120,6 +101,7 @@ namespace {
 // may already be running again on another thread: only the returned handle is used after it.
 struct fiber_wait_awaiter {
   fiber_wait* wait;
+  fiber_link* link;
 
   bool await_ready() const noexcept { return false; }
   std::coroutine_handle<> await_suspend(fiber_driver_handle driver) noexcept {
@@ -128,7 +110,7 @@ struct fiber_wait_awaiter {
       next = wait->suspend(wait->awaiter, driver);
     } catch (...) {
       // It did not suspend: the fiber rethrows the exception from its await.
-      wait->error = std::current_exception();
+      link->error = std::current_exception();
       return transfer(driver);
     }
     return next ? next : std::noop_coroutine();
@@ -148,24 +130,30 @@ task<void> run_fiber(fiber_options options, fiber_body body) {
   prepare_overflow_report();
   fiber_context fiber(options, body);
   while (fiber_wait* wait = fiber.resume()) {
-    co_await fiber_wait_awaiter{wait};
+    co_await fiber_wait_awaiter{wait, &fiber.link()};
   }
 }
 
 bool in_fiber() noexcept { return running_fiber != nullptr; }
 
+namespace {
+// Out of line and cold: running_fiber_link, on every suspension, saves no registers for it.
+[[noreturn, gnu::noinline, gnu::cold]] void throw_outside_fiber() {
+  throw std::logic_error(
+      "shoal::await called outside a fiber (in a task, co_await instead; elsewhere, start a "
+      "fiber with shoal::fiber)");
+}
+}  // namespace
+
 void require_fiber() {
-  if (running_fiber == nullptr) {
-    throw std::logic_error(
-        "shoal::await called outside a fiber (in a task, co_await instead; elsewhere, start a "
-        "fiber with shoal::fiber)");
-  }
+  if (running_fiber == nullptr) throw_outside_fiber();
 }
 
-void suspend_fiber(fiber_wait& wait) {
+fiber_link& running_fiber_link() {
   fiber_context* const fiber = running_fiber;
-  if (fiber == nullptr) require_fiber();  // throws
-  fiber->suspend(wait);
+  if (fiber == nullptr) [[unlikely]]
+    throw_outside_fiber();
+  return fiber->link();
 }
 
 }  // namespace shoal::detail

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "fiber/sanitizers.hpp"
+#include "shoal/detail/fiber_sanitizers.hpp"
 #include "shoal/detail/mutex.hpp"
 #include "shoal/fiber.hpp"
 
