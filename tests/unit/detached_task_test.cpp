@@ -123,10 +123,10 @@ std::uint64_t frames_allocated_here() { return shoal::this_thread_frame_stats().
 // What it is for: a spawned chain is one frame, where a spawned task<void> is two (its own and
 // the root around it).
 TEST(DetachedTask, ASpawnedChainIsOneFrameWhereASpawnedTaskIsTwo) {
-  running_pool p(1);
   shoal::async_event event;
   std::atomic<int> live{0};
   std::latch waiting(2);
+  running_pool p(1);  // stopped first, once both chains have ended
   const std::uint64_t before = frames_allocated_here();
   p.pool.spawn_on(0, wait_on(event, frame_witness(live), waiting), std::stop_token{});
   const std::uint64_t detached = frames_allocated_here() - before;

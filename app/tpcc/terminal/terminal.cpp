@@ -61,7 +61,8 @@ auto bind_body(const Input& in, Output& out, runner<Input, Output> run) {
 
 // Runs one keyed input; the output (the terminal's screen) is not kept.
 template <class Input, class Output>
-shoal::task<transacted> perform(run_context& ctx, Input in, runner<Input, Output> run) {
+[[gnu::noinline]] shoal::task<transacted> perform(run_context& ctx, Input in,
+                                                  runner<Input, Output> run) {
   Output out;
   auto t = co_await transact(ctx, bind_body(in, out, run));
   co_return t;
@@ -108,28 +109,24 @@ transacted queued(bool sent, bool stopping) {
 }
 
 // Clause 2.7.2: the terminal's part of a Delivery is queueing it.
-shoal::task<transacted> delivery(run_context& ctx, random::rng& rng, std::int64_t w) {
+[[gnu::noinline]] shoal::task<transacted> delivery(run_context& ctx, random::rng& rng,
+                                                   std::int64_t w) {
   const bool sent = co_await shoal::with_stop_token(ctx.hard_stop.get_token(),
                                                     ctx.queue_for(w).send(make_request(rng, w)));
   const transacted t = queued(sent, ctx.hard_stop.stop_requested());
   co_return t;
 }
 
+// The keyed transaction of type k, not yet started: a plain function, so that transact_once
+// awaits one task (one awaiter, one result) whatever the type, and only the chosen type's frame
+// exists while it runs.
 shoal::task<transacted> submit(run_context& ctx, txn::kind k, random::rng& rng,
                                const terminal_config& config, stats::input_counts& c) {
-  transacted report;
-  if (k == txn::kind::new_order) {
-    report = co_await new_order(ctx, rng, config.w_id, c);
-  } else if (k == txn::kind::payment) {
-    report = co_await payment(ctx, rng, config.w_id, c);
-  } else if (k == txn::kind::order_status) {
-    report = co_await order_status(ctx, rng, config.w_id, c);
-  } else if (k == txn::kind::delivery) {
-    report = co_await delivery(ctx, rng, config.w_id);
-  } else {
-    report = co_await stock_level(ctx, rng, config);
-  }
-  co_return report;
+  if (k == txn::kind::new_order) return new_order(ctx, rng, config.w_id, c);
+  if (k == txn::kind::payment) return payment(ctx, rng, config.w_id, c);
+  if (k == txn::kind::order_status) return order_status(ctx, rng, config.w_id, c);
+  if (k == txn::kind::delivery) return delivery(ctx, rng, config.w_id);
+  return stock_level(ctx, rng, config);
 }
 
 nanoseconds think(txn::kind k, random::rng& rng, double scale) {
