@@ -53,9 +53,13 @@ detached_task sleeper(shoal::thread_pool& pool, std::size_t k, const std::stop_s
                       observed& seen, std::latch& asleep, std::latch& ended) {
   if (shoal::current_stop_token() == source.get_token()) seen.body_saw_token.fetch_add(1);
   if (shoal::executor::current() != &pool.worker(k)) seen.wrong_worker.fetch_add(1);
-  if (co_await child_sees(source)) seen.child_saw_token.fetch_add(1);
+  // Each co_await's result in a variable first: g++ 12 miscompiles `if (!co_await sleep...)` in
+  // this coroutine (a task<void> too: SIGILL on the first resumption, at -O0 and -O3 alike).
+  const bool child_saw = co_await child_sees(source);
+  if (child_saw) seen.child_saw_token.fetch_add(1);
   asleep.count_down();
-  if (!co_await shoal::sleep_for(1h)) seen.woke_by_stop.fetch_add(1);
+  const bool slept = co_await shoal::sleep_for(1h);
+  if (!slept) seen.woke_by_stop.fetch_add(1);
   if (shoal::executor::current() != &pool.worker(k)) seen.wrong_worker.fetch_add(1);
   ended.count_down();
 }
