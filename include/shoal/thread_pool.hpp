@@ -49,6 +49,8 @@
 
 namespace shoal {
 
+class detached_task;  // shoal/detached_task.hpp
+
 // What stop(), schedule() and schedule_on() return: awaitables (see each below).
 using pool_stop_awaiter = detail::pool_stop_awaiter;
 using pool_schedule_awaiter = detail::pool_schedule_awaiter;
@@ -112,6 +114,9 @@ class thread_pool {
   void spawn(task<void> t, std::stop_token token);
   void spawn_on(std::size_t k, task<void> t);
   void spawn_on(std::size_t k, task<void> t, std::stop_token token);
+  // The same for a coroutine that is its own root (shoal/detached_task.hpp): one frame per
+  // chain, no root frame around it.
+  void spawn_on(std::size_t k, detached_task t, std::stop_token token);
 
   [[nodiscard]] std::size_t size() const noexcept;
   [[nodiscard]] executor& worker(std::size_t k);

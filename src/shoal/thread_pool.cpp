@@ -1,12 +1,15 @@
 // shoal::thread_pool's public surface (shoal/thread_pool.hpp) over pool_state and its workers.
 #include "shoal/thread_pool.hpp"
 
+#include <coroutine>
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "pool/pool_state.hpp"
 #include "pool/worker.hpp"
+#include "shoal/detached_task.hpp"
 #include "shoal/detail/root_task.hpp"
 
 namespace shoal {
@@ -90,7 +93,19 @@ void thread_pool::spawn_on(std::size_t k, task<void> t, std::stop_token token) {
   w.post(spawned_root(detail::run_detached_under<void>(std::move(t), std::move(token)), &w), true);
 }
 
+void thread_pool::spawn_on(std::size_t k, detached_task t, std::stop_token token) {
+  executor& w = worker(k);
+  const std::coroutine_handle<detail::detached_promise> h = t.release();
+  state_->count_spawned();  // nothing below throws
+  h.promise().start(*state_, w, std::move(token));
+  w.post(h, true);
+}
+
 namespace detail {
+
+void end_detached(pool_state& pool, std::coroutine_handle<> frame) noexcept {
+  pool_state::spawned_ended(&pool, frame);
+}
 
 void pool_post(thread_pool& pool, std::coroutine_handle<> h) noexcept { pool.post(h); }
 

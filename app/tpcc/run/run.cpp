@@ -67,9 +67,10 @@ std::int64_t start_terminals(shoal::thread_pool& pool, terminal::run_context& ct
       t.w_id = static_cast<std::int32_t>(w);
       // Each terminal its district for Stock-Level (clause 2.8.1.2); beyond 10, they repeat.
       t.stock_level_d_id = static_cast<std::int32_t>((d - 1) % spec_terminals_per_warehouse + 1);
-      t.start_delay = std::chrono::nanoseconds(rng.uniform(0, spread - 1));
+      const auto start_delay = std::chrono::nanoseconds(rng.uniform(0, spread - 1));
       const auto worker = static_cast<std::size_t>(started) % pool.size();
-      pool.spawn_on(worker, terminal::run_terminal(ctx, t, rng.split(), c.terminals.enter()),
+      pool.spawn_on(worker,
+                    terminal::run_terminal(ctx, t, start_delay, rng.split(), c.terminals.enter()),
                     ctx.issue_stop.get_token());
       ++started;
     }

@@ -7,8 +7,9 @@
 // (/sys/fs/cgroup/memory.max - memory.current), and the address-space limit (RLIMIT_AS, `ulimit
 // -v`) less this process's virtual size; nullopt when none can be read. Each names its source.
 // too_big_for(terminals, room) compares a run's estimate (bytes_per_terminal each, measured
-// at 669-747 B by scripts/capacity.sh at a million terminals, plus a fixed allowance for the
-// pool, the driver and the reports) with the room; it returns the refusal's text, or nullopt.
+// at 408 B by scripts/capacity.sh at a million terminals (issue 30; 669-747 B before), kept at
+// 800 B for the transactions in flight, plus a fixed allowance for the pool, the driver and the
+// reports) with the room; it returns the refusal's text, or nullopt.
 // Thread-safety: any thread; memory_room() reads the OS anew.
 #pragma once
 

@@ -61,7 +61,8 @@ auto bind_body(const Input& in, Output& out, runner<Input, Output> run) {
 
 // Runs one keyed input; the output (the terminal's screen) is not kept.
 template <class Input, class Output>
-shoal::task<transacted> perform(run_context& ctx, Input in, runner<Input, Output> run) {
+[[gnu::noinline]] shoal::task<transacted> perform(run_context& ctx, Input in,
+                                                  runner<Input, Output> run) {
   Output out;
   auto t = co_await transact(ctx, bind_body(in, out, run));
   co_return t;
@@ -108,28 +109,24 @@ transacted queued(bool sent, bool stopping) {
 }
 
 // Clause 2.7.2: the terminal's part of a Delivery is queueing it.
-shoal::task<transacted> delivery(run_context& ctx, random::rng& rng, std::int64_t w) {
+[[gnu::noinline]] shoal::task<transacted> delivery(run_context& ctx, random::rng& rng,
+                                                   std::int64_t w) {
   const bool sent = co_await shoal::with_stop_token(ctx.hard_stop.get_token(),
                                                     ctx.queue_for(w).send(make_request(rng, w)));
   const transacted t = queued(sent, ctx.hard_stop.stop_requested());
   co_return t;
 }
 
+// The keyed transaction of type k, not yet started: a plain function, so that transact_once
+// awaits one task (one awaiter, one result) whatever the type, and only the chosen type's frame
+// exists while it runs.
 shoal::task<transacted> submit(run_context& ctx, txn::kind k, random::rng& rng,
                                const terminal_config& config, stats::input_counts& c) {
-  transacted report;
-  if (k == txn::kind::new_order) {
-    report = co_await new_order(ctx, rng, config.w_id, c);
-  } else if (k == txn::kind::payment) {
-    report = co_await payment(ctx, rng, config.w_id, c);
-  } else if (k == txn::kind::order_status) {
-    report = co_await order_status(ctx, rng, config.w_id, c);
-  } else if (k == txn::kind::delivery) {
-    report = co_await delivery(ctx, rng, config.w_id);
-  } else {
-    report = co_await stock_level(ctx, rng, config);
-  }
-  co_return report;
+  if (k == txn::kind::new_order) return new_order(ctx, rng, config.w_id, c);
+  if (k == txn::kind::payment) return payment(ctx, rng, config.w_id, c);
+  if (k == txn::kind::order_status) return order_status(ctx, rng, config.w_id, c);
+  if (k == txn::kind::delivery) return delivery(ctx, rng, config.w_id);
+  return stock_level(ctx, rng, config);
 }
 
 nanoseconds think(txn::kind k, random::rng& rng, double scale) {
@@ -188,36 +185,67 @@ std::uint16_t group_of(const terminal_config& config) {
   co_return think(k, rng, ctx.wait_scale);
 }
 
+// A bug stopped the terminal: the run stops, naming it. Out of line, so that the message's
+// strings are not in the sleeping terminal's frame.
+[[gnu::noinline, gnu::cold]] void fail(run_context& ctx, const terminal_config& config,
+                                       const std::exception& e) {
+  ctx.fail(std::string("terminal of warehouse ") + std::to_string(config.w_id) + ": " + e.what());
+}
+
+// What a terminal keeps across its sleep besides the sleep itself: when it began and the type
+// whose think time it holds. The sleep (the start delay first, then each think time plus the next
+// keying time) is run_terminal's `start_delay` parameter, reused. Only the helpers below touch
+// them, by reference, so the compiler keeps each once, in memory, instead of spilling copies of
+// derived values (the think time, the keying time) into the sleeping terminal's frame.
+struct cycle {
+  clock::time_point asleep{};
+  txn::kind last = txn::kind::new_order;
+  bool thought = false;  // the sleep holds a think time (not before the first card)
+};
+
+// Adds card k's keying time to the sleep and notes when it begins; returns the sleep.
+[[gnu::noinline]] nanoseconds begin_sleep(const run_context& ctx, nanoseconds& wait, cycle& c,
+                                          txn::kind k) {
+  wait += keying_time(k, ctx.wait_scale);
+  c.asleep = clock::now();
+  return wait;
+}
+
+// The think time just slept, for the audit (record_slept); none before the first card.
+[[gnu::noinline]] void end_sleep(run_context& ctx, const nanoseconds& wait, const cycle& c,
+                                 txn::kind k, bool on_time) {
+  if (!c.thought) return;
+  const nanoseconds keying = keying_time(k, ctx.wait_scale);
+  record_slept(ctx, c.last, wait - keying, keying, c.asleep, on_time);
+}
+
 }  // namespace
 
 // The terminal's cycle, under the run's issue_stop (the chain's token): the think time of the
 // last transaction and the keying time of the next are one sleep, so a sleeping terminal is this
-// frame and one timer. False from the sleep: the run stopped issuing. One frame, with the
-// catch, so nothing else lives beside it while the terminal sleeps; `admission` leaves the gate
-// when the frame is destroyed.
-shoal::task<void> run_terminal(run_context& ctx, terminal_config config, random::rng rng,
-                               shoal::gate_token admission) {
+// frame and one timer. False from the sleep: the run stopped issuing. One frame, the chain's root
+// (shoal::detached_task), with the catch, so nothing else lives beside it while the terminal
+// sleeps; `admission` leaves the gate when the frame is destroyed.
+shoal::detached_task run_terminal(run_context& ctx, terminal_config config, nanoseconds start_delay,
+                                  random::rng rng, shoal::gate_token admission) {
   static_cast<void>(admission);
   try {
     terminal::deck deck;
-    nanoseconds wait = config.start_delay;
-    nanoseconds thinking{-1};  // the think time `wait` holds; negative: none (the first card)
-    txn::kind last = txn::kind::new_order;  // the type whose think `thinking` is
+    nanoseconds& wait = start_delay;  // the sleep to come
+    cycle c;
     for (;;) {
       const txn::kind k = deck.next(rng);
-      const nanoseconds keying = keying_time(k, ctx.wait_scale);
-      wait += keying;
       bool going = !ctx.issue_stop.stop_requested();
-      const clock::time_point asleep = clock::now();
-      if (going && wait > nanoseconds(0)) going = co_await shoal::sleep_for(wait);
-      if (thinking >= nanoseconds(0)) record_slept(ctx, last, thinking, keying, asleep, going);
+      const nanoseconds sleep = begin_sleep(ctx, wait, c, k);
+      if (going && sleep > nanoseconds(0)) going = co_await shoal::sleep_for(sleep);
+      end_sleep(ctx, wait, c, k, going);
       if (!going) break;
       wait = co_await transact_once(ctx, k, rng, config);
-      thinking = wait;
-      last = k;
+      c.thought = true;
+      c.last = k;
     }
   } catch (const std::exception& e) {
-    ctx.fail(std::string("terminal of warehouse ") + std::to_string(config.w_id) + ": " + e.what());
+    fail(ctx, config, e);
   }
 }
 

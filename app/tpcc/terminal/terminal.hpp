@@ -9,22 +9,21 @@
 // answer at once; a deliverer (deliverer.hpp) runs it later.
 // Each transaction's response time, queueing and service time and outcome go to the recorder.
 // Memory: a sleeping terminal (nearly all of them, nearly all the time) is one frame (the loop,
-// with its deck, random stream and gate token) under its spawned root, and one timer: the think
-// time of one transaction and the keying time of the next are one sleep, and a transaction's
-// own state lives in frames that exist only while it runs (see docs/design/tpcc-sim.md for the
-// bytes per terminal).
+// with its deck, random stream and gate token; it is its chain's root: shoal::detached_task) and
+// one timer: the think time of one transaction and the keying time of the next are one sleep,
+// and a transaction's own state lives in frames that exist only while it runs (see
+// docs/benchmarks.md, "Client capacity", for the bytes per terminal).
 //
-// Awaiting run_terminal:
-//   Result: void, when the chain's stop token is requested (it finishes the transaction in
-//           flight first) or a bug stopped the run (context.fail()). `admission` (the run's
-//           gate of terminals) is held until the terminal's frame is destroyed.
+// Spawning run_terminal:
+//   Result: none (a detached_task): it ends when the chain's stop token is requested (it
+//           finishes the transaction in flight first) or a bug stopped the run (context.fail()).
+//           `admission` (the run's gate of terminals) is held until the terminal's frame is
+//           destroyed.
 //   Errors: none escape: an unexpected exception is handed to context.fail().
 //   Cancellation: the chain's token is the run's issue_stop: spawn the terminal under it
-//                 (`pool.spawn_on(k, run_terminal(...), ctx.issue_stop.get_token())`, no
-//                 with_stop_token frame per terminal); its sleeps wake on it, its transactions
-//                 run under hard_stop only (context.hpp).
-//   Resumes on: the executor it was started on; spawn it bound (thread_pool::spawn_on) so the
-//               terminal always runs on its own worker.
+//                 (`pool.spawn_on(k, run_terminal(...), ctx.issue_stop.get_token())`); its sleeps
+//                 wake on it, its transactions run under hard_stop only (context.hpp).
+//   Resumes on: worker k, the one it was spawned on (thread_pool::spawn_on binds it).
 //   Thread-safety: one coroutine per terminal; the context is shared.
 #pragma once
 
@@ -32,20 +31,21 @@
 #include <cstdint>
 
 #include "random/rng.hpp"
+#include "shoal/detached_task.hpp"
 #include "shoal/gate.hpp"
-#include "shoal/task.hpp"
 #include "terminal/context.hpp"
 
 namespace tpcc::terminal {
 
-// 16 bytes: it lives in every sleeping terminal's frame (32-bit ids: up to 2^31 warehouses).
+// 8 bytes: it lives in every sleeping terminal's frame (32-bit ids: up to 2^31 warehouses).
 struct terminal_config {
   std::int32_t w_id = 1;
   std::int32_t stock_level_d_id = 1;
-  std::chrono::nanoseconds start_delay{0};  // ramp-up: when to start within the warm-up
 };
 
-shoal::task<void> run_terminal(run_context& ctx, terminal_config config, random::rng rng,
-                               shoal::gate_token admission);
+// `start_delay`: the ramp-up, when to start within the warm-up.
+shoal::detached_task run_terminal(run_context& ctx, terminal_config config,
+                                  std::chrono::nanoseconds start_delay, random::rng rng,
+                                  shoal::gate_token admission);
 
 }  // namespace tpcc::terminal
