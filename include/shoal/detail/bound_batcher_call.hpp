@@ -23,8 +23,8 @@
 // and marks the host cancelled (its post resumes it with nullopt); clear, the batch goes on with
 // them. So a caller is resumed exactly once, and never before its batch's bulk call returned:
 // a sent batch is never left, which keeps the contract "destroy after every call returned"
-// sufficient (no runner can outlive the last caller). A stop during the bulk call is read at the
-// completion, once per host: the callers it covers share its token and follow its answer.
+// sufficient (no runner can outlive the last caller). A stop during the bulk call is read by
+// each caller as it resumes, from its own token (one load, on home), before it reads its item.
 #pragma once
 
 #include <coroutine>
@@ -87,24 +87,21 @@ class bound_call {
   // The item's value; nullopt when the call was cancelled. Rethrows the item's or the bulk
   // call's exception.
   std::optional<value_type> await_resume() {
-    if (phase_ == phase::done) [[likely]] {
-      return take();
+    if (phase_ == phase::joined) [[likely]] {
+      if (batch_->returned) [[likely]] {
+        return take();
+      }
+      state_->leave(*this);  // a host of a filling batch, resumed by its stop callback
     }
-    if (phase_ == phase::joined) {  // a host of a filling batch, resumed by its stop callback
-      state_->leave(*this);
-      return std::nullopt;
-    }
-    if (phase_ == phase::stopped) state_->release(*batch_);  // it was sent: one reader less
     return std::nullopt;
   }
 
  private:
   friend state_type;
 
-  // done / stopped: its batch was sent and returned (stopped: its token was, at the completion);
-  // it reads (or just releases) the batch. cancelled: it left before its batch was sent, or never
-  // joined one.
-  enum class phase : std::uint8_t { before, joined, done, stopped, cancelled };
+  // joined: in batch_ (filling, in its bulk call, or returned: batch_->returned); cancelled: it
+  // left before its batch was sent, or never joined one.
+  enum class phase : std::uint8_t { before, joined, cancelled };
 
   // Releases the batch when the caller's item has been taken (or its exception copied).
   struct release_on_exit {
@@ -117,9 +114,14 @@ class bound_call {
   };
 
   // The item moved from the batch's results into the returned optional, or the call's or the
-  // item's exception; then the batch has one reader less.
+  // item's exception, or nullopt when its token was stopped during the bulk call (read now, on
+  // home: the batch's stop callbacks are gone since its flush); then the batch has one reader
+  // less.
   std::optional<value_type> take() {
     const release_on_exit release(state_, batch_);
+    if (token_ != nullptr && token_->stop_requested()) [[unlikely]] {
+      return std::nullopt;
+    }
     if (batch_->failure) [[unlikely]] {
       std::rethrow_exception(batch_->failure);
     }
@@ -143,20 +145,11 @@ class bound_call {
   // filling. The callback may run at once (a stop requested meanwhile): it only posts us.
   void host_stop() noexcept { stop_.emplace(*token_, on_stop{this}); }
 
-  // The bulk call returned: done, or stopped when its token was. Callers complete in arrival
-  // order, so a host reads its token before the callers it covers follow its answer (the same
-  // token; a stop landing in between is ordered after). Links it for resumption before `next`.
-  void finish(bound_call* next) noexcept {
-    if (host_ == this) stopped_ = token_->stop_requested();
-    phase_ = host_ != nullptr && host_->stopped_ ? phase::stopped : phase::done;
-    link_.next = next != nullptr ? &next->link_ : nullptr;
-  }
-
   state_type* state_;
   Arg arg_;  // moved into the batch when the call joins it
   phase phase_ = phase::before;
   // A host's: written by its stop callback (any thread), read on home after stop_.reset() or
-  // after the callback's post; at completion, set from its token.
+  // after the callback's post.
   bool stopped_ = false;
   std::size_t index_ = 0;                   // its argument's (and result's) index in the batch
   batch_type* batch_ = nullptr;             // the batch it joined
@@ -165,7 +158,7 @@ class bound_call {
   bound_call* host_ = nullptr;              // whose stop callback covers it (itself when host)
   bound_call* next_out_ = nullptr;          // taken out together with its host
   bound_call* next_host_ = nullptr;         // the batch's hosts, while it fills
-  resume_link link_;                        // its handle, and the resumption order
+  resume_link link_;  // its handle; linked like next_ (resume_here takes the batch's chain)
   std::optional<std::stop_callback<on_stop>> stop_;  // a host's only
 };
 

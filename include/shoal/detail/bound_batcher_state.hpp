@@ -64,11 +64,13 @@ struct bound_batch {
   std::vector<R> results;                   // the bulk call's, read by the callers
   std::exception_ptr failure;               // the bulk call's, rethrown by each caller
   std::size_t unread = 0;                   // callers resumed with it that have not read it yet
+  bool returned = false;                    // its bulk call returned: results/failure are set
 
   void clear() noexcept {
     args.clear();
     results.clear();
     failure = nullptr;
+    returned = false;
     head = tail = stop_host = hosts = nullptr;
   }
 };
@@ -90,7 +92,10 @@ class bound_state {
   };
 
   template <class Bulk>
-  bound_state(executor& home, Bulk bulk, policy p) : home_(&home), policy_(std::move(p)) {
+  bound_state(executor& home, Bulk bulk, policy p)
+      : home_(&home),
+        policy_(std::move(p)),
+        rules_(policy_.max_size != 0 || policy_.flush_if || policy_.max_wait > duration::zero()) {
     if constexpr (async_bulk<Bulk, Arg, R>) {
       async_ = std::move(bulk);
     } else {
@@ -131,12 +136,21 @@ class bound_state {
       throw;
     }
     call* const prev = b.tail;
-    (prev != nullptr ? prev->next_ : b.head) = &c;
+    if (prev != nullptr) {
+      prev->next_ = &c;
+      prev->link_.next = &c.link_;
+    } else {
+      b.head = &c;
+    }
     b.tail = &c;
     c.index_ = b.args.size() - 1;
     c.batch_ = &b;
     c.phase_ = call::phase::joined;
     const bool host = cover(b, c);
+    if (!rules_) {  // only idleness flushes
+      if (host) c.host_stop();
+      return nullptr;
+    }
     reason why = nullptr;
     std::coroutine_handle<> runner;
     try {
@@ -172,14 +186,15 @@ class bound_state {
   std::vector<R> call_sync(batch_type& b) { return sync_(std::span<Arg>(b.args)); }
 
   // Keeps the results (or the failure) in the batch for its callers to read, then resumes them
-  // here, in one loop. Touches nothing of the batcher after the first resumption: a caller may
-  // destroy it once the last one has read the batch.
+  // here: the callers' links, made as they joined, are already the list resume_here walks.
+  // Touches nothing of the batcher after the first resumption: a caller may destroy it once the
+  // last one has read the batch.
   void complete(batch_type& b, std::vector<R>& results, std::exception_ptr failure) noexcept {
     if (!failure && results.size() != b.args.size()) failure = size_mismatch();
     b.results.swap(results);  // the old buffer goes with the runner's vector
     b.failure = std::move(failure);
     b.unread = b.args.size();
-    for (call* c = b.head; c != nullptr; c = c->next_) c->finish(c->next_);
+    b.returned = true;
     if (resumable_here(home_)) {
       resume_here(&b.head->link_, &b.tail->link_);
       return;
@@ -244,7 +259,12 @@ class bound_state {
   void undo_join(batch_type& b, call& c, call* prev) noexcept {
     b.args.pop_back();
     b.tail = prev;
-    (prev != nullptr ? prev->next_ : b.head) = nullptr;
+    if (prev != nullptr) {
+      prev->next_ = nullptr;
+      prev->link_.next = nullptr;
+    } else {
+      b.head = nullptr;
+    }
     if (b.stop_host == &c) b.stop_host = nullptr;
     if (b.hosts == &c) b.hosts = c.next_host_;
     c.phase_ = call::phase::before;
@@ -354,6 +374,7 @@ class bound_state {
         ++kept;
         *link = c;
         link = &c->next_;
+        if (last_kept != nullptr) last_kept->link_.next = &c->link_;
         last_kept = c;
       } else {
         ++counters_.cancelled;
@@ -367,6 +388,7 @@ class bound_state {
     *link = nullptr;
     *out_tail = nullptr;
     b.tail = last_kept;
+    if (last_kept != nullptr) last_kept->link_.next = nullptr;
     b.args.erase(b.args.begin() + static_cast<std::ptrdiff_t>(kept), b.args.end());
     if (b.stop_host == &host) b.stop_host = nullptr;  // the next caller hosts a new one
     for (call** h = &b.hosts; *h != nullptr; h = &(*h)->next_host_) {
@@ -403,6 +425,7 @@ class bound_state {
   timer_with_owner timer_;   // the current batch's max-wait timer
   bool timer_armed_ = false;
   time_point deadline_{};  // the current batch's, when max_wait is set
+  bool rules_;  // a flush rule besides idleness: join asks due()
   batch_counters counters_;
 };
 
