@@ -309,9 +309,11 @@ TEST(bound_batcher, AWrongResultCountIsALogicError) {
 
 // The buffers a batch of `b` was sent in, over rounds of two callers that complete before the
 // next round starts: a batch is recycled once its last caller has read it (or its error), so
-// two batches (the one filling, the one being read) serve every round.
+// two batches (the one filling, the one being read) serve every round. Counts the callers that
+// got an exception.
 template <class Batcher, class Seen>
-std::size_t buffers_over_rounds(manual_scheduler& sched, Batcher& b, Seen& data, int rounds) {
+std::size_t buffers_over_rounds(manual_scheduler& sched, Batcher& b, Seen& data, int rounds,
+                                int& failed) {
   for (int r = 0; r < rounds; ++r) {
     auto one = sched.spawn(call_items(b, 2 * r));
     auto two = sched.spawn(call_items(b, 2 * r + 1));
@@ -321,6 +323,7 @@ std::size_t buffers_over_rounds(manual_scheduler& sched, Batcher& b, Seen& data,
       try {
         (void)c->get();
       } catch (const std::exception&) {  // the odd item, or the whole batch
+        ++failed;
       }
     }
   }
@@ -333,15 +336,16 @@ TEST(bound_batcher, ABatchIsRecycledOnceItsLastCallerReadItsResultOrItsError) {
   std::vector<const int*> data;
   int batch = 0;
   // Every second batch fails as a whole; in the others the odd item fails.
-  bound_batcher<int, item_result<int>> b(
-      sched,
-      [&](std::span<int> args) {
-        data.push_back(args.data());
-        if (++batch % 2 == 0) throw std::runtime_error("down");
-        return fail_odd(args);
-      },
-      {.max_size = 2});
-  EXPECT_EQ(buffers_over_rounds(sched, b, data, 10), 2U);
+  bound_batcher<int, item_result<int>> b(sched,
+                                         [&](std::span<int> args) {
+                                           data.push_back(args.data());
+                                           if (++batch % 2 == 0) throw std::runtime_error("down");
+                                           return fail_odd(args);
+                                         },
+                                         {.max_size = 2});
+  int failed = 0;
+  EXPECT_EQ(buffers_over_rounds(sched, b, data, 10, failed), 2U);
+  EXPECT_EQ(failed, 5 * 1 + 5 * 2);
   EXPECT_EQ(b.stats().batches, 10U);
 }
 

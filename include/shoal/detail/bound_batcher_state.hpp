@@ -57,7 +57,7 @@ concept bulk_function =
 template <class Arg, class R>
 struct bound_batch {
   std::vector<Arg> args;
-  bound_call<Arg, R>* head = nullptr;       // its callers, through next_, one per argument
+  bound_call<Arg, R>* head = nullptr;  // its callers, through next_, one per argument
   bound_call<Arg, R>* tail = nullptr;
   bound_call<Arg, R>* stop_host = nullptr;  // the latest caller hosting a stop callback
   bound_call<Arg, R>* hosts = nullptr;      // every host, through next_host_ (while it fills)
@@ -425,7 +425,7 @@ class bound_state {
   timer_with_owner timer_;   // the current batch's max-wait timer
   bool timer_armed_ = false;
   time_point deadline_{};  // the current batch's, when max_wait is set
-  bool rules_;  // a flush rule besides idleness: join asks due()
+  bool rules_;             // a flush rule besides idleness: join asks due()
   batch_counters counters_;
 };
 
