@@ -23,6 +23,9 @@
 //   bulk_calls       (no_delays only) the two bulk calls alone, on inputs built once: the work
 //                    every batching variant does; with coro_harness, the floor of the coroutine
 //                    variants.
+//   corobatch_opt    (no_delays only; only when CMake is given SHOAL_COROBATCH_DIR, a checkout of
+//                    the corobatch talk's repository) the talk's optimised variant (cb2) on the
+//                    same service, written here against its API: the peer to beat (issue 30).
 // Counters: allocs/op per run (everything: the functions' result vectors too) and calls/op.
 // After the runs it prints the seed's table: each variant's time and its ratio to
 // manual_batching from the same run (median and fastest over the repetitions; wall time with
