@@ -23,6 +23,9 @@
 //   bulk_calls       (no_delays only) the two bulk calls alone, on inputs built once: the work
 //                    every batching variant does; with coro_harness, the floor of the coroutine
 //                    variants.
+//   corobatch_opt    (no_delays only; only when CMake is given SHOAL_COROBATCH_DIR, a checkout of
+//                    the corobatch talk's repository) the talk's optimised variant (cb2) on the
+//                    same service, written here against its API: the peer to beat (issue 30).
 // Counters: allocs/op per run (everything: the functions' result vectors too) and calls/op.
 // After the runs it prints the seed's table: each variant's time and its ratio to
 // manual_batching from the same run (median and fastest over the repetitions; wall time with
@@ -43,6 +46,12 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#if defined(SHOAL_BENCH_COROBATCH_OPT)
+#include <corobatch_opt.h>
+#include <array>    // corobatch_opt.h uses std::array and std::exchange
+#include <utility>  // without including their headers
+#endif
 
 #include "shoal/batcher.hpp"
 #include "shoal/bound_batcher.hpp"
@@ -223,6 +232,58 @@ void coro_batching_bound(benchmark::State& state, bool delays) {
   shoal::sync_wait(coro_loop<shoal::bound_batcher>(state, s));
 }
 
+#if defined(SHOAL_BENCH_COROBATCH_OPT)
+// corobatch's optimised variant, the talk's "Coro Batching (Opt)" (namespace cb2 of
+// github.com/MakersF/cppcon-2021-corobatch, src/corobatch_opt.h; given to CMake as
+// SHOAL_COROBATCH_DIR, never part of this repository): frames in its bump buffer, each result
+// written by the bulk function into its caller's awaiter, the executor and the batchers run to
+// completion. Written here against its API on the same service: the batchers and the executor
+// live across runs (buffers grown), like ours; the bulk functions move the service's results into
+// the awaiters (the service returns vectors, as it does for every variant).
+template <class Arg, class R, class Fn>
+using cb2_batcher = cb2::Batcher<Arg, R, Fn, bool (*)(const std::vector<Arg>&)>;
+
+template <class Arg>
+bool cb2_never(const std::vector<Arg>& /*args*/) {
+  return false;
+}
+
+template <class GetPrefs, class Send>
+cb2::task_impl<true> cb2_user(GetPrefs& get_prefs, Send& send, int id, std::vector<bool>& out) {
+  prefs p = co_await get_prefs(id);
+  if (p.wants_mail) out[static_cast<std::size_t>(id)] = co_await send(std::move(p.address));
+}
+
+void corobatch_opt(benchmark::State& state, bool /*delays*/) {
+  service s;
+  auto get = [&s](const std::vector<int>& ids, std::vector<std::optional<prefs>*>& out) {
+    std::vector<prefs> r = s.get_user_prefs(ids);
+    for (std::size_t i = 0; i < r.size(); ++i) out[i]->emplace(std::move(r[i]));
+  };
+  auto send = [&s](const std::vector<std::string>& a, std::vector<std::optional<bool>*>& out) {
+    const std::vector<bool> r = s.send_notifs(a);
+    for (std::size_t i = 0; i < r.size(); ++i) out[i]->emplace(r[i]);
+  };
+  cb2::Executor e;
+  cb2_batcher<int, prefs, decltype(get)> get_prefs{e, get, &cb2_never<int>};
+  cb2_batcher<std::string, bool, decltype(send)> sender{e, send, &cb2_never<std::string>};
+  const auto run = [&] {
+    std::vector<bool> notified(static_cast<std::size_t>(users));
+    for (int id = 0; id < users; ++id) e.submit(cb2_user(get_prefs, sender, id, notified));
+    cb2::run_to_completion(e, get_prefs, sender);
+    return notified;
+  };
+  (void)run();  // steady state: buffers grown
+  s.calls = 0;
+  const alloc_meter allocs;
+  for (auto _ : state) {
+    std::vector<bool> notified = run();
+    benchmark::DoNotOptimize(notified.size());
+  }
+  report(state, allocs, s);
+}
+#endif
+
 shoal::task<bool> user_without_calls(int id) { co_return id % 2 == 0; }
 
 shoal::task<> harness_loop(benchmark::State& state) {
@@ -252,6 +313,9 @@ BENCHMARK_CAPTURE(coro_batching, no_delays, false);
 BENCHMARK_CAPTURE(coro_batching_bound, no_delays, false);
 BENCHMARK_CAPTURE(coro_harness, no_delays, false);
 BENCHMARK_CAPTURE(bulk_calls, no_delays, false);
+#if defined(SHOAL_BENCH_COROBATCH_OPT)
+BENCHMARK_CAPTURE(corobatch_opt, no_delays, false);
+#endif
 
 // Console output as usual, then the seed's table, one per mode: each variant's median and
 // fastest time per run over its repetitions and their ratios to manual_batching's. With delays
@@ -320,8 +384,9 @@ class ratio_reporter : public benchmark::ConsoleReporter {
                 by_wall ? "delays: wall time" : "no_delays: CPU time", "runs",
                 by_wall ? "median us" : "median ns", "x manual", "fastest", "x manual",
                 by_wall ? "x (CPU)" : "x (wall)", "allocs/run", "allocs/item", "target");
-    for (const char* variant : {"no_batching/", "manual_batching/", "coro_batching/",
-                                "coro_batching_bound/", "coro_harness/", "bulk_calls/"}) {
+    for (const char* variant :
+         {"no_batching/", "manual_batching/", "coro_batching/", "coro_batching_bound/",
+          "corobatch_opt/", "coro_harness/", "bulk_calls/"}) {
       const std::string name = std::string(variant).append(mode);
       if (samples_.count(name) == 0) continue;
       const samples& v = samples_[name];

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <future>
@@ -161,6 +162,53 @@ TEST(bound_batcher, FlushesWhenThePredicateSaysSo) {
   EXPECT_EQ(calls[3].get(), 10);
 }
 
+TEST(bound_batcher, AFlushIfThatThrowsFailsOnlyTheArrivingCallerAndLeavesTheBatchAsItWas) {
+  manual_scheduler sched;
+  std::vector<std::vector<int>> seen;
+  auto throws_on_99 = [](std::span<const int> args) {
+    if (args.back() == 99) throw std::invalid_argument("99");
+    return false;
+  };
+  int_batcher b(sched, times_ten{&seen}, {.flush_if = throws_on_99});
+  auto one = sched.spawn(call(b, 1));
+  auto bad = sched.spawn(call(b, 99));
+  auto two = sched.spawn(call(b, 2));
+  sched.run_all();
+  EXPECT_EQ(b.pending(), 2U);
+  EXPECT_THROW((void)bad.get(), std::invalid_argument);
+  sched.idle();
+  ASSERT_EQ(seen.size(), 1U);
+  EXPECT_EQ(seen[0], values({1, 2}));
+  EXPECT_EQ(one.get(), 10);
+  EXPECT_EQ(two.get(), 20);
+}
+
+// Each caller calls `rounds` times in a row: a batch's callers read their results from it one
+// after the other while the next batch already fills (and completes) behind them.
+task<int> call_in_a_row(int_batcher& b, int first, int rounds) {
+  int wrong = 0;
+  for (int r = 0; r < rounds; ++r) {
+    const int x = first + r * 100;
+    if (co_await b(x) != std::optional<int>(x * 10)) ++wrong;
+  }
+  co_return wrong;
+}
+
+TEST(bound_batcher, CallersReadTheirOwnResultsWhileLaterBatchesFillAndComplete) {
+  manual_scheduler sched;
+  std::vector<std::vector<int>> seen;
+  int_batcher b(sched, times_ten{&seen}, {.max_size = 3});
+  std::vector<spawned<int>> calls;
+  for (int i = 1; i <= 5; ++i) calls.push_back(sched.spawn(call_in_a_row(b, i, 4)));
+  sched.run_all();
+  for (int k = 0; k < 10 && b.pending() != 0; ++k) {
+    sched.idle();
+    sched.run_all();
+  }
+  for (auto& c : calls) EXPECT_EQ(c.get(), 0);
+  EXPECT_EQ(b.stats().items, 20U);
+}
+
 task<std::optional<std::size_t>> measure(bound_batcher<std::string, std::size_t>& b,
                                          const std::string& kept) {
   std::optional<std::size_t> a = co_await b("abcd");  // built in place from a const char*
@@ -257,6 +305,48 @@ TEST(bound_batcher, AWrongResultCountIsALogicError) {
   sched.idle();
   EXPECT_THROW((void)one.get(), std::logic_error);
   EXPECT_THROW((void)two.get(), std::logic_error);
+}
+
+// The buffers a batch of `b` was sent in, over rounds of two callers that complete before the
+// next round starts: a batch is recycled once its last caller has read it (or its error), so
+// two batches (the one filling, the one being read) serve every round. Counts the callers that
+// got an exception.
+template <class Batcher, class Seen>
+std::size_t buffers_over_rounds(manual_scheduler& sched, Batcher& b, Seen& data, int rounds,
+                                int& failed) {
+  for (int r = 0; r < rounds; ++r) {
+    auto one = sched.spawn(call_items(b, 2 * r));
+    auto two = sched.spawn(call_items(b, 2 * r + 1));
+    sched.run_all();
+    for (auto* c : {&one, &two}) {
+      EXPECT_TRUE(c->done());
+      try {
+        (void)c->get();
+      } catch (const std::exception&) {  // the odd item, or the whole batch
+        ++failed;
+      }
+    }
+  }
+  std::sort(data.begin(), data.end());
+  return static_cast<std::size_t>(std::unique(data.begin(), data.end()) - data.begin());
+}
+
+TEST(bound_batcher, ABatchIsRecycledOnceItsLastCallerReadItsResultOrItsError) {
+  manual_scheduler sched;
+  std::vector<const int*> data;
+  int batch = 0;
+  // Every second batch fails as a whole; in the others the odd item fails.
+  bound_batcher<int, item_result<int>> b(sched,
+                                         [&](std::span<int> args) {
+                                           data.push_back(args.data());
+                                           if (++batch % 2 == 0) throw std::runtime_error("down");
+                                           return fail_odd(args);
+                                         },
+                                         {.max_size = 2});
+  int failed = 0;
+  EXPECT_EQ(buffers_over_rounds(sched, b, data, 10, failed), 2U);
+  EXPECT_EQ(failed, 5 * 1 + 5 * 2);
+  EXPECT_EQ(b.stats().batches, 10U);
 }
 
 TEST(bound_batcher, AStopRequestedBeforeTheAwaitJoinsNothing) {

@@ -2,9 +2,12 @@
 // `co_await bound(arg)` (shoal/bound_batcher.hpp).
 //
 // The awaiter lives in the caller's frame and is the caller's whole footprint: its argument
-// until it joins the batch, its result slot, its stop callback (a host's only) and its link in
-// the list of callers to resume. Everything here is touched on the home executor's thread only,
-// except the stop callback, which runs on whichever thread requests the stop.
+// until it joins the batch, its link in the batch's list of callers (intrusive: a join pushes
+// nothing), its stop callback (a host's only) and its link in the list of callers to resume.
+// It holds no result: the bulk function's result vector stays in the batch, and await_resume
+// moves the caller's item straight from there into the value it returns (one move); the batch's
+// last reader recycles it. Everything here is touched on the home executor's thread only, except
+// the stop callback, which runs on whichever thread requests the stop.
 //
 // Stop callbacks: one per batch and token, as in shoal::batcher (batcher_call.hpp): the first
 // caller of a token to join a batch hosts it, later callers of the same token are covered by it.
@@ -20,8 +23,8 @@
 // and marks the host cancelled (its post resumes it with nullopt); clear, the batch goes on with
 // them. So a caller is resumed exactly once, and never before its batch's bulk call returned:
 // a sent batch is never left, which keeps the contract "destroy after every call returned"
-// sufficient (no runner can outlive the last caller). A stop during the bulk call is read at the
-// completion, once per host: the callers it covers share its token and follow its answer.
+// sufficient (no runner can outlive the last caller). A stop during the bulk call is read by
+// each caller as it resumes, from its own token (one load, on home), before it reads its item.
 #pragma once
 
 #include <coroutine>
@@ -43,11 +46,14 @@ namespace shoal::detail {
 
 template <class Arg, class R>
 class bound_state;
+template <class Arg, class R>
+struct bound_batch;
 
 template <class Arg, class R>
 class bound_call {
  public:
   using state_type = bound_state<Arg, R>;
+  using batch_type = bound_batch<Arg, R>;
   using value_type = typename item_traits<R>::value_type;
 
   template <class A>
@@ -74,38 +80,64 @@ class bound_call {
       }
       token_ = &env->stop.token();
     }
-    handle_ = h;
+    link_.handle = h;
     return transfer(state_->join(*this));
   }
 
   // The item's value; nullopt when the call was cancelled. Rethrows the item's or the bulk
   // call's exception.
   std::optional<value_type> await_resume() {
-    if (phase_ == phase::joined) {  // a host of a filling batch, resumed by its stop callback
-      state_->leave(*this);
-      return std::nullopt;
+    if (phase_ == phase::joined) [[likely]] {
+      if (batch_->returned) [[likely]] {
+        return take();
+      }
+      state_->leave(*this);  // a host of a filling batch, resumed by its stop callback
     }
-    if (phase_ == phase::cancelled) return std::nullopt;
-    if (error_) std::rethrow_exception(error_);
-    if constexpr (std::is_same_v<R, value_type>) {
-      return std::move(result_);  // one move of the item
-    } else {
-      return std::optional<value_type>(
-          item_traits<R>::take(std::move(*result_)));  // NOLINT(bugprone-unchecked-optional-access)
-    }
+    return std::nullopt;
   }
 
  private:
   friend state_type;
 
-  enum class phase : std::uint8_t { before, joined, done, cancelled };
+  // joined: in batch_ (filling, in its bulk call, or returned: batch_->returned); cancelled: it
+  // left before its batch was sent, or never joined one.
+  enum class phase : std::uint8_t { before, joined, cancelled };
+
+  // Releases the batch when the caller's item has been taken (or its exception copied).
+  struct release_on_exit {
+    state_type* state;
+    batch_type* batch;
+    release_on_exit(state_type* s, batch_type* b) noexcept : state(s), batch(b) {}
+    release_on_exit(const release_on_exit&) = delete;
+    release_on_exit& operator=(const release_on_exit&) = delete;
+    ~release_on_exit() { state->release(*batch); }
+  };
+
+  // The item moved from the batch's results into the returned optional, or the call's or the
+  // item's exception, or nullopt when its token was stopped during the bulk call (read now, on
+  // home: the batch's stop callbacks are gone since its flush); then the batch has one reader
+  // less.
+  std::optional<value_type> take() {
+    const release_on_exit release(state_, batch_);
+    if (token_ != nullptr && token_->stop_requested()) [[unlikely]] {
+      return std::nullopt;
+    }
+    if (batch_->failure) [[unlikely]] {
+      std::rethrow_exception(batch_->failure);
+    }
+    if constexpr (std::is_same_v<R, value_type>) {
+      return std::optional<value_type>(std::move(batch_->results[index_]));
+    } else {
+      return std::optional<value_type>(item_traits<R>::take(std::move(batch_->results[index_])));
+    }
+  }
 
   struct on_stop {
     bound_call* self;
     // Any thread. Touches the host only: see the header comment.
     void operator()() const noexcept {
       self->stopped_ = true;  // read on home after stop_.reset() or after this post
-      self->state_->home().post(self->handle_, true);
+      self->state_->home().post(self->link_.handle, true);
     }
   };
 
@@ -113,39 +145,20 @@ class bound_call {
   // filling. The callback may run at once (a stop requested meanwhile): it only posts us.
   void host_stop() noexcept { stop_.emplace(*token_, on_stop{this}); }
 
-  // The bulk call returned: takes the item (or the failure) and links the caller for
-  // resumption. Callers complete in arrival order, so a host reads its token before the callers
-  // it covers follow its answer (the same token; a stop landing in between is ordered after).
-  void finish(std::vector<R>& results, std::size_t i, const std::exception_ptr& failure) noexcept {
-    if (host_ == this) stopped_ = token_->stop_requested();
-    if (host_ != nullptr && host_->stopped_) {
-      phase_ = phase::cancelled;
-    } else if (failure) {
-      error_ = failure;
-      phase_ = phase::done;
-    } else {
-      result_.emplace(std::move(results[i]));
-      phase_ = phase::done;
-    }
-    link_.next = nullptr;
-    link_.handle = handle_;
-  }
-
   state_type* state_;
   Arg arg_;  // moved into the batch when the call joins it
   phase phase_ = phase::before;
   // A host's: written by its stop callback (any thread), read on home after stop_.reset() or
-  // after the callback's post; at completion, set from its token.
+  // after the callback's post.
   bool stopped_ = false;
-  std::coroutine_handle<> handle_;
-  std::size_t index_ = 0;                   // its position in the filling batch
+  std::size_t index_ = 0;                   // its argument's (and result's) index in the batch
+  batch_type* batch_ = nullptr;             // the batch it joined
+  bound_call* next_ = nullptr;              // the batch's callers, in arrival order
   const std::stop_token* token_ = nullptr;  // the chain's, when a stop is possible
   bound_call* host_ = nullptr;              // whose stop callback covers it (itself when host)
   bound_call* next_out_ = nullptr;          // taken out together with its host
   bound_call* next_host_ = nullptr;         // the batch's hosts, while it fills
-  std::optional<R> result_;
-  std::exception_ptr error_;
-  resume_link link_;
+  resume_link link_;  // its handle; linked like next_ (resume_here takes the batch's chain)
   std::optional<std::stop_callback<on_stop>> stop_;  // a host's only
 };
 

@@ -1,12 +1,14 @@
 // shoal/detail/bound_batcher_state.hpp: the state behind shoal/bound_batcher.hpp.
 //
-// What: the batch being filled (arguments and their callers, in arrival order), the batches in
-// their bulk calls, a free list of batches (capacity kept), the max-wait timer and the idle hook
-// (one of each: every caller is on the home executor), the flush policy and the bulk function.
-// A flush takes the current batch and starts a runner for it: a root coroutine bound to home
-// (frames from the recycling frame allocator) that calls the bulk function, gives each caller
-// its item or the call's exception, recycles the batch and, last, resumes the callers directly
-// on this thread (resume_here, batcher_call.hpp: one drain per thread for every batcher).
+// What: the batch being filled (arguments, and the list of their callers through their
+// awaiters, in arrival order), the batches in their bulk calls or being read, a free list of
+// batches (capacity kept), the max-wait timer and the idle hook (one of each: every caller is on
+// the home executor), the flush policy and the bulk function. A flush takes the current batch
+// and starts a runner for it: a root coroutine bound to home (frames from the recycling frame
+// allocator) that calls the bulk function, keeps its results (or its exception) in the batch and
+// resumes the callers directly on this thread, in one loop (resume_here, batcher_call.hpp: one
+// drain per thread for every batcher). Each caller moves its item out of the batch; the last
+// one recycles it.
 //
 // Thread-safety: none inside. Every member function runs on the home executor's thread: callers
 // are checked on entry (check_home), the timer and the idle hook fire there, runners are bound
@@ -55,15 +57,21 @@ concept bulk_function =
 template <class Arg, class R>
 struct bound_batch {
   std::vector<Arg> args;
-  std::vector<bound_call<Arg, R>*> callers;
+  bound_call<Arg, R>* head = nullptr;  // its callers, through next_, one per argument
+  bound_call<Arg, R>* tail = nullptr;
   bound_call<Arg, R>* stop_host = nullptr;  // the latest caller hosting a stop callback
   bound_call<Arg, R>* hosts = nullptr;      // every host, through next_host_ (while it fills)
+  std::vector<R> results;                   // the bulk call's, read by the callers
+  std::exception_ptr failure;               // the bulk call's, rethrown by each caller
+  std::size_t unread = 0;                   // callers resumed with it that have not read it yet
+  bool returned = false;                    // its bulk call returned: results/failure are set
 
   void clear() noexcept {
     args.clear();
-    callers.clear();
-    stop_host = nullptr;
-    hosts = nullptr;
+    results.clear();
+    failure = nullptr;
+    returned = false;
+    head = tail = stop_host = hosts = nullptr;
   }
 };
 
@@ -84,7 +92,10 @@ class bound_state {
   };
 
   template <class Bulk>
-  bound_state(executor& home, Bulk bulk, policy p) : home_(&home), policy_(std::move(p)) {
+  bound_state(executor& home, Bulk bulk, policy p)
+      : home_(&home),
+        policy_(std::move(p)),
+        rules_(policy_.max_size != 0 || policy_.flush_if || policy_.max_wait > duration::zero()) {
     if constexpr (async_bulk<Bulk, Arg, R>) {
       async_ = std::move(bulk);
     } else {
@@ -116,22 +127,41 @@ class bound_state {
       (void)home_->add_idle_hook(hook_);  // false: an executor without an idle point
     }
     batch_type& b = *current_;
-    const bool first = b.callers.empty();
+    const bool first = b.head == nullptr;
     if (first && policy_.max_wait > duration::zero()) arm_timer();
     try {
-      b.callers.push_back(&c);
       b.args.push_back(std::move(c.arg_));
     } catch (...) {
-      if (b.callers.size() > b.args.size()) b.callers.pop_back();
       if (first) disarm_timer();
       throw;
     }
-    c.index_ = b.callers.size() - 1;
+    call* const prev = b.tail;
+    if (prev != nullptr) {
+      prev->next_ = &c;
+      prev->link_.next = &c.link_;
+    } else {
+      b.head = &c;
+    }
+    b.tail = &c;
+    c.index_ = b.args.size() - 1;
+    c.batch_ = &b;
     c.phase_ = call::phase::joined;
     const bool host = cover(b, c);
-    if (const reason why = due(b)) return take_or_undo(why, c);
-    if (host) c.host_stop();
-    return nullptr;
+    if (!rules_) {  // only idleness flushes
+      if (host) c.host_stop();
+      return nullptr;
+    }
+    reason why = nullptr;
+    std::coroutine_handle<> runner;
+    try {
+      why = due(b);
+      if (why != nullptr) runner = take(why);
+    } catch (...) {  // flush_if threw, or the flush could not allocate: c leaves again
+      undo_join(b, c, prev);
+      throw;
+    }
+    if (why == nullptr && host) c.host_stop();  // flushed: the batch is no longer filling
+    return runner;
   }
 
   // `host` was resumed by its own stop callback, its batch still filling (a flush would have
@@ -142,37 +172,42 @@ class bound_state {
     post_cancelled(remove_filling(*current_, host));
   }
 
+  // A caller read its batch (or, stopped, let it go): the last one recycles it. Never allocates
+  // (the free list has room for every batch).
+  void release(batch_type& b) noexcept {
+    if (--b.unread != 0) return;
+    b.clear();
+    free_.push_back(&b);
+  }
+
   // The runner's body, minus the coroutine: what the bulk function gets.
   [[nodiscard]] bool is_async() const noexcept { return static_cast<bool>(async_); }
   task<std::vector<R>> call_async(batch_type& b) { return async_(std::span<Arg>(b.args)); }
   std::vector<R> call_sync(batch_type& b) { return sync_(std::span<Arg>(b.args)); }
 
-  // Gives each caller its item (or the failure), recycles the batch, then resumes the callers
-  // here: after the recycling, because they may destroy the batcher.
+  // Keeps the results (or the failure) in the batch for its callers to read, then resumes them
+  // here: the callers' links, made as they joined, are already the list resume_here walks.
+  // Touches nothing of the batcher after the first resumption: a caller may destroy it once the
+  // last one has read the batch.
   void complete(batch_type& b, std::vector<R>& results, std::exception_ptr failure) noexcept {
     if (!failure && results.size() != b.args.size()) failure = size_mismatch();
-    const bool local = resumable_here(home_);
-    resume_link* first = nullptr;
-    resume_link* last = nullptr;
-    for (std::size_t i = 0; i < b.callers.size(); ++i) {
-      call* c = b.callers[i];
-      c->finish(results, i, failure);
-      if (!local) {
-        home_->post(c->handle_, true);
-      } else if (last != nullptr) {
-        last->next = &c->link_;
-        last = last->next;
-      } else {
-        first = last = &c->link_;
-      }
+    b.results.swap(results);  // the old buffer goes with the runner's vector
+    b.failure = std::move(failure);
+    b.unread = b.args.size();
+    b.returned = true;
+    if (resumable_here(home_)) {
+      resume_here(&b.head->link_, &b.tail->link_);
+      return;
     }
-    b.clear();
-    free_.push_back(&b);  // capacity reserved for every batch: never allocates
-    if (first != nullptr) resume_here(first, last);
+    for (call* c = b.head; c != nullptr;) {
+      call* const next = c->next_;  // read before: a posted caller may release the batch
+      home_->post(c->link_.handle, true);
+      c = next;
+    }
   }
 
   [[nodiscard]] const batch_counters& counters() const noexcept { return counters_; }
-  [[nodiscard]] std::size_t pending() const noexcept { return current_->callers.size(); }
+  [[nodiscard]] std::size_t pending() const noexcept { return current_->args.size(); }
 
  private:
   struct hook_with_owner : idle_hook {
@@ -184,12 +219,12 @@ class bound_state {
 
   static bool on_idle(idle_hook& hook) noexcept {
     bound_state& s = *static_cast<hook_with_owner&>(hook).self;
-    return !s.current_->callers.empty() && s.flush_posted(&batch_counters::by_idle);
+    return !s.current_->args.empty() && s.flush_posted(&batch_counters::by_idle);
   }
   static void on_timer(timer_node& node) noexcept {
     bound_state& s = *static_cast<timer_with_owner&>(node).self;
     s.timer_armed_ = false;
-    if (!s.current_->callers.empty()) (void)s.flush_posted(&batch_counters::by_time);
+    if (!s.current_->args.empty()) (void)s.flush_posted(&batch_counters::by_time);
   }
 
   // Flushes from a timer or the idle hook (noexcept paths): posts the runner. True when it made
@@ -219,19 +254,21 @@ class bound_state {
     return nullptr;
   }
 
-  // c filled the batch: its runner (null when stopped callers left and nothing is to be sent),
-  // or (allocation failed) c taken back out and the error.
-  std::coroutine_handle<> take_or_undo(reason why, call& c) {
-    try {
-      return take(why);
-    } catch (...) {
-      batch_type& b = *current_;
-      b.callers.pop_back();
-      b.args.pop_back();
-      if (b.stop_host == &c) b.stop_host = nullptr;
-      if (b.callers.empty()) disarm_timer();
-      throw;
+  // c, the last to join b (after `prev`), could not stay: takes it back out (take() changed
+  // nothing when it threw).
+  void undo_join(batch_type& b, call& c, call* prev) noexcept {
+    b.args.pop_back();
+    b.tail = prev;
+    if (prev != nullptr) {
+      prev->next_ = nullptr;
+      prev->link_.next = nullptr;
+    } else {
+      b.head = nullptr;
     }
+    if (b.stop_host == &c) b.stop_host = nullptr;
+    if (b.hosts == &c) b.hosts = c.next_host_;
+    c.phase_ = call::phase::before;
+    if (b.head == nullptr) disarm_timer();
   }
 
   // Detaches the current batch, installs a recycled one and returns the runner of the detached
@@ -242,7 +279,7 @@ class bound_state {
     batch_type& full = *current_;
     const std::coroutine_handle<> runner = make_runner(full);
     drop_stopped_hosts(full);
-    if (full.callers.empty()) {  // remove_filling disarmed the timer
+    if (full.head == nullptr) {  // remove_filling disarmed the timer
       runner.destroy();
       return nullptr;
     }
@@ -314,7 +351,7 @@ class bound_state {
     while (out != nullptr) {
       call* next = out->next_out_;
       out->phase_ = call::phase::cancelled;
-      home_->post(out->handle_, true);  // the last touch of a covered caller
+      home_->post(out->link_.handle, true);  // the last touch of a covered caller
       out = next;
     }
   }
@@ -323,26 +360,36 @@ class bound_state {
   // order. Returns the covered ones (not the host), chained through next_out_.
   call* remove_filling(batch_type& b, call& host) noexcept {
     call* out = nullptr;
-    call** tail = &out;
-    std::size_t kept = host.index_;
-    for (std::size_t i = host.index_; i < b.callers.size(); ++i) {
-      call& c = *b.callers[i];
-      if (c.host_ != &host) {
-        if (kept != i) {
-          b.args[kept] = std::move(b.args[i]);
-          b.callers[kept] = &c;
-          c.index_ = kept;
+    call** out_tail = &out;
+    call** link = &b.head;  // where the next caller kept is linked
+    call* last_kept = nullptr;
+    std::size_t kept = 0;
+    for (call* c = b.head; c != nullptr;) {
+      call* const next = c->next_;
+      if (c->host_ != &host) {
+        if (kept != c->index_) {  // kept <= index: moving towards the front is safe
+          b.args[kept] = std::move(b.args[c->index_]);
+          c->index_ = kept;
         }
         ++kept;
-        continue;
+        *link = c;
+        link = &c->next_;
+        if (last_kept != nullptr) last_kept->link_.next = &c->link_;
+        last_kept = c;
+      } else {
+        ++counters_.cancelled;
+        if (c != &host) {
+          *out_tail = c;
+          out_tail = &c->next_out_;
+        }
       }
-      ++counters_.cancelled;
-      if (&c == &host) continue;
-      *tail = &c;
-      tail = &c.next_out_;
+      c = next;
     }
+    *link = nullptr;
+    *out_tail = nullptr;
+    b.tail = last_kept;
+    if (last_kept != nullptr) last_kept->link_.next = nullptr;
     b.args.erase(b.args.begin() + static_cast<std::ptrdiff_t>(kept), b.args.end());
-    b.callers.resize(kept);
     if (b.stop_host == &host) b.stop_host = nullptr;  // the next caller hosts a new one
     for (call** h = &b.hosts; *h != nullptr; h = &(*h)->next_host_) {
       if (*h == &host) {
@@ -350,7 +397,7 @@ class bound_state {
         break;
       }
     }
-    if (b.callers.empty()) disarm_timer();
+    if (b.head == nullptr) disarm_timer();
     return out;
   }
 
@@ -378,6 +425,7 @@ class bound_state {
   timer_with_owner timer_;   // the current batch's max-wait timer
   bool timer_armed_ = false;
   time_point deadline_{};  // the current batch's, when max_wait is set
+  bool rules_;             // a flush rule besides idleness: join asks due()
   batch_counters counters_;
 };
 
