@@ -169,7 +169,10 @@ shoal::task<bool> count_down_to(std::chrono::system_clock::time_point at) {
                  static_cast<long long>(left.count()));
     const auto step = std::chrono::seconds(10);
     const auto until = std::min<system_clock::time_point>(at, system_clock::now() + step);
-    if (!co_await sleep_until_wall(until)) co_return false;
+    // Not `if (!co_await ...)`: g++ 12 miscompiles a co_await in a condition (SIGILL; seen in
+    // session_pool.cpp and in detached_task_test.cpp).
+    const bool slept = co_await sleep_until_wall(until);
+    if (!slept) co_return false;
   }
 }
 
