@@ -263,6 +263,11 @@ stats::input_counts inputs(const at& a) {
     in.think_censored = a[std::string(stats::think_censored_key).c_str()].count();
     in.think_relative = a[std::string(stats::think_relative_key).c_str()].number();
   }
+  // Written since each think's lateness is counted; older results count none.
+  if (a.value.contains(stats::think_late_seconds_key)) {
+    in.think_late_seconds = a[std::string(stats::think_late_seconds_key).c_str()].number();
+    in.think_late_relative = a[std::string(stats::think_late_relative_key).c_str()].number();
+  }
   return in;
 }
 

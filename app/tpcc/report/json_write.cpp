@@ -132,6 +132,8 @@ json inputs(const stats::input_counts& in) {
   out[std::string(stats::think_seconds_key)] = in.think_seconds;
   out[std::string(stats::think_censored_key)] = in.think_censored;
   out[std::string(stats::think_relative_key)] = in.think_relative;
+  out[std::string(stats::think_late_seconds_key)] = in.think_late_seconds;
+  out[std::string(stats::think_late_relative_key)] = in.think_late_relative;
   return out;
 }
 

@@ -3,8 +3,9 @@
 // iterate instead of naming each counter.
 //
 // What: `input_counter_table` names each counter for JSON (`key`) and points at its field;
-// `think_seconds` and `think_relative`, sums rather than counts, and `think_censored`, absent
-// from older results, are outside it (their own keys). Thread-safety: constants.
+// `think_seconds`, `think_relative` and the thinks' lateness, sums rather than counts, and
+// `think_censored`, absent from older results, are outside it (their own keys). Thread-safety:
+// constants.
 #pragma once
 
 #include <array>
@@ -36,6 +37,9 @@ inline constexpr std::string_view think_seconds_key = "think_seconds";
 // Also outside it, as written since the thinks are counted by start (older results lack them).
 inline constexpr std::string_view think_censored_key = "think_censored";
 inline constexpr std::string_view think_relative_key = "think_relative";
+// Also outside it, as written since each think's timer lateness is counted.
+inline constexpr std::string_view think_late_seconds_key = "think_late_seconds";
+inline constexpr std::string_view think_late_relative_key = "think_late_relative";
 
 // a += b, counter by counter.
 inline void add(input_counts& a, const input_counts& b) noexcept {
@@ -43,6 +47,8 @@ inline void add(input_counts& a, const input_counts& b) noexcept {
   a.think_seconds += b.think_seconds;
   a.think_censored += b.think_censored;
   a.think_relative += b.think_relative;
+  a.think_late_seconds += b.think_late_seconds;
+  a.think_late_relative += b.think_late_relative;
 }
 
 }  // namespace tpcc::stats

@@ -13,6 +13,15 @@ constexpr std::chrono::duration<double> delivery_limit{txn::deferred_delivery_li
 
 void add(std::atomic<std::uint64_t>& to, std::uint64_t n) noexcept { to.fetch_add(n, relaxed); }
 
+// A duration or a ratio as a counter of micro-units, never below zero.
+std::uint64_t micros_of(std::chrono::nanoseconds d) noexcept {
+  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(d).count();
+  return static_cast<std::uint64_t>(std::max<std::int64_t>(0, us));
+}
+std::uint64_t micros_of(double units) noexcept {
+  return static_cast<std::uint64_t>(std::max(0.0, units) * 1e6);
+}
+
 }  // namespace
 
 recorder::recorder(clock::time_point window_start, clock::time_point window_end)
@@ -149,17 +158,17 @@ void recorder::record_inputs(const input_counts& keyed, clock::time_point at) no
   add(inputs_.think_micros, static_cast<std::uint64_t>(keyed.think_seconds * 1e6));
 }
 
-void recorder::record_think(std::chrono::nanoseconds slept, double relative, bool censored,
-                            clock::time_point at) noexcept {
+void recorder::record_think(const think_sample& think, clock::time_point at) noexcept {
   if (!in_window(at)) return;
-  add(inputs_.think_relative_micros, static_cast<std::uint64_t>(std::max(0.0, relative) * 1e6));
-  if (censored) {
+  add(inputs_.think_relative_micros, micros_of(think.relative));
+  if (think.censored) {
     add(inputs_.think_censored, 1);
     return;
   }
   add(inputs_.think_times, 1);
-  const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(slept).count();
-  add(inputs_.think_micros, static_cast<std::uint64_t>(std::max<std::int64_t>(0, micros)));
+  add(inputs_.think_micros, micros_of(think.slept));
+  add(inputs_.think_late_micros, micros_of(think.late));
+  add(inputs_.think_late_relative_micros, micros_of(think.late_relative));
 }
 
 kind_totals recorder::copy(const per_kind& k) {
@@ -219,6 +228,9 @@ snapshot recorder::take() const {
   in.think_seconds = static_cast<double>(inputs_.think_micros.load(relaxed)) / 1e6;
   in.think_censored = inputs_.think_censored.load(relaxed);
   in.think_relative = static_cast<double>(inputs_.think_relative_micros.load(relaxed)) / 1e6;
+  in.think_late_seconds = static_cast<double>(inputs_.think_late_micros.load(relaxed)) / 1e6;
+  in.think_late_relative =
+      static_cast<double>(inputs_.think_late_relative_micros.load(relaxed)) / 1e6;
   s.window_start = start_;
   s.window_end = clock::time_point(clock::duration(end_.load(relaxed)));
   // The gaps between completions, then the one from the last to the window's end (or to now,

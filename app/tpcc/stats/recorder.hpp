@@ -82,6 +82,20 @@ struct input_counts {
   // Sum over every think begun in the window of its time slept over its type's mean, a censored
   // one's elapsed part included: over think_times, the estimate of the ratio applied / spec.
   double think_relative = 0;
+  // Of the ended thinks, how late their sleep woke past what was asked (its think and the next
+  // keying time): the sum in real seconds (not scaled back), and the same over each one's type's
+  // mean and the wait scale, the part of think_relative that is the timer's lateness.
+  double think_late_seconds = 0;
+  double think_late_relative = 0;
+};
+
+// One think time as the terminal slept it, for record_think.
+struct think_sample {
+  std::chrono::nanoseconds slept{};  // scaled back by the wait scale
+  double relative = 0;               // slept over its type's mean
+  std::chrono::nanoseconds late{};   // woke this much past the sleep asked, real time
+  double late_relative = 0;          // late, scaled back, over its type's mean
+  bool censored = false;             // cut short by the run's end: slept is its elapsed part
 };
 
 // Failures counted by SQLSTATE class (its first two characters; "--" when there was none, such
@@ -149,13 +163,12 @@ class recorder {
                        clock::time_point end, std::uint64_t round_trips = 0) noexcept;
   // Adds what one terminal keyed in at `at`.
   void record_inputs(const input_counts& keyed, clock::time_point at) noexcept;
-  // One think time as the terminal slept it (scaled back by the wait scale), `relative` to its
-  // type's mean, counted in the window when it BEGAN at `at` (the end of the transaction it
-  // follows); `censored`: cut short by the run's end, `slept` is only its elapsed part. Counted
-  // by start, a window's thinks are an unbiased sample whatever the window's length, where
-  // counting those that ended in it keeps the short ones of a window about as long as a think.
-  void record_think(std::chrono::nanoseconds slept, double relative, bool censored,
-                    clock::time_point at) noexcept;
+  // One think time as the terminal slept it (think_sample), counted in the window when it BEGAN
+  // at `at` (the end of the transaction it follows). Counted by start, a window's thinks are an
+  // unbiased sample whatever the window's length, where counting those that ended in it keeps
+  // the short ones of a window about as long as a think. A censored one's lateness is not
+  // counted (it did not wake on its timer).
+  void record_think(const think_sample& think, clock::time_point at) noexcept;
   // Ends the window early (Ctrl-C, or the run stopped by an error) at `t` if t is earlier.
   void close_window(clock::time_point t) noexcept;
   [[nodiscard]] bool in_window(clock::time_point t) const noexcept;
@@ -181,6 +194,7 @@ class recorder {
     std::atomic<std::uint64_t> order_statuses{0}, order_statuses_by_name{0};
     std::atomic<std::uint64_t> think_times{0}, think_micros{0};
     std::atomic<std::uint64_t> think_censored{0}, think_relative_micros{0};
+    std::atomic<std::uint64_t> think_late_micros{0}, think_late_relative_micros{0};
   };
 
   static void count(per_kind& k, const txn_record& r) noexcept;

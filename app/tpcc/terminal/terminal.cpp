@@ -141,21 +141,26 @@ nanoseconds think(txn::kind k, random::rng& rng, double scale) {
 // had passed) is censored: its elapsed part is recorded as such (the estimator,
 // report/verdict_audit.cpp, is the censored exponential's). Counting the thinks that ended in
 // the window kept the short ones of a window about as long as one think (2.77 s for the spec's
-// 10.9 s over 12 s).
+// 10.9 s over 12 s). How late the sleep woke past `drawn + keying` is recorded beside it, so that
+// the audit can tell the draws from the timer's lateness.
 void record_slept(run_context& ctx, txn::kind k, nanoseconds drawn, nanoseconds keying,
                   clock::time_point asleep, bool on_time) {
   if (ctx.wait_scale <= 0) return;
   const nanoseconds elapsed = clock::now() - asleep;
+  const double mean = txn::think_mean_seconds[txn::index(k)];
+  stats::think_sample think;
   nanoseconds thought = std::max(nanoseconds(0), elapsed - keying);
-  bool censored = false;
-  if (!on_time) {
-    censored = elapsed < drawn;
+  if (on_time) {
+    think.late = std::max(nanoseconds(0), elapsed - keying - drawn);
+    think.late_relative =
+        std::chrono::duration<double>(scaled(think.late, 1.0 / ctx.wait_scale)).count() / mean;
+  } else {
+    think.censored = elapsed < drawn;
     thought = std::min(elapsed, drawn);
   }
-  const nanoseconds unscaled = scaled(thought, 1.0 / ctx.wait_scale);
-  const double relative =
-      std::chrono::duration<double>(unscaled).count() / txn::think_mean_seconds[txn::index(k)];
-  ctx.recorder.record_think(unscaled, relative, censored, asleep);
+  think.slept = scaled(thought, 1.0 / ctx.wait_scale);
+  think.relative = std::chrono::duration<double>(think.slept).count() / mean;
+  ctx.recorder.record_think(think, asleep);
 }
 
 // The terminal's group (stats::terminal_group_count): the terminal's place in the run's

@@ -82,6 +82,8 @@ TEST(json, AResultWrittenToAFileReadsBackEqual) {
   r.results.kinds[0].groups.completed[31] = 9;
   r.results.inputs.think_censored = 4;
   r.results.inputs.think_relative = 17.25;
+  r.results.inputs.think_late_seconds = 0.125;
+  r.results.inputs.think_late_relative = 1.5;
   tpcc::stats::error_entry e;
   e.kind = tpcc::txn::kind::payment;
   e.sqlstate = "P0001";
@@ -156,6 +158,8 @@ TEST(json, AResultWrittenToAFileReadsBackEqual) {
   EXPECT_DOUBLE_EQ(b.results.longest_stall_seconds, 12.5);
   EXPECT_EQ(b.results.kinds[1].in_flight_at_end, 3U);
   EXPECT_DOUBLE_EQ(b.results.inputs.think_relative, 17.25);
+  EXPECT_DOUBLE_EQ(b.results.inputs.think_late_seconds, 0.125);
+  EXPECT_DOUBLE_EQ(b.results.inputs.think_late_relative, 1.5);
   EXPECT_EQ(b.results.kinds[0].groups.over_limit, r.results.kinds[0].groups.over_limit);
   EXPECT_EQ(b.results.kinds[0].groups.completed, r.results.kinds[0].groups.completed);
   expect_same_histogram(b.results.delivery_completion, r.results.delivery_completion);

@@ -76,9 +76,11 @@ struct terminal_model {
   void think(txn::kind k, nanoseconds slept, bool censored, nanoseconds at) {
     const double relative = std::chrono::duration<double>(slept).count() / shape.wait_scale /
                             txn::think_mean_seconds[txn::index(k)];
-    rec.record_think(
-        nanoseconds(std::llround(static_cast<double>(slept.count()) / shape.wait_scale)), relative,
-        censored, zero + at);
+    stats::think_sample sample;
+    sample.slept = nanoseconds(std::llround(static_cast<double>(slept.count()) / shape.wait_scale));
+    sample.relative = relative;
+    sample.censored = censored;
+    rec.record_think(sample, zero + at);
   }
 
   // One transaction of type k submitted at `t`: returns when it ends.

@@ -229,6 +229,46 @@ TEST(verdict, ThinkTimesOffTheSpecMeanFail) {
   EXPECT_EQ(item(v, "think-time mean applied").required, "11.4 s +- 5%");
 }
 
+// A run at a small wait scale (0.005: thinks of about 57 ms) whose timer woke 13 ms late a
+// think: the thinks as slept are 23 % over the spec's, their draws are on it. `late_ms`: what
+// the terminals' sleeps saw; `probe_ms`: what the timer probes saw.
+tpcc::run::run_result late_timer(double late_ms, double probe_ms) {
+  auto r = compliant();
+  r.wait_scale = 0.005;
+  auto& in = r.results.inputs;
+  const auto n = static_cast<double>(in.think_times);
+  const double late = late_ms / 1e3 / (11.36 * r.wait_scale);  // over a think's mean
+  in.think_relative = n * (1 + late);
+  in.think_seconds = 11.36 * n * (1 + late);
+  in.think_late_relative = n * late;
+  in.think_late_seconds = n * late_ms / 1e3;
+  for (int i = 0; i < 1000; ++i) {
+    r.client.timer_lateness.record(static_cast<std::uint64_t>(probe_ms * 1e3 * (i % 100) / 99));
+  }
+  return r;
+}
+
+TEST(verdict, ThinksLongByTheLatenessTheTimerProbesSawAreInconclusive) {
+  const verdict v = evaluate(late_timer(13, 20), postgres);
+  EXPECT_TRUE(undecided(v, "think-time mean applied")) << tpcc::report::format_verdict(v);
+  EXPECT_TRUE(contains(item(v, "think-time mean applied").note, "the timer waking 13 ms late"));
+  EXPECT_TRUE(contains(item(v, "think-time mean applied").measured, "(drawn 0.0568 s)"));
+}
+
+TEST(verdict, ThinksLongByMoreLatenessThanTheProbesSawFail) {
+  const verdict v = evaluate(late_timer(13, 2), postgres);
+  EXPECT_TRUE(fails(v, "think-time mean applied")) << tpcc::report::format_verdict(v);
+  EXPECT_TRUE(contains(item(v, "think-time mean applied").note, "slept longer than it drew"));
+}
+
+// Draws 10 % short that a late timer brings back onto the spec's mean: the draws fail.
+TEST(verdict, ShortDrawsHiddenByALateTimerFail) {
+  auto r = late_timer(5.7, 20);  // 10 % of a think
+  r.results.inputs.think_relative -= 0.1 * static_cast<double>(r.results.inputs.think_times);
+  const verdict v = evaluate(r, postgres);
+  EXPECT_TRUE(fails(v, "think-time mean applied")) << tpcc::report::format_verdict(v);
+}
+
 TEST(verdict, ErroredRunsFailClientBoundAndInterruptedOnesAreInconclusive) {
   auto r = compliant();
   r.client.client_bound = true;
