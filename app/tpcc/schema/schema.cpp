@@ -106,16 +106,31 @@ constexpr std::array<statement, 11> creates{{
 // Payment and Order-Status by last name (clause 2.5.2.2, 2.6.2.2); Order-Status's latest
 // order of a customer (2.6.2.2); HISTORY by paying district and by customer, so that the
 // consistency check (3.3.2.8-10) reads a warehouse range, not the whole table, per chunk.
-constexpr std::array<statement, 4> indexes{{
-    {"tpcc_index_customer_name",
-     "CREATE INDEX IF NOT EXISTS customer_by_name "
-     "ON customer (c_w_id, c_d_id, c_last, c_first)"},
-    {"tpcc_index_orders_customer",
-     "CREATE INDEX IF NOT EXISTS orders_by_customer ON orders (o_w_id, o_d_id, o_c_id, o_id)"},
-    {"tpcc_index_history_district",
-     "CREATE INDEX IF NOT EXISTS history_by_district ON history (h_w_id, h_d_id)"},
-    {"tpcc_index_history_customer",
-     "CREATE INDEX IF NOT EXISTS history_by_customer ON history (h_c_w_id, h_c_d_id, h_c_id)"},
+constexpr std::array<index_statement, 4> indexes{{
+    {{"tpcc_index_customer_name",
+      "CREATE INDEX IF NOT EXISTS customer_by_name ON customer (c_w_id, c_d_id, c_last, c_first)",
+      "CREATE INDEX customer_by_name ON customer (c_w_id, c_d_id, c_last, c_first)"},
+     {"tpcc_index_customer_name_exists", "SELECT 0",
+      "SELECT count(*) FROM information_schema.statistics "
+      "WHERE table_schema = DATABASE() AND index_name = 'customer_by_name'"}},
+    {{"tpcc_index_orders_customer",
+      "CREATE INDEX IF NOT EXISTS orders_by_customer ON orders (o_w_id, o_d_id, o_c_id, o_id)",
+      "CREATE INDEX orders_by_customer ON orders (o_w_id, o_d_id, o_c_id, o_id)"},
+     {"tpcc_index_orders_customer_exists", "SELECT 0",
+      "SELECT count(*) FROM information_schema.statistics "
+      "WHERE table_schema = DATABASE() AND index_name = 'orders_by_customer'"}},
+    {{"tpcc_index_history_district",
+      "CREATE INDEX IF NOT EXISTS history_by_district ON history (h_w_id, h_d_id)",
+      "CREATE INDEX history_by_district ON history (h_w_id, h_d_id)"},
+     {"tpcc_index_history_district_exists", "SELECT 0",
+      "SELECT count(*) FROM information_schema.statistics "
+      "WHERE table_schema = DATABASE() AND index_name = 'history_by_district'"}},
+    {{"tpcc_index_history_customer",
+      "CREATE INDEX IF NOT EXISTS history_by_customer ON history (h_c_w_id, h_c_d_id, h_c_id)",
+      "CREATE INDEX history_by_customer ON history (h_c_w_id, h_c_d_id, h_c_id)"},
+     {"tpcc_index_history_customer_exists", "SELECT 0",
+      "SELECT count(*) FROM information_schema.statistics "
+      "WHERE table_schema = DATABASE() AND index_name = 'history_by_customer'"}},
 }};
 
 constexpr std::array<statement, 11> drops{{
@@ -155,7 +170,7 @@ const table* find_table(std::string_view name) noexcept {
 }
 
 std::span<const driver::statement> create_statements() noexcept { return creates; }
-std::span<const driver::statement> index_statements() noexcept { return indexes; }
+std::span<const index_statement> index_statements() noexcept { return indexes; }
 std::span<const driver::statement> drop_statements() noexcept { return drops; }
 
 }  // namespace tpcc::schema
