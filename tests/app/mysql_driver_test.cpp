@@ -487,6 +487,13 @@ TEST(mysql_dialect, TurnsPlaceholdersIntoPositionsAndSplitsSteps) {
   EXPECT_EQ(mysql::error_outcome(2013, "HY000", "Lost").kind, outcome_kind::connection_lost);
   EXPECT_EQ(mysql::error_outcome(2006, "HY000", "Gone").kind, outcome_kind::connection_lost);
   EXPECT_EQ(mysql::error_outcome(1062, "23000", "Dup").kind, outcome_kind::failed);
+  // TiDB's write conflicts (its documentation: the whole transaction can be retried).
+  for (const unsigned tidb : {8002U, 8005U, 9007U}) {
+    EXPECT_EQ(mysql::error_outcome(tidb, "HY000", "Write conflict").kind, outcome_kind::retryable)
+        << tidb;
+  }
+  EXPECT_EQ(mysql::error_outcome(8004, "HY000", "Transaction too large").kind,
+            outcome_kind::failed);
 }
 
 }  // namespace

@@ -68,7 +68,8 @@ outcome error_outcome(unsigned code, std::string_view sqlstate, std::string_view
   for (const unsigned lost_code : lost_codes) {
     if (code == lost_code) return lost(std::move(text));
   }
-  const bool retry = code == 1213 || code == 1205 || code == 1020;
+  const bool retry =
+      code == 1213 || code == 1205 || code == 1020 || code == 8002 || code == 8005 || code == 9007;
   std::string state(sqlstate);
   if (state == "00000") state.clear();
   return outcome::make(retry ? outcome_kind::retryable : outcome_kind::failed, std::move(state),

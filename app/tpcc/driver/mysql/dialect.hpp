@@ -7,6 +7,8 @@
 // `error_outcome` classifies a server or client error number:
 //   retryable        1213 (deadlock: InnoDB rolled the transaction back), 1205 (lock wait
 //                    timeout), 1020 (record changed since last read, snapshot isolation);
+//                    TiDB's write conflicts, the transaction rolled back: 8002 (one with
+//                    SELECT ... FOR UPDATE), 8005 and 9007 (optimistic transactions);
 //   connection_lost  2002, 2003, 2006, 2013, 2055 (the client lost the server), 1053 (the
 //                    server is shutting down), 1927 (this connection was killed), 4031 (the
 //                    server closed an idle connection); the message starts with
