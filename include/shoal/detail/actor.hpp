@@ -94,12 +94,16 @@ inline actor_waiter* actor_release(actor_mailbox& mb) noexcept {
   return w;
 }
 
-// Posts waiter `w` (handed a context) to where it may run.
+// Posts `h`, made ready by a hand-over on this thread, to this executor's own queue (pinned:
+// no other worker takes it): the hand-over stays with the holder (see the header comment).
+inline void actor_keep_here(std::coroutine_handle<> h) noexcept { executor::current()->post(h, true); }
+
+// Posts waiter `w` (handed a context) to where it may run: here when it may run here.
 inline void actor_post(const actor_waiter& w) noexcept {
-  if (w.target.where != nullptr) {
-    w.target.post(w.handle);
+  if (w.target.where == nullptr || actor_may_run_here(w)) {
+    actor_keep_here(w.handle);  // here, or waited outside any executor: run it here
   } else {
-    executor::current()->post(w.handle, false);  // waited outside any executor: run it here
+    w.target.post(w.handle);
   }
 }
 
@@ -246,7 +250,12 @@ class actor_enter_awaiter {
     actor_next next;
     if (self_->held == target_) {  // entered, but out of budget: yield, holding it
       actor_unpark(self_, next);
-      actor_target(self_->env).post(h);
+      const wake_target where = actor_target(self_->env);
+      if (where.where == executor::current()) {
+        actor_keep_here(h);  // a holder does not travel: callers queued meanwhile follow it
+      } else {
+        where.post(h);
+      }
       return transfer(next.take());
     }
     // Busy: let go of what the chain holds, then wait in the mailbox.
@@ -369,15 +378,22 @@ struct actor_final {
   static std::coroutine_handle<> finish(actor_promise_base& p) noexcept;
 
   // Runs the caller next here, or posts it (`yield`, or it cannot run here); a posted caller
-  // waits in a queue, so nothing may stay parked for its chain.
+  // waits in a queue, so nothing may stay parked for its chain. `handed_on`: the call's context
+  // went to a waiter, so the caller is part of a hand-over and stays on this worker unless it
+  // is bound elsewhere; a caller merely preempted goes where any worker of its pool may take it.
   static void resume_caller(actor_promise_base* caller, std::coroutine_handle<> continuation,
-                            wake_target target, bool yield, actor_next& next) noexcept {
+                            wake_target target, bool yield, bool handed_on,
+                            actor_next& next) noexcept {
     if (!yield && next.would_run(target)) {
       next.run(continuation, target);
       return;
     }
     actor_unpark(caller, next);
-    target.post(continuation);
+    if (handed_on && target.where == executor::current()) {
+      actor_keep_here(continuation);
+    } else {
+      target.post(continuation);
+    }
   }
 };
 
@@ -389,7 +405,7 @@ inline std::coroutine_handle<> actor_final::finish(actor_promise_base& p) noexce
   actor_next next;
   if (p.held == wanted) {  // nothing to switch: same context (or none) on both sides
     if (caller != nullptr) caller->held = wanted;
-    resume_caller(caller, continuation, caller_target, false, next);
+    resume_caller(caller, continuation, caller_target, false, false, next);
     return transfer(next.take());
   }
   actor_waiter* const handed = p.held != nullptr ? actor_release(*p.held) : nullptr;
@@ -404,7 +420,9 @@ inline std::coroutine_handle<> actor_final::finish(actor_promise_base& p) noexce
   }
   const bool yield = actor_budget_spent();
   if (!yield) next.run(handed);  // the context's next caller first: it stays hot on this thread
-  if (caller_ready) resume_caller(caller, continuation, caller_target, yield, next);
+  if (caller_ready) {
+    resume_caller(caller, continuation, caller_target, yield, handed != nullptr, next);
+  }
   if (yield) {
     if (handed != nullptr) actor_post(*handed);
     if (std::coroutine_handle<> other = next.take()) executor::current()->post(other, true);
