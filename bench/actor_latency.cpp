@@ -34,9 +34,9 @@
 #include <vector>
 
 #include "shoal/actor.hpp"
+#include "shoal/sync_wait.hpp"
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
-#include "shoal/sync_wait.hpp"
 #include "support/join_counter.hpp"
 
 namespace {
@@ -99,8 +99,7 @@ class pinger {
   explicit pinger(pingable& target) : target_(&target) {}
 
   // `count` calls and what they took (nothing measured without latencies).
-  shoal::actor_task<run_result> run(long long count, clock_type::time_point start,
-                                      bool latencies) {
+  shoal::actor_task<run_result> run(long long count, clock_type::time_point start, bool latencies) {
     co_await ctx_();
     int last = 0;
     if (!latencies) {
@@ -138,8 +137,8 @@ class pinger {
 };
 
 // One pinger's run, its result stored and its end counted: what coroactors' run_sync detaches.
-shoal::task<> run_one(pinger& p, long long count, clock_type::time_point start,
-                      const options& opt, run_result& result, shoal::bench::join_counter& join) {
+shoal::task<> run_one(pinger& p, long long count, clock_type::time_point start, const options& opt,
+                      run_result& result, shoal::bench::join_counter& join) {
   if (opt.std_mutex) {
     result = co_await p.run_locked(count, start);
   } else {
@@ -150,8 +149,8 @@ shoal::task<> run_one(pinger& p, long long count, clock_type::time_point start,
 
 // Starts the first `n` pingers with `count` calls each and waits for all; what each measured.
 std::vector<run_result> run_all(shoal::thread_pool& pool, std::deque<pinger>& pingers,
-                                  std::size_t n, long long count, const options& opt,
-                                  clock_type::time_point start) {
+                                std::size_t n, long long count, const options& opt,
+                                clock_type::time_point start) {
   std::vector<run_result> results(n);
   shoal::bench::join_counter join;
   join.reset(static_cast<std::int64_t>(n));
@@ -209,8 +208,7 @@ options parse(int argc, char** argv) {
     } else if (arg == "--stats") {
       opt.stats = true;
     } else {
-      std::fprintf(stderr, "ERROR: unexpected argument: %s (see the program's header)\n",
-                   argv[i]);
+      std::fprintf(stderr, "ERROR: unexpected argument: %s (see the program's header)\n", argv[i]);
       std::exit(2);
     }
   }
@@ -252,11 +250,11 @@ int main(int argc, char** argv) {
               static_cast<long long>(elapsed.count() / 1000),
               total * 1'000'000LL / std::max<long long>(1, elapsed.count()),
               static_cast<long long>(max_latency.count()));
-  std::printf("CPU %.0fms (%.0f/s per CPU-second); longest wait to start %lldus, longest call "
-              "after it %lldus\n",
-              cpu * 1e3, static_cast<double>(total) / cpu,
-              static_cast<long long>(max_start_wait.count()),
-              static_cast<long long>(max_call.count()));
+  std::printf(
+      "CPU %.0fms (%.0f/s per CPU-second); longest wait to start %lldus, longest call "
+      "after it %lldus\n",
+      cpu * 1e3, static_cast<double>(total) / cpu, static_cast<long long>(max_start_wait.count()),
+      static_cast<long long>(max_call.count()));
   if (opt.stats) print_stats(pool);
   shoal::sync_wait(pool.stop());
   return 0;

@@ -96,7 +96,9 @@ inline actor_waiter* actor_release(actor_mailbox& mb) noexcept {
 
 // Posts `h`, made ready by a hand-over on this thread, to this executor's own queue (pinned:
 // no other worker takes it): the hand-over stays with the holder (see the header comment).
-inline void actor_keep_here(std::coroutine_handle<> h) noexcept { executor::current()->post(h, true); }
+inline void actor_keep_here(std::coroutine_handle<> h) noexcept {
+  executor::current()->post(h, true);
+}
 
 // Posts waiter `w` (handed a context) to where it may run: here when it may run here.
 inline void actor_post(const actor_waiter& w) noexcept {
