@@ -197,6 +197,7 @@ struct actor_promise_base : promise_base {
   actor_mailbox* held = nullptr;            // held now (its own, or lent by the caller)
   actor_mailbox* lent = nullptr;            // what the caller held when it called us
   bool parked = false;                      // `lent` still held for the caller (see above)
+  bool queued = false;                      // waited in the mailbox to enter `bound`
   actor_promise_base* caller = nullptr;     // the awaiting coroutine, when it is an actor
   actor_mailbox* reacquire = nullptr;       // released for a foreign await, to re-enter
   std::atomic<unsigned char> handshake{0};  // released / woken, per foreign await
@@ -261,6 +262,7 @@ class actor_enter_awaiter {
       return transfer(next.take());
     }
     // Busy: let go of what the chain holds, then wait in the mailbox.
+    self_->queued = true;
     if (self_->held != nullptr) next.run(actor_release(*std::exchange(self_->held, nullptr)));
     actor_unpark(self_->caller, next);
     self_->reacquire = target_;
@@ -380,18 +382,19 @@ struct actor_final {
   static std::coroutine_handle<> finish(actor_promise_base& p) noexcept;
 
   // Runs the caller next here, or posts it (`yield`, or it cannot run here); a posted caller
-  // waits in a queue, so nothing may stay parked for its chain. `handed_on`: the call's context
-  // went to a waiter, so the caller is part of a hand-over and stays on this worker unless it
-  // is bound elsewhere; a caller merely preempted goes where any worker of its pool may take it.
+  // waits in a queue, so nothing may stay parked for its chain. `contended`: the call waited
+  // for its context, or handed it on to a waiter: the caller stays on this worker (unless bound
+  // elsewhere), with the context; a caller of a context nobody else wanted, preempted, goes
+  // where any worker of its pool may take it.
   static void resume_caller(actor_promise_base* caller, std::coroutine_handle<> continuation,
-                            wake_target target, bool yield, bool handed_on,
+                            wake_target target, bool yield, bool contended,
                             actor_next& next) noexcept {
     if (!yield && next.would_run(target)) {
       next.run(continuation, target);
       return;
     }
     actor_unpark(caller, next);
-    if (handed_on && target.where == executor::current()) {
+    if (contended && target.where == executor::current()) {
       actor_keep_here(continuation);
     } else {
       target.post(continuation);
@@ -423,7 +426,7 @@ inline std::coroutine_handle<> actor_final::finish(actor_promise_base& p) noexce
   const bool yield = actor_budget_spent();
   if (!yield) next.run(handed);  // the context's next caller first: it stays hot on this thread
   if (caller_ready) {
-    resume_caller(caller, continuation, caller_target, yield, handed != nullptr, next);
+    resume_caller(caller, continuation, caller_target, yield, handed != nullptr || p.queued, next);
   }
   if (yield) {
     if (handed != nullptr) actor_post(*handed);
