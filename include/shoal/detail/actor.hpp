@@ -27,6 +27,13 @@
 // calling each other can never keep a worker from the rest of its queue for more than
 // actor_preemption_budget switches.
 //
+// Placement. A hand-over stays on the worker that made it: a handed waiter that cannot run
+// inline, the caller of a call that waited for its context or handed it on, and a holder
+// preempted as it enters are posted to this worker's own queue (pinned: not stealable), so a
+// contended context and its callers stay on one worker instead of crossing cores every round
+// trip; only a chain preempted after an uncontended call is left for any worker to take
+// (docs/design/actors.md, "A contended context stays on one worker").
+//
 // Thread-safety: a promise is touched by whoever runs its coroutine; hand-overs are ordered by
 // the mailbox, by posts and by the handshake's acq_rel operations.
 #pragma once
