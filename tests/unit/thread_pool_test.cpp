@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <latch>
@@ -194,45 +193,6 @@ TEST(ThreadPool, DeferredContinuationsRunAheadOfPostedWork) {
   done.wait();
   shoal::sync_wait(pool.stop());
   EXPECT_EQ(order, (std::vector<char>{'d', 'o', 'p'}));
-}
-
-// `chains` chains on one worker, each yielding `rounds` times; records, for every resumption,
-// how many resumptions of the others came since that chain's previous one.
-task<> yielder(std::size_t id, int rounds, std::vector<std::size_t>& last_seen, std::size_t& clock,
-               std::size_t& worst_gap, std::latch& done) {
-  for (int r = 0; r < rounds; ++r) {
-    co_await shoal::yield();
-    const std::size_t now = ++clock;
-    if (last_seen[id] != 0) worst_gap = std::max(worst_gap, now - last_seen[id]);
-    last_seen[id] = now;
-  }
-  done.count_down();
-}
-
-TEST(ThreadPool, AYieldingChainWaitsForEachReadyChainOnceWhenTheLocalRingOverflows) {
-  // 64 chains, a ring of 8: most of them live in the global queue, where the worker spilled
-  // them. It serves its spills back as fast as it makes them, so between two turns of one chain
-  // each other chain runs about once (four times at most: ring and spills alternate, and a spill
-  // sends the ring's oldest to the back); before, the ring's 8 cycled while the spilled ones waited
-  // for the global check every 61 turns.
-  constexpr std::size_t chains = 64;
-  thread_pool pool({.workers = 1, .local_queue_capacity = 8, .shuffle = false});
-  pool.start();
-  std::vector<std::size_t> last_seen(chains, 0);  // touched only on the single worker
-  std::size_t clock = 0;
-  std::size_t worst_gap = 0;
-  std::latch done(chains);
-  auto start_all = [&]() -> task<> {
-    co_await pool.schedule_on(0);  // spawned from the worker: its own ring, then its spills
-    for (std::size_t i = 0; i < chains; ++i) {
-      pool.spawn(yielder(i, 50, last_seen, clock, worst_gap, done));
-    }
-  };
-  shoal::sync_wait(start_all());
-  done.wait();
-  shoal::sync_wait(pool.stop());
-  EXPECT_EQ(clock, chains * 50);
-  EXPECT_LE(worst_gap, 4 * chains);
 }
 
 double cpu_seconds() {

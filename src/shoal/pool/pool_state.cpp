@@ -76,24 +76,23 @@ bool pool_state::enqueue_global(std::coroutine_handle<> h) noexcept {
   return false;
 }
 
-std::coroutine_handle<> pool_state::pop_global(worker& into, std::size_t most) noexcept {
+std::coroutine_handle<> pool_state::pop_global(worker& into) noexcept {
   // Take a fair share, bounded by the room in the local ring, so one worker does not hoard it.
   const std::size_t room = into.ring().capacity() - into.ring().size();
-  const std::size_t share =
-      std::min({global_ring_.size() / workers_.size() + 1, room / 2 + 1, most});
+  const std::size_t share = std::min(global_ring_.size() / workers_.size() + 1, room / 2 + 1);
   // The local ring has room for every item but the one returned: these pushes cannot fail.
   std::coroutine_handle<> first =
       global_ring_.pop_some(share, [&into](std::coroutine_handle<> h) { into.ring().push(h); });
   if (first) return first;
-  return pop_overflow(into, most);
+  return pop_overflow(into);
 }
 
-std::coroutine_handle<> pool_state::pop_overflow(worker& into, std::size_t most) noexcept {
+std::coroutine_handle<> pool_state::pop_overflow(worker& into) noexcept {
   if (overflow_size_.load(std::memory_order_acquire) == 0) return nullptr;  // pairs with enqueue
   const mutex_lock lock(global_mutex_);
   if (overflow_.empty()) return nullptr;
   std::size_t take = overflow_.size() / workers_.size() + 1;
-  take = std::min({take, into.ring().capacity() / 2, most});
+  take = std::min(take, into.ring().capacity() / 2);
   std::coroutine_handle<> first = overflow_.pop_front();
   for (std::size_t i = 1; i < take && !overflow_.empty(); ++i) {
     if (!into.ring().push(overflow_[0])) break;

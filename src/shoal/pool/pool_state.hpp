@@ -66,9 +66,8 @@ class pool_state {
   // goes there too, so the queue stays FIFO: the ring holds the older items.
   void push_global(std::coroutine_handle<> h) noexcept;
   void push_global(const std::vector<std::coroutine_handle<>>& batch) noexcept;
-  // Takes a share of the global queue, at most `most` items: returns one, moves the rest into
-  // `into`'s ring.
-  std::coroutine_handle<> pop_global(worker& into, std::size_t most = SIZE_MAX) noexcept;
+  // Takes a share of the global queue: returns one, moves the rest into `into`'s ring.
+  std::coroutine_handle<> pop_global(worker& into) noexcept;
   bool global_empty() const noexcept {
     // acquire: pairs with the release stores of overflow_size_ (under global_mutex_).
     return global_ring_.empty() && overflow_size_.load(std::memory_order_acquire) == 0;
@@ -166,7 +165,7 @@ class pool_state {
 
   // True when `h` went into the ring (by a seq_cst claim), false into the overflow.
   bool enqueue_global(std::coroutine_handle<> h) noexcept;
-  std::coroutine_handle<> pop_overflow(worker& into, std::size_t most) noexcept;
+  std::coroutine_handle<> pop_overflow(worker& into) noexcept;
   void add_spawned(std::int64_t delta) noexcept;
   std::int64_t live_spawned() const noexcept;
   bool quiescent() const noexcept;

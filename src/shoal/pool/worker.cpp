@@ -87,7 +87,6 @@ void worker::push_unpinned(std::coroutine_handle<> h) noexcept {
     }
     spill_.push_back(h);
     pool_->push_global(spill_);
-    spill_debt_ += spill_.size();
   }
   pool_->notify_work_relaxed();
 }
@@ -188,8 +187,6 @@ std::coroutine_handle<> worker::next_local() noexcept {
   if (tick_ % io_check_interval == 0) poll_io();
   if (tick_ % global_check_interval == 0) {
     if (auto h = pool_->pop_global(*this)) return h;
-  } else if (spill_debt_ != 0 && (tick_ & 1) != 0) {
-    if (auto h = serve_spilled()) return h;
   }
   if (lifo_) {
     if (lifo_streak_ < max_lifo_streak) {
@@ -212,20 +209,6 @@ std::coroutine_handle<> worker::next_local() noexcept {
   fire_due_timers();
   drain_inbox();
   return pop_ring_or_pinned();
-}
-
-// While this worker's own spills wait in the global queue, every other resumption is the
-// oldest of them, one at a time (taking a share would move them back into the ring, where the
-// next spill could push them out again unrun): the ring and what it spilled are served as one
-// queue, so a coroutine that yields while hundreds are ready waits for each of them once, not
-// for the ring to cycle dozens of times (docs/design/scheduler.md, "Spills").
-std::coroutine_handle<> worker::serve_spilled() noexcept {
-  if (auto h = pool_->pop_global(*this, 1)) {
-    --spill_debt_;
-    return h;
-  }
-  spill_debt_ = 0;  // taken by other workers: nothing owed any more
-  return nullptr;
 }
 
 std::coroutine_handle<> worker::steal() noexcept {

@@ -108,7 +108,6 @@ class worker final : public executor {
   std::coroutine_handle<> next_remote() noexcept;
   std::coroutine_handle<> pop_ring_or_pinned() noexcept;
   std::coroutine_handle<> steal() noexcept;
-  std::coroutine_handle<> serve_spilled() noexcept;
   bool wait_for_work();
   void stop_searching(bool found) noexcept;
   bool spin_for_work() noexcept;
@@ -146,7 +145,6 @@ class worker final : public executor {
   bool parked_in_pool_ = false;  // inside park(), counted idle by the pool
   bool searching_ = false;       // woken by pool_state::wake_one, holding its spinning count
   std::uint64_t tick_ = 0;
-  std::size_t spill_debt_ = 0;  // spilled to the global queue, not yet served back (serve_spilled)
   fifo<std::coroutine_handle<>> pinned_;
   spmc_ring ring_;
   std::vector<std::coroutine_handle<>> spill_;  // reused by push_unpinned
