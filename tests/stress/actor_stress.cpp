@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <thread>
 #include <vector>
@@ -243,6 +244,76 @@ TEST(ActorStress, ActorsCallingEachOtherBothWaysNeitherDeadlockNorLoseMoney) {
   for (int t = 0; t < tellers; ++t) pool.pool.spawn(teller(bank, t + 1, 5000, done));
   wait_for(done, tellers);
   EXPECT_EQ(shoal::sync_wait(total_of(bank)), 0);
+}
+
+// Holds its context until `callers` callers are about to call it, and a moment more, so that
+// they queue; touch() is what they call.
+class hand_over_probe {
+ public:
+  actor_task<std::thread::id> hold(std::atomic<bool>& entered, std::atomic<int>& calling,
+                                   int callers) {
+    co_await ctx_();
+    entered.store(true, std::memory_order_release);  // pairs with the test's acquire
+    while (calling.load(std::memory_order_acquire) < callers) std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // they queue meanwhile
+    co_return std::this_thread::get_id();
+  }
+  actor_task<> touch() {
+    co_await ctx_();
+    ++touched_;
+  }
+  actor_task<int> touched() {  // through the context: after every touch
+    co_await ctx_();
+    co_return touched_;
+  }
+
+ private:
+  shoal::actor_context ctx_;
+  int touched_ = 0;
+};
+
+task<> hold_probe(hand_over_probe& p, std::atomic<bool>& entered, std::atomic<int>& calling,
+                  int callers, std::thread::id& holder, std::atomic<int>& done) {
+  holder = co_await p.hold(entered, calling, callers);
+  done.fetch_add(1, std::memory_order_release);  // pairs with wait_for's acquire
+}
+
+task<> touch_probe(hand_over_probe& p, std::atomic<int>& calling, std::thread::id& resumed_on,
+                   std::atomic<int>& done) {
+  calling.fetch_add(1, std::memory_order_release);
+  co_await p.touch();
+  resumed_on = std::this_thread::get_id();
+  done.fetch_add(1, std::memory_order_release);
+}
+
+TEST(ActorStress, CallersServedByHandOversGoOnOnTheWorkerThatHandedThemTheContext) {
+  // The holder blocks one worker; the callers, run by the other, queue. The holder's release
+  // hands the context to the first caller's call on the holder's worker, whose end hands it to
+  // the next, and so on: each caller is resumed by a hand-over and stays there, where the
+  // context is hot, instead of being taken back by the idle worker (which, while both kept
+  // calling, made every round trip cross the two cores). The last caller may be posted by a
+  // preemption, where any worker may take it: at most one strays. (The old rule, which posted
+  // them where any worker could take them, passes this too when the idle worker is parked and
+  // slower to wake than the holder's worker is to run them: what the benchmark's interleavings
+  // showed, docs/benchmarks.md, this cannot force.)
+  running_pool pool(2);
+  hand_over_probe probe;
+  constexpr int callers = 64;
+  std::atomic<bool> entered{false};
+  std::atomic<int> calling{0};
+  std::atomic<int> done{0};
+  std::thread::id holder;
+  std::vector<std::thread::id> resumed_on(callers);
+  pool.pool.spawn(hold_probe(probe, entered, calling, callers, holder, done));
+  while (!entered.load(std::memory_order_acquire)) std::this_thread::yield();
+  for (int i = 0; i < callers; ++i) {
+    pool.pool.spawn(touch_probe(probe, calling, resumed_on[static_cast<std::size_t>(i)], done));
+  }
+  wait_for(done, callers + 1);
+  int strayed = 0;
+  for (const std::thread::id& t : resumed_on) strayed += t != holder ? 1 : 0;
+  EXPECT_LE(strayed, 1);
+  EXPECT_EQ(shoal::sync_wait(probe.touched()), callers);
 }
 
 }  // namespace

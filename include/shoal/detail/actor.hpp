@@ -27,6 +27,13 @@
 // calling each other can never keep a worker from the rest of its queue for more than
 // actor_preemption_budget switches.
 //
+// Placement. A hand-over stays on the worker that made it: a handed waiter that cannot run
+// inline, the caller of a call that waited for its context or handed it on, and a holder
+// preempted as it enters are posted to this worker's own queue (pinned: not stealable), so a
+// contended context and its callers stay on one worker instead of crossing cores every round
+// trip; only a chain preempted after an uncontended call is left for any worker to take
+// (docs/design/actors.md, "A contended context stays on one worker").
+//
 // Thread-safety: a promise is touched by whoever runs its coroutine; hand-overs are ordered by
 // the mailbox, by posts and by the handshake's acq_rel operations.
 #pragma once
@@ -94,12 +101,18 @@ inline actor_waiter* actor_release(actor_mailbox& mb) noexcept {
   return w;
 }
 
-// Posts waiter `w` (handed a context) to where it may run.
+// Posts `h`, made ready by a hand-over on this thread, to this executor's own queue (pinned:
+// no other worker takes it): the hand-over stays with the holder (see the header comment).
+inline void actor_keep_here(std::coroutine_handle<> h) noexcept {
+  executor::current()->post(h, true);
+}
+
+// Posts waiter `w` (handed a context) to where it may run: here when it may run here.
 inline void actor_post(const actor_waiter& w) noexcept {
-  if (w.target.where != nullptr) {
-    w.target.post(w.handle);
+  if (w.target.where == nullptr || actor_may_run_here(w)) {
+    actor_keep_here(w.handle);  // here, or waited outside any executor: run it here
   } else {
-    executor::current()->post(w.handle, false);  // waited outside any executor: run it here
+    w.target.post(w.handle);
   }
 }
 
@@ -191,6 +204,7 @@ struct actor_promise_base : promise_base {
   actor_mailbox* held = nullptr;            // held now (its own, or lent by the caller)
   actor_mailbox* lent = nullptr;            // what the caller held when it called us
   bool parked = false;                      // `lent` still held for the caller (see above)
+  bool queued = false;                      // waited in the mailbox to enter `bound`
   actor_promise_base* caller = nullptr;     // the awaiting coroutine, when it is an actor
   actor_mailbox* reacquire = nullptr;       // released for a foreign await, to re-enter
   std::atomic<unsigned char> handshake{0};  // released / woken, per foreign await
@@ -246,10 +260,16 @@ class actor_enter_awaiter {
     actor_next next;
     if (self_->held == target_) {  // entered, but out of budget: yield, holding it
       actor_unpark(self_, next);
-      actor_target(self_->env).post(h);
+      const wake_target where = actor_target(self_->env);
+      if (where.where == executor::current()) {
+        actor_keep_here(h);  // a holder does not travel: callers queued meanwhile follow it
+      } else {
+        where.post(h);
+      }
       return transfer(next.take());
     }
     // Busy: let go of what the chain holds, then wait in the mailbox.
+    self_->queued = true;
     if (self_->held != nullptr) next.run(actor_release(*std::exchange(self_->held, nullptr)));
     actor_unpark(self_->caller, next);
     self_->reacquire = target_;
@@ -369,15 +389,23 @@ struct actor_final {
   static std::coroutine_handle<> finish(actor_promise_base& p) noexcept;
 
   // Runs the caller next here, or posts it (`yield`, or it cannot run here); a posted caller
-  // waits in a queue, so nothing may stay parked for its chain.
+  // waits in a queue, so nothing may stay parked for its chain. `contended`: the call waited
+  // for its context, or handed it on to a waiter: the caller stays on this worker (unless bound
+  // elsewhere), with the context; a caller of a context nobody else wanted, preempted, goes
+  // where any worker of its pool may take it.
   static void resume_caller(actor_promise_base* caller, std::coroutine_handle<> continuation,
-                            wake_target target, bool yield, actor_next& next) noexcept {
+                            wake_target target, bool yield, bool contended,
+                            actor_next& next) noexcept {
     if (!yield && next.would_run(target)) {
       next.run(continuation, target);
       return;
     }
     actor_unpark(caller, next);
-    target.post(continuation);
+    if (contended && target.where == executor::current()) {
+      actor_keep_here(continuation);
+    } else {
+      target.post(continuation);
+    }
   }
 };
 
@@ -389,7 +417,7 @@ inline std::coroutine_handle<> actor_final::finish(actor_promise_base& p) noexce
   actor_next next;
   if (p.held == wanted) {  // nothing to switch: same context (or none) on both sides
     if (caller != nullptr) caller->held = wanted;
-    resume_caller(caller, continuation, caller_target, false, next);
+    resume_caller(caller, continuation, caller_target, false, false, next);
     return transfer(next.take());
   }
   actor_waiter* const handed = p.held != nullptr ? actor_release(*p.held) : nullptr;
@@ -404,7 +432,9 @@ inline std::coroutine_handle<> actor_final::finish(actor_promise_base& p) noexce
   }
   const bool yield = actor_budget_spent();
   if (!yield) next.run(handed);  // the context's next caller first: it stays hot on this thread
-  if (caller_ready) resume_caller(caller, continuation, caller_target, yield, next);
+  if (caller_ready) {
+    resume_caller(caller, continuation, caller_target, yield, handed != nullptr || p.queued, next);
+  }
   if (yield) {
     if (handed != nullptr) actor_post(*handed);
     if (std::coroutine_handle<> other = next.take()) executor::current()->post(other, true);
