@@ -9,7 +9,10 @@
 // TSan keeps a shadow call stack and a vector clock per *fiber*: __tsan_create_fiber makes one,
 // __tsan_switch_to_fiber(f, 0) (just before the jump) makes f the running one and orders what
 // ran before the switch before what runs after it, __tsan_destroy_fiber frees it.
-// In other builds every function here is empty and inlines away.
+// In other builds every function here is empty and inlines away. Each is always inlined, and so
+// must be every function of ours that calls __tsan_switch_to_fiber (fiber_link's brackets, the
+// driver's resume): TSan would enter such a function on one fiber's shadow stack and leave it on
+// the other's, losing a frame of the driver's at every switch.
 #pragma once
 
 #include <cstddef>
@@ -50,24 +53,24 @@ inline constexpr bool fiber_tsan = SHOAL_FIBER_TSAN != 0;
 
 // --- AddressSanitizer --------------------------------------------------------------------------
 
-inline void asan_start_switch([[maybe_unused]] void** fake_stack_save,
-                              [[maybe_unused]] const void* bottom,
-                              [[maybe_unused]] std::size_t size) noexcept {
+[[gnu::always_inline]] inline void asan_start_switch([[maybe_unused]] void** fake_stack_save,
+                                                     [[maybe_unused]] const void* bottom,
+                                                     [[maybe_unused]] std::size_t size) noexcept {
 #if SHOAL_FIBER_ASAN
   __sanitizer_start_switch_fiber(fake_stack_save, bottom, size);
 #endif
 }
 
-inline void asan_finish_switch([[maybe_unused]] void* fake_stack_save,
-                               [[maybe_unused]] const void** old_bottom,
-                               [[maybe_unused]] std::size_t* old_size) noexcept {
+[[gnu::always_inline]] inline void asan_finish_switch(
+    [[maybe_unused]] void* fake_stack_save, [[maybe_unused]] const void** old_bottom,
+    [[maybe_unused]] std::size_t* old_size) noexcept {
 #if SHOAL_FIBER_ASAN
   __sanitizer_finish_switch_fiber(fake_stack_save, old_bottom, old_size);
 #endif
 }
 
-inline void asan_unpoison([[maybe_unused]] void* begin,
-                          [[maybe_unused]] std::size_t size) noexcept {
+[[gnu::always_inline]] inline void asan_unpoison([[maybe_unused]] void* begin,
+                                                 [[maybe_unused]] std::size_t size) noexcept {
 #if SHOAL_FIBER_ASAN
   __asan_unpoison_memory_region(begin, size);
 #endif
@@ -75,7 +78,7 @@ inline void asan_unpoison([[maybe_unused]] void* begin,
 
 // --- ThreadSanitizer ---------------------------------------------------------------------------
 
-[[nodiscard]] inline void* tsan_create_fiber() noexcept {
+[[nodiscard, gnu::always_inline]] inline void* tsan_create_fiber() noexcept {
 #if SHOAL_FIBER_TSAN
   return __tsan_create_fiber(0);
 #else
@@ -83,13 +86,13 @@ inline void asan_unpoison([[maybe_unused]] void* begin,
 #endif
 }
 
-inline void tsan_destroy_fiber([[maybe_unused]] void* fiber) noexcept {
+[[gnu::always_inline]] inline void tsan_destroy_fiber([[maybe_unused]] void* fiber) noexcept {
 #if SHOAL_FIBER_TSAN
   __tsan_destroy_fiber(fiber);
 #endif
 }
 
-[[nodiscard]] inline void* tsan_current_fiber() noexcept {
+[[nodiscard, gnu::always_inline]] inline void* tsan_current_fiber() noexcept {
 #if SHOAL_FIBER_TSAN
   return __tsan_get_current_fiber();
 #else
@@ -97,7 +100,7 @@ inline void tsan_destroy_fiber([[maybe_unused]] void* fiber) noexcept {
 #endif
 }
 
-inline void tsan_switch_to([[maybe_unused]] void* fiber) noexcept {
+[[gnu::always_inline]] inline void tsan_switch_to([[maybe_unused]] void* fiber) noexcept {
 #if SHOAL_FIBER_TSAN
   __tsan_switch_to_fiber(fiber, 0);
 #endif
