@@ -20,33 +20,30 @@ namespace {
 
 using shoal::detail::mpmc_ring;
 
-std::coroutine_handle<> as_handle(std::uintptr_t i) {
-  // Fake, never-resumed handles: distinct addresses are all the ring needs.
-  return std::coroutine_handle<>::from_address(
-      reinterpret_cast<void*>(i << 4));  // NOLINT(performance-no-int-to-ptr)
+void* as_handle(std::uintptr_t i) {
+  // Fake entries: distinct non-null addresses are all the ring needs.
+  return reinterpret_cast<void*>(i << 4);  // NOLINT(performance-no-int-to-ptr)
 }
-std::uintptr_t as_index(std::coroutine_handle<> h) {
-  return reinterpret_cast<std::uintptr_t>(h.address()) >> 4;
-}
+std::uintptr_t as_index(void* h) { return reinterpret_cast<std::uintptr_t>(h) >> 4; }
 
 TEST(MpmcRing, IsFifoAndRefusesWhenFull) {
   mpmc_ring ring(4);
   for (std::uintptr_t i = 1; i <= 4; ++i) EXPECT_TRUE(ring.push(as_handle(i)));
   EXPECT_FALSE(ring.push(as_handle(5)));
   std::vector<std::uintptr_t> rest;
-  auto first = ring.pop_some(3, [&](std::coroutine_handle<> h) { rest.push_back(as_index(h)); });
+  auto first = ring.pop_some(3, [&](void* h) { rest.push_back(as_index(h)); });
   EXPECT_EQ(as_index(first), 1u);
   EXPECT_EQ(rest, (std::vector<std::uintptr_t>{2, 3}));
   EXPECT_TRUE(ring.push(as_handle(5)));
-  EXPECT_EQ(as_index(ring.pop_some(1, [](std::coroutine_handle<>) {})), 4u);
-  EXPECT_EQ(as_index(ring.pop_some(8, [](std::coroutine_handle<>) {})), 5u);
+  EXPECT_EQ(as_index(ring.pop_some(1, [](void*) {})), 4u);
+  EXPECT_EQ(as_index(ring.pop_some(8, [](void*) {})), 5u);
   EXPECT_TRUE(ring.empty());
-  EXPECT_FALSE(ring.pop_some(8, [](std::coroutine_handle<>) {}));
-  const std::coroutine_handle<> six[] = {as_handle(6), as_handle(7),  as_handle(8),
+  EXPECT_FALSE(ring.pop_some(8, [](void*) {}));
+  void* const six[] = {as_handle(6), as_handle(7),  as_handle(8),
                                          as_handle(9), as_handle(10), as_handle(11)};
   EXPECT_EQ(ring.push_some(six, 6), 4u);  // as many as there is room for
   EXPECT_EQ(ring.push_some(six + 4, 2), 0u);
-  EXPECT_EQ(as_index(ring.pop_some(1, [](std::coroutine_handle<>) {})), 6u);
+  EXPECT_EQ(as_index(ring.pop_some(1, [](void*) {})), 6u);
 }
 
 TEST(MpmcRingStress, EveryItemIsTakenExactlyOnceByManyProducersAndConsumers) {
@@ -55,7 +52,7 @@ TEST(MpmcRingStress, EveryItemIsTakenExactlyOnceByManyProducersAndConsumers) {
   mpmc_ring ring(64);  // small: producers meet a full ring often
   std::vector<std::atomic<int>> taken(producers * per_producer + 1);
   std::atomic<std::uintptr_t> left{producers * per_producer};
-  auto take = [&](std::coroutine_handle<> h) {
+  auto take = [&](void* h) {
     taken[as_index(h)].fetch_add(1);
     left.fetch_sub(1);
   };
@@ -67,7 +64,7 @@ TEST(MpmcRingStress, EveryItemIsTakenExactlyOnceByManyProducersAndConsumers) {
   auto producer = [&](std::uintptr_t p) {
     for (std::uintptr_t i = 1; i <= per_producer; ++i) {
       if (p % 2 == 1 && i + 3 <= per_producer) {  // odd producers push in batches of 4
-        const std::coroutine_handle<> four[] = {
+        void* const four[] = {
             as_handle(p * per_producer + i), as_handle(p * per_producer + i + 1),
             as_handle(p * per_producer + i + 2), as_handle(p * per_producer + i + 3)};
         std::size_t done = 0;

@@ -5,6 +5,9 @@
 #include <random>
 #include <stdexcept>
 
+#include "shoal/detail/root_task.hpp"
+#include "shoal/task.hpp"
+
 namespace shoal::detail {
 namespace {
 
@@ -40,8 +43,8 @@ pool_state::pool_state(thread_pool& owner, const thread_pool_options& options)
 // grows to the most it ever held, then never allocates again. Growing is the only failure, and a
 // post cannot report one: out of memory there terminates (noexcept), as documented in
 // docs/design/scheduler.md.
-void pool_state::push_global(std::coroutine_handle<> h) noexcept {
-  if (enqueue_global(h)) {
+void pool_state::push_entry(void* entry) noexcept {
+  if (enqueue_global(entry)) {
     notify_work_after_rmw();
   } else {
     notify_work();
@@ -50,7 +53,7 @@ void pool_state::push_global(std::coroutine_handle<> h) noexcept {
 
 // A spill from a full local ring: into the ring while it has room, the rest into the overflow
 // under one lock (a worker flooding its own ring spills here every 128 posts).
-void pool_state::push_global(const std::vector<std::coroutine_handle<>>& batch) noexcept {
+void pool_state::push_global(const std::vector<void*>& batch) noexcept {
   std::size_t i = 0;
   // relaxed: as in enqueue_global.
   if (overflow_size_.load(std::memory_order_relaxed) == 0) {
@@ -66,14 +69,30 @@ void pool_state::push_global(const std::vector<std::coroutine_handle<>>& batch) 
   overflow_size_.store(overflow_.size(), std::memory_order_release);  // pairs with global_empty
 }
 
-bool pool_state::enqueue_global(std::coroutine_handle<> h) noexcept {
+bool pool_state::enqueue_global(void* entry) noexcept {
   // relaxed: a stale zero only lets this item into the ring ahead of overflowed ones (a moment
   // of unfairness, never a loss); the ring's own ordering publishes it.
-  if (overflow_size_.load(std::memory_order_relaxed) == 0 && global_ring_.push(h)) return true;
+  if (overflow_size_.load(std::memory_order_relaxed) == 0 && global_ring_.push(entry)) return true;
   const mutex_lock lock(global_mutex_);
-  overflow_.push_back(h);
+  overflow_.push_back(entry);
   overflow_size_.store(overflow_.size(), std::memory_order_release);  // pairs with global_empty
   return false;
+}
+
+// The root of a spawned task is made by the worker that takes it, from that worker's own frame
+// cache: the poster writes one frame per spawn (the task's), and the root's lines stay on this
+// core (docs/design/scheduler.md, "The entry path"). Counted here rather than by the poster:
+// until now the task was queued, which a stop decision sees as work to come (not quiescent), so
+// at no moment is the chain neither queued nor counted. Out of memory for the root terminates
+// (noexcept), as for a post's queue room.
+std::coroutine_handle<> pool_state::runnable(void* entry, worker& by) noexcept {
+  const auto bits = reinterpret_cast<std::uintptr_t>(entry);
+  if ((bits & spawned_tag) == 0) return std::coroutine_handle<>::from_address(entry);
+  void* frame = reinterpret_cast<void*>(bits & ~spawned_tag);  // NOLINT(performance-no-int-to-ptr)
+  auto task = std::coroutine_handle<task_promise<void>>::from_address(frame);
+  root_task root = run_root<void>(task.promise().get_return_object(), nullptr);
+  by.add_spawned(1);
+  return root.start_with(&spawned_ended, this, nullptr);
 }
 
 std::coroutine_handle<> pool_state::pop_global(worker& into) noexcept {
@@ -81,25 +100,30 @@ std::coroutine_handle<> pool_state::pop_global(worker& into) noexcept {
   const std::size_t room = into.ring().capacity() - into.ring().size();
   const std::size_t share = std::min(global_ring_.size() / workers_.size() + 1, room / 2 + 1);
   // The local ring has room for every item but the one returned: these pushes cannot fail.
-  std::coroutine_handle<> first =
-      global_ring_.pop_some(share, [&into](std::coroutine_handle<> h) { into.ring().push(h); });
-  if (first) return first;
+  void* first = global_ring_.pop_some(
+      share, [this, &into](void* entry) { into.ring().push(runnable(entry, into)); });
+  if (first != nullptr) return runnable(first, into);
   return pop_overflow(into);
 }
 
+// Entries are moved out under the lock and made runnable (roots made) after it, so that a poster
+// waiting for the lock does not wait for the allocations.
 std::coroutine_handle<> pool_state::pop_overflow(worker& into) noexcept {
   if (overflow_size_.load(std::memory_order_acquire) == 0) return nullptr;  // pairs with enqueue
-  const mutex_lock lock(global_mutex_);
-  if (overflow_.empty()) return nullptr;
-  std::size_t take = overflow_.size() / workers_.size() + 1;
-  take = std::min(take, into.ring().capacity() / 2);
-  std::coroutine_handle<> first = overflow_.pop_front();
-  for (std::size_t i = 1; i < take && !overflow_.empty(); ++i) {
-    if (!into.ring().push(overflow_[0])) break;
-    overflow_.pop_front();
+  std::vector<void*>& taken = into.overflow_share();
+  taken.clear();
+  {
+    const mutex_lock lock(global_mutex_);
+    if (overflow_.empty()) return nullptr;
+    // A fair share, and room in the local ring for all but the first.
+    const std::size_t room = into.ring().capacity() - into.ring().size();
+    std::size_t take = std::min(overflow_.size() / workers_.size() + 1, into.ring().capacity() / 2);
+    take = std::min({take, overflow_.size(), room + 1});
+    for (std::size_t i = 0; i < take; ++i) taken.push_back(overflow_.pop_front());
+    overflow_size_.store(overflow_.size(), std::memory_order_release);  // pairs with global_empty
   }
-  overflow_size_.store(overflow_.size(), std::memory_order_release);  // pairs with global_empty
-  return first;
+  for (std::size_t i = 1; i < taken.size(); ++i) into.ring().push(runnable(taken[i], into));
+  return runnable(taken[0], into);
 }
 
 void pool_state::notify_work() noexcept {

@@ -42,6 +42,7 @@
 #include "pool/fifo.hpp"
 #include "pool/mpmc_ring.hpp"
 #include "pool/worker.hpp"
+#include "shoal/detail/task.hpp"
 #include "shoal/executor.hpp"
 #include "shoal/thread_pool.hpp"
 
@@ -63,9 +64,15 @@ class pool_state {
 
   // Global injection queue: a lock-free ring (mpmc_ring.hpp) of 1,024, and behind it, once the
   // ring is full, an overflow queue under a mutex. While the overflow holds anything every post
-  // goes there too, so the queue stays FIFO: the ring holds the older items.
-  void push_global(std::coroutine_handle<> h) noexcept;
-  void push_global(const std::vector<std::coroutine_handle<>>& batch) noexcept;
+  // goes there too, so the queue stays FIFO: the ring holds the older items. An entry is the
+  // address of a coroutine to resume, or (spawned_entry) a task spawned from outside the pool,
+  // whose root the worker taking it makes (runnable).
+  void push_global(std::coroutine_handle<> h) noexcept { push_entry(h.address()); }
+  void push_global(const std::vector<void*>& batch) noexcept;
+  // thread_pool::spawn from outside the pool: queues the task itself; no root, no count yet.
+  void push_spawned(std::coroutine_handle<task_promise<void>> task) noexcept {
+    push_entry(spawned_entry(task));
+  }
   // Takes a share of the global queue: returns one, moves the rest into `into`'s ring.
   std::coroutine_handle<> pop_global(worker& into) noexcept;
   bool global_empty() const noexcept {
@@ -150,7 +157,7 @@ class pool_state {
   // Read by every post from outside, written rarely: a cache line of its own.
   alignas(64) std::atomic<std::size_t> overflow_size_{0};
   alignas(64) mutex global_mutex_;
-  fifo<std::coroutine_handle<>> overflow_ SHOAL_GUARDED_BY(global_mutex_);
+  fifo<void*> overflow_ SHOAL_GUARDED_BY(global_mutex_);
 
   // Written by workers going idle or spinning, read by every post: away from the rest.
   alignas(64) std::atomic<std::size_t> spinning_{0};
@@ -163,9 +170,19 @@ class pool_state {
     std::size_t* refused;
   };
 
-  // True when `h` went into the ring (by a seq_cst claim), false into the overflow.
-  bool enqueue_global(std::coroutine_handle<> h) noexcept;
+  // A spawned task's entry: its frame's address with the low bit set (a frame is aligned to at
+  // least 8 bytes, so the bit is free).
+  static constexpr std::uintptr_t spawned_tag = 1;
+  static void* spawned_entry(std::coroutine_handle<task_promise<void>> task) noexcept {
+    return reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(task.address()) | spawned_tag);
+  }
+  void push_entry(void* entry) noexcept;
+  // True when `entry` went into the ring (by a seq_cst claim), false into the overflow.
+  bool enqueue_global(void* entry) noexcept;
   std::coroutine_handle<> pop_overflow(worker& into) noexcept;
+  // What worker `by` runs for a global queue entry: the coroutine; for a spawned task, the root
+  // made here around it, counted in `by`'s share of the live spawned chains.
+  std::coroutine_handle<> runnable(void* entry, worker& by) noexcept;
   void add_spawned(std::int64_t delta) noexcept;
   std::int64_t live_spawned() const noexcept;
   bool quiescent() const noexcept;
