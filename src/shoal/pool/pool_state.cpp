@@ -5,6 +5,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "pool/full_fence.hpp"
 #include "shoal/detail/root_task.hpp"
 #include "shoal/task.hpp"
 
@@ -56,7 +57,7 @@ void pool_state::push_entry(void* entry) noexcept {
 void pool_state::push_global(const std::vector<void*>& batch) noexcept {
   std::size_t i = 0;
   // relaxed: as in enqueue_global.
-  if (overflow_size_.load(std::memory_order_relaxed) == 0) {
+  if (!overflow_nonempty_.load(std::memory_order_relaxed)) {
     while (i < batch.size()) {
       const std::size_t pushed = global_ring_.push_some(batch.data() + i, batch.size() - i);
       if (pushed == 0) break;
@@ -66,17 +67,28 @@ void pool_state::push_global(const std::vector<void*>& batch) noexcept {
   if (i == batch.size()) return;
   const mutex_lock lock(global_mutex_);
   for (; i < batch.size(); ++i) overflow_.push_back(batch[i]);
-  overflow_size_.store(overflow_.size(), std::memory_order_release);  // pairs with global_empty
+  publish_overflow();
 }
 
 bool pool_state::enqueue_global(void* entry) noexcept {
   // relaxed: a stale zero only lets this item into the ring ahead of overflowed ones (a moment
   // of unfairness, never a loss); the ring's own ordering publishes it.
-  if (overflow_size_.load(std::memory_order_relaxed) == 0 && global_ring_.push(entry)) return true;
+  if (!overflow_nonempty_.load(std::memory_order_relaxed) && global_ring_.push(entry)) return true;
   const mutex_lock lock(global_mutex_);
   overflow_.push_back(entry);
-  overflow_size_.store(overflow_.size(), std::memory_order_release);  // pairs with global_empty
+  publish_overflow();
   return false;
+}
+
+// Only a change of emptiness is stored: the flag's line is read by every idle or searching
+// worker, and a store per post to it (the size, as it once was) cost the poster a transfer of
+// that line per post while the workers polled it.
+void pool_state::publish_overflow() noexcept {
+  const bool nonempty = !overflow_.empty();
+  // relaxed: written only under global_mutex_, which this thread holds.
+  if (overflow_nonempty_.load(std::memory_order_relaxed) != nonempty) {
+    overflow_nonempty_.store(nonempty, std::memory_order_release);  // pairs with global_empty
+  }
 }
 
 // The root of a spawned task is made by the worker that takes it, from that worker's own frame
@@ -113,7 +125,8 @@ std::coroutine_handle<> pool_state::pop_global(worker& into) noexcept {
 // Entries are moved out under the lock and made runnable (roots made) after it, so that a poster
 // waiting for the lock does not wait for the allocations.
 std::coroutine_handle<> pool_state::pop_overflow(worker& into) noexcept {
-  if (overflow_size_.load(std::memory_order_acquire) == 0) return nullptr;  // pairs with enqueue
+  // acquire: pairs with publish_overflow's release.
+  if (!overflow_nonempty_.load(std::memory_order_acquire)) return nullptr;
   std::vector<void*>& taken = into.overflow_share();
   taken.clear();
   {
@@ -124,14 +137,14 @@ std::coroutine_handle<> pool_state::pop_overflow(worker& into) noexcept {
     std::size_t take = std::min(overflow_.size() / workers_.size() + 1, into.ring().capacity() / 2);
     take = std::min({take, overflow_.size(), room + 1});
     for (std::size_t i = 0; i < take; ++i) taken.push_back(overflow_.pop_front());
-    overflow_size_.store(overflow_.size(), std::memory_order_release);  // pairs with global_empty
+    publish_overflow();
   }
   for (std::size_t i = 1; i < taken.size(); ++i) into.ring().push(runnable(taken[i], into));
   return runnable(taken[0], into);
 }
 
 void pool_state::notify_work() noexcept {
-  std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with worker::park's fence
+  full_fence();  // pairs with worker::park's fence
   if (idle_.load(std::memory_order_seq_cst) == 0) return;
   if (spinning_.load(std::memory_order_seq_cst) != 0) return;
   wake_one();
@@ -189,8 +202,8 @@ bool pool_state::any_stealable_work() const noexcept {
 }
 
 bool pool_state::any_ready_stealable_work() const noexcept {
-  // acquire: pairs with the release stores of overflow_size_ (under global_mutex_).
-  return global_ring_.front_published() || overflow_size_.load(std::memory_order_acquire) != 0 ||
+  // acquire: pairs with publish_overflow's release.
+  return global_ring_.front_published() || overflow_nonempty_.load(std::memory_order_acquire) ||
          any_worker_stealable_work();
 }
 

@@ -76,8 +76,8 @@ class pool_state {
   // Takes a share of the global queue: returns one, moves the rest into `into`'s ring.
   std::coroutine_handle<> pop_global(worker& into) noexcept;
   bool global_empty() const noexcept {
-    // acquire: pairs with the release stores of overflow_size_ (under global_mutex_).
-    return global_ring_.empty() && overflow_size_.load(std::memory_order_acquire) == 0;
+    // acquire: pairs with publish_overflow's release.
+    return global_ring_.empty() && !overflow_nonempty_.load(std::memory_order_acquire);
   }
 
   // Called after making stealable work visible.
@@ -154,8 +154,9 @@ class pool_state {
   std::vector<std::unique_ptr<worker>> workers_;
 
   mpmc_ring global_ring_;
-  // Read by every post from outside, written rarely: a cache line of its own.
-  alignas(64) std::atomic<std::size_t> overflow_size_{0};
+  // Whether overflow_ holds anything: read by every post from outside and by searching workers,
+  // written under global_mutex_ on a change only (publish_overflow): a cache line of its own.
+  alignas(64) std::atomic<bool> overflow_nonempty_{false};
   alignas(64) mutex global_mutex_;
   fifo<void*> overflow_ SHOAL_GUARDED_BY(global_mutex_);
 
@@ -177,6 +178,7 @@ class pool_state {
     return reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(task.address()) | spawned_tag);
   }
   void push_entry(void* entry) noexcept;
+  void publish_overflow() noexcept SHOAL_REQUIRES(global_mutex_);
   // True when `entry` went into the ring (by a seq_cst claim), false into the overflow.
   bool enqueue_global(void* entry) noexcept;
   std::coroutine_handle<> pop_overflow(worker& into) noexcept;

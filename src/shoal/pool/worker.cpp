@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "pool/full_fence.hpp"
 #include "pool/pool_state.hpp"
 #include "shoal/detail/transfer.hpp"
 
@@ -291,7 +292,7 @@ void worker::park() {
   pool_->enter_idle();
   parked_in_pool_ = true;
   sleeping_.store(true, std::memory_order_seq_cst);
-  std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with pool_state::notify_work
+  full_fence();  // pairs with pool_state::notify_work
   // Only what this worker may run: its own queues, the global queue, other rings. (Pinned work
   // in another worker's inbox is not ours; counting it would keep us awake, spinning, until
   // its owner drains it.)
