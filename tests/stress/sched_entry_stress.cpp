@@ -6,15 +6,19 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <semaphore>
 #include <thread>
 #include <vector>
 
+#include "shoal/detail/root_task.hpp"
+#include "shoal/executor.hpp"
 #include "shoal/frame_allocator.hpp"
 #include "shoal/sync_wait.hpp"
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
+#include "shoal/yield.hpp"
 
 namespace {
 
@@ -160,6 +164,71 @@ TEST(PoolEntryStress, BurstsAfterIdleGapsAreAllRun) {
     for (std::int64_t i = 0; i < n; ++i) pool.spawn(count_down(left, done));
     done.acquire();
     if (burst % 100 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  shoal::sync_wait(pool.stop());
+}
+
+// A task spawned from outside the pool is queued as itself and gets its root from the worker
+// that takes it (pool_state::runnable): the chain still has an environment of its own, so a
+// binding made inside it holds for the rest of the chain.
+shoal::task<> bind_then_yield(shoal::thread_pool& pool, std::atomic<int>& elsewhere,
+                              std::atomic<std::int64_t>& left, std::binary_semaphore& done) {
+  co_await pool.schedule_on(1);
+  for (int i = 0; i < 20; ++i) {
+    co_await shoal::yield();
+    if (shoal::executor::current() != &pool.worker(1)) elsewhere.fetch_add(1);
+  }
+  if (left.fetch_sub(1) == 1) done.release();
+}
+
+TEST(PoolEntryStress, AChainSpawnedFromOutsideKeepsTheBindingItMakes) {
+  constexpr std::int64_t chains = 2'000;
+  shoal::thread_pool pool({.workers = 2});
+  pool.start();
+  std::atomic<int> elsewhere{0};
+  std::atomic<std::int64_t> left{chains};
+  std::binary_semaphore done{0};
+  for (std::int64_t i = 0; i < chains; ++i) pool.spawn(bind_then_yield(pool, elsewhere, left, done));
+  done.acquire();
+  EXPECT_EQ(elsewhere.load(), 0);
+  shoal::sync_wait(pool.stop());
+}
+
+// The global queue holds both kinds of entry at once, past the ring into the overflow: tasks
+// spawned from outside (made runnable by the worker taking them) and coroutines posted from
+// outside, while the jobs spawn more from the workers (their roots made there). Every one runs
+// once, and stop then finds nothing left.
+shoal::task<> spawn_inside(shoal::thread_pool& pool, std::atomic<std::int64_t>& left,
+                           std::binary_semaphore& done) {
+  pool.spawn(count_down(left, done));
+  if (left.fetch_sub(1) == 1) done.release();
+  co_return;
+}
+
+TEST(PoolEntryStress, SpawnsAndPostsFromOutsideAndSpawnsFromWorkersShareTheQueue) {
+  constexpr std::int64_t per_thread = 30'000;
+  shoal::thread_pool pool({.workers = 2});
+  pool.start();
+  for (int round = 0; round < 3; ++round) {
+    // Four arrivals per index: spawn_inside and its child, a posted root, a spawned count_down.
+    std::atomic<std::int64_t> left{4 * per_thread};
+    std::binary_semaphore done{0};
+    std::thread spawner([&] {
+      for (std::int64_t i = 0; i < per_thread; ++i) pool.spawn(spawn_inside(pool, left, done));
+    });
+    std::thread poster([&] {
+      // Coroutines posted from outside (thread_pool::post), next to the spawned tasks: each a
+      // root that frees itself.
+      for (std::int64_t i = 0; i < per_thread; ++i) {
+        pool.post(shoal::detail::run_root<void>(count_down(left, done), nullptr)
+                      .start_with(&shoal::detail::destroy_root, nullptr));
+      }
+    });
+    for (std::int64_t i = 0; i < per_thread; ++i) pool.spawn(count_down(left, done));
+    spawner.join();
+    poster.join();
+    done.acquire();
+    EXPECT_EQ(left.load(), 0);
   }
   shoal::sync_wait(pool.stop());
 }

@@ -2,8 +2,8 @@
 // spinning counts that decide whom to wake, and the stop protocol.
 //
 // Waking (why no wake-up is lost): a poster to the global queue first makes the work visible,
-// then issues a seq_cst fence and reads `spinning_` and `idle_`. A worker about to park
-// increments `idle_` (seq_cst) and, after a seq_cst fence, rechecks every queue. By the fences'
+// then issues a seq_cst fence (full_fence.hpp) and reads `spinning_` and `idle_`. A worker about
+// to park increments `idle_` (seq_cst) and, after the same fence, rechecks every queue. By the fences'
 // total order, either the worker's recheck sees the work, or the poster sees `idle_ > 0` and, if
 // no worker is spinning (a spinner rechecks after leaving the spinning state), wakes a sleeping
 // one. Work posted to a specific worker (its inbox) always unparks that worker.
