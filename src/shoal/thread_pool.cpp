@@ -82,7 +82,7 @@ void thread_pool::spawn(task<void> t) {
   if (w != nullptr && &w->pool() == state_.get()) {
     w->post(spawned_root(detail::run_root<void>(std::move(t), nullptr), nullptr), false);
   } else {
-    state_->push_spawned(t.release(), w == nullptr);
+    state_->push_spawned(t.release());
   }
 }
 

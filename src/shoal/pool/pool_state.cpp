@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <random>
 #include <stdexcept>
-#include <thread>
 
 #include "pool/full_fence.hpp"
 #include "shoal/detail/root_task.hpp"
@@ -51,22 +50,6 @@ void pool_state::push_entry(void* entry) noexcept {
   } else {
     notify_work();
   }
-}
-
-// Pacing a spawner that runs ahead (issue 30). The overflow holds work only once more than the
-// ring's 1,024 jobs wait: the spawning thread is that far ahead of the workers, and posting
-// further ahead gains it nothing (the jobs wait anyway) while it costs the process: each job
-// queued beyond the frame depot's reach is a system allocation (and a remote free), and each post
-// an overflow push under the mutex. On a loaded machine, where the spawner and the workers share
-// fewer cores than there are threads, its time slice is better spent by the workers. So while the
-// overflow holds work, a spawner that is no pool's worker yields its core once every pace_period
-// spawns (a few hundred nanoseconds per period when nothing else waits for the core). It never
-// blocks: a pool whose workers make no progress costs it only those yields.
-void pool_state::pace_poster() noexcept {
-  // relaxed: a hint; enqueue_global reads the flag again for what it decides.
-  if (!overflow_nonempty_.load(std::memory_order_relaxed)) return;
-  thread_local unsigned spawns_while_overflowed = 0;
-  if (++spawns_while_overflowed % pace_period == 0) std::this_thread::yield();
 }
 
 // A spill from a full local ring: into the ring while it has room, the rest into the overflow

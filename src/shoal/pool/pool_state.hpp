@@ -70,9 +70,7 @@ class pool_state {
   void push_global(std::coroutine_handle<> h) noexcept { push_entry(h.address()); }
   void push_global(const std::vector<void*>& batch) noexcept;
   // thread_pool::spawn from outside the pool: queues the task itself; no root, no count yet.
-  // `plain_thread`: the caller is no pool's worker, so it may be paced (pace_poster).
-  void push_spawned(std::coroutine_handle<task_promise<void>> task, bool plain_thread) noexcept {
-    if (plain_thread) pace_poster();
+  void push_spawned(std::coroutine_handle<task_promise<void>> task) noexcept {
     push_entry(spawned_entry(task));
   }
   // Takes a share of the global queue: returns one, moves the rest into `into`'s ring.
@@ -180,10 +178,6 @@ class pool_state {
     return reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(task.address()) | spawned_tag);
   }
   void push_entry(void* entry) noexcept;
-  // While the overflow holds work, gives the calling thread's core away once every
-  // pace_period spawns (pool_state.cpp).
-  void pace_poster() noexcept;
-  static constexpr unsigned pace_period = 64;
   void publish_overflow() noexcept SHOAL_REQUIRES(global_mutex_);
   // True when `entry` went into the ring (by a seq_cst claim), false into the overflow.
   bool enqueue_global(void* entry) noexcept;
