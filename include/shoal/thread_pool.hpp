@@ -112,8 +112,7 @@ class thread_pool {
   // Errors: std::out_of_range (thrown here) when k >= size(); std::bad_alloc. Exception:
   // `spawn(t)` from a thread that is not one of this pool's workers queues the task itself and
   // the worker that takes it makes its root, so out of memory there terminates the program (as
-  // for a post). Such a thread that is no pool's worker also yields its core once every 64
-  // spawns while more than 1,024 jobs wait in the global queue (docs/design/scheduler.md).
+  // for a post; docs/design/scheduler.md, "The entry path").
   void spawn(task<void> t);
   void spawn(task<void> t, std::stop_token token);
   void spawn_on(std::size_t k, task<void> t);
