@@ -44,7 +44,7 @@ TEST(MpmcRing, IsFifoAndRefusesWhenFull) {
   EXPECT_TRUE(ring.empty());
   EXPECT_FALSE(ring.pop_some(8, [](void*) {}));
   void* const six[] = {as_handle(6), as_handle(7),  as_handle(8),
-                                         as_handle(9), as_handle(10), as_handle(11)};
+                       as_handle(9), as_handle(10), as_handle(11)};
   EXPECT_EQ(ring.push_some(six, 6), 4u);  // as many as there is room for
   EXPECT_EQ(ring.push_some(six + 4, 2), 0u);
   EXPECT_EQ(as_index(ring.pop_some(1, [](void*) {})), 6u);
@@ -68,9 +68,9 @@ TEST(MpmcRingStress, EveryItemIsTakenExactlyOnceByManyProducersAndConsumers) {
   auto producer = [&](std::uintptr_t p) {
     for (std::uintptr_t i = 1; i <= per_producer; ++i) {
       if (p % 2 == 1 && i + 3 <= per_producer) {  // odd producers push in batches of 4
-        void* const four[] = {
-            as_handle(p * per_producer + i), as_handle(p * per_producer + i + 1),
-            as_handle(p * per_producer + i + 2), as_handle(p * per_producer + i + 3)};
+        void* const four[] = {as_handle(p * per_producer + i), as_handle(p * per_producer + i + 1),
+                              as_handle(p * per_producer + i + 2),
+                              as_handle(p * per_producer + i + 3)};
         std::size_t done = 0;
         while (done < 4) {
           done += ring.push_some(four + done, 4 - done);
@@ -188,7 +188,9 @@ TEST(PoolEntryStress, AChainSpawnedFromOutsideKeepsTheBindingItMakes) {
   std::atomic<int> elsewhere{0};
   std::atomic<std::int64_t> left{chains};
   std::binary_semaphore done{0};
-  for (std::int64_t i = 0; i < chains; ++i) pool.spawn(bind_then_yield(pool, elsewhere, left, done));
+  for (std::int64_t i = 0; i < chains; ++i) {
+    pool.spawn(bind_then_yield(pool, elsewhere, left, done));
+  }
   done.acquire();
   EXPECT_EQ(elsewhere.load(), 0);
   shoal::sync_wait(pool.stop());

@@ -100,7 +100,7 @@ void pool_state::publish_overflow() noexcept {
 std::coroutine_handle<> pool_state::runnable(void* entry, worker& by) noexcept {
   const auto bits = reinterpret_cast<std::uintptr_t>(entry);
   if ((bits & spawned_tag) == 0) return std::coroutine_handle<>::from_address(entry);
-  void* frame = reinterpret_cast<void*>(bits & ~spawned_tag);  // NOLINT(performance-no-int-to-ptr)
+  void* frame = static_cast<char*>(entry) - spawned_tag;
   // The poster wrote the task's frame on its core: start taking its first two lines (the resume
   // pointer, the promise) now, for writing, while the share taken with it is queued ahead of it.
   __builtin_prefetch(frame, 1);

@@ -3,13 +3,13 @@
 //
 // Waking (why no wake-up is lost): a poster to the global queue first makes the work visible,
 // then issues a seq_cst fence (full_fence.hpp) and reads `spinning_` and `idle_`. A worker about
-// to park increments `idle_` (seq_cst) and, after the same fence, rechecks every queue. By the fences'
-// total order, either the worker's recheck sees the work, or the poster sees `idle_ > 0` and, if
-// no worker is spinning (a spinner rechecks after leaving the spinning state), wakes a sleeping
-// one. Work posted to a specific worker (its inbox) always unparks that worker.
-// A worker pushing onto its own ring skips the fence (`notify_work_relaxed`): the pusher is
-// running and will run the item itself, so a wake-up missed there costs parallelism for a
-// moment, never progress. That keeps a full fence off the hot path of every local post.
+// to park increments `idle_` (seq_cst) and, after the same fence, rechecks every queue. By the
+// fences' total order, either the worker's recheck sees the work, or the poster sees `idle_ > 0`
+// and, if no worker is spinning (a spinner rechecks after leaving the spinning state), wakes a
+// sleeping one. Work posted to a specific worker (its inbox) always unparks that worker. A worker
+// pushing onto its own ring skips the fence (`notify_work_relaxed`): the pusher is running and will
+// run the item itself, so a wake-up missed there costs parallelism for a moment, never progress.
+// That keeps a full fence off the hot path of every local post.
 //
 // Stopping: once stop is requested, an idle worker that finds every worker idle while no queue
 // holds work and no worker has a timer armed decides. When no chain started by spawn/spawn_on is
@@ -175,7 +175,7 @@ class pool_state {
   // least 8 bytes, so the bit is free).
   static constexpr std::uintptr_t spawned_tag = 1;
   static void* spawned_entry(std::coroutine_handle<task_promise<void>> task) noexcept {
-    return reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(task.address()) | spawned_tag);
+    return static_cast<char*>(task.address()) + spawned_tag;  // sets the low bit
   }
   void push_entry(void* entry) noexcept;
   void publish_overflow() noexcept SHOAL_REQUIRES(global_mutex_);
