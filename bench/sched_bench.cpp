@@ -16,8 +16,10 @@
 //
 // What a job is, per system:
 //   shoal: a coroutine. Avalanche: `pool.spawn(job())` (a task started detached: two frames,
-//     a root and the task). Repost: one coroutine looping on `co_await shoal::yield()` (a
-//     re-post of the same coroutine to the pool, from its worker).
+//     the task, written by this thread, and its root, made by the worker that takes the task
+//     from the global queue: docs/design/scheduler.md, "The entry path"). Repost: one coroutine
+//     looping on `co_await shoal::yield()` (a re-post of the same coroutine to the pool, from its
+//     worker).
 //   asio: a lambda. `asio::post(pool, f)` on an asio::thread_pool; a reposting handler posts a
 //     copy of itself.
 //   tbb: a lambda in a tbb::task_arena with one slot per worker and none reserved for this

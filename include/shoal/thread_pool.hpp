@@ -109,7 +109,10 @@ class thread_pool {
   // Starts `t` detached on some worker (unbound) or bound to worker k. An exception escaping `t`
   // terminates the program, as with std::thread. With `token`, the chain runs under it (as under
   // `with_stop_token(token, t)`, without that wrapper's frame: 8 bytes in the root instead).
-  // Errors: std::out_of_range (thrown here) when k >= size(); std::bad_alloc.
+  // Errors: std::out_of_range (thrown here) when k >= size(); std::bad_alloc. Exception:
+  // `spawn(t)` from a thread that is not one of this pool's workers queues the task itself and
+  // the worker that takes it makes its root, so out of memory there terminates the program (as
+  // for a post; docs/design/scheduler.md, "The entry path").
   void spawn(task<void> t);
   void spawn(task<void> t, std::stop_token token);
   void spawn_on(std::size_t k, task<void> t);

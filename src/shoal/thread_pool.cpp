@@ -75,8 +75,15 @@ std::coroutine_handle<> thread_pool::spawned_root(detail::root_task root, execut
   return root.start_with(&detail::pool_state::spawned_ended, state_.get(), home);
 }
 
+// From outside the pool the task itself is queued, and the worker that takes it makes its root
+// (pool_state::runnable): one frame written by the poster per spawn instead of two.
 void thread_pool::spawn(task<void> t) {
-  post(spawned_root(detail::run_root<void>(std::move(t), nullptr), nullptr));
+  detail::worker* w = detail::worker::current();
+  if (w != nullptr && &w->pool() == state_.get()) {
+    w->post(spawned_root(detail::run_root<void>(std::move(t), nullptr), nullptr), false);
+  } else {
+    state_->push_spawned(t.release());
+  }
 }
 
 void thread_pool::spawn(task<void> t, std::stop_token token) {

@@ -1,6 +1,7 @@
 // mpmc_ring.hpp: the lock-free front of a thread_pool's global injection queue. Many producers
 // (any thread posting from outside the pool, workers spilling), many consumers (workers taking a
-// share). Bounded, FIFO, no allocation after construction.
+// share). Bounded, FIFO, no allocation after construction. An entry is an opaque non-null address
+// (pool_state.hpp says what its global queue stores: a coroutine, or a tagged spawned task).
 //
 // Layout (a bounded queue with a sequence number per cell, after D. Vyukov): a power-of-two
 // array of cells, each holding a coroutine address and `seq`; `tail_` is the next position to
@@ -32,7 +33,6 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
-#include <coroutine>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -55,8 +55,8 @@ class mpmc_ring {
 
   [[nodiscard]] std::size_t capacity() const noexcept { return mask_ + 1; }
 
-  // Any thread. False when full.
-  bool push(std::coroutine_handle<> h) noexcept {
+  // Any thread. `item` is non-null. False when full.
+  bool push(void* item) noexcept {
     std::uint64_t pos = tail_.load(std::memory_order_relaxed);
     for (;;) {
       cell& c = cells_[pos & mask_];
@@ -68,7 +68,7 @@ class mpmc_ring {
         if (tail_.compare_exchange_weak(pos, pos + 1, std::memory_order_seq_cst,
                                         std::memory_order_relaxed)) {
           if (mpmc_push_claimed_probe != nullptr) mpmc_push_claimed_probe();
-          c.item.store(h.address(), std::memory_order_relaxed);
+          c.item.store(item, std::memory_order_relaxed);
           c.seq.store(pos + 1, std::memory_order_release);  // pairs with the consumers' acquire
           return true;
         }
@@ -82,7 +82,7 @@ class mpmc_ring {
 
   // Any thread: pushes the first items of `items[0, n)`, as many as there are free cells in a
   // row (claimed with one CAS, as pop_some claims); returns how many (0 when full).
-  std::size_t push_some(const std::coroutine_handle<>* items, std::size_t n) noexcept {
+  std::size_t push_some(void* const* items, std::size_t n) noexcept {
     std::uint64_t pos = tail_.load(std::memory_order_relaxed);
     for (;;) {
       std::uint64_t k = 0;
@@ -101,7 +101,7 @@ class mpmc_ring {
                                       std::memory_order_relaxed)) {
         for (std::uint64_t i = 0; i < k; ++i) {
           cell& c = cells_[(pos + i) & mask_];
-          c.item.store(items[i].address(), std::memory_order_relaxed);
+          c.item.store(items[i], std::memory_order_relaxed);
           c.seq.store(pos + i + 1, std::memory_order_release);  // pairs with the consumers
         }
         return static_cast<std::size_t>(k);
@@ -109,10 +109,10 @@ class mpmc_ring {
     }
   }
 
-  // Any thread: takes up to `most` (>= 1) of the oldest items; calls `sink(h)` for each but the
-  // first, which it returns (nullptr when there was nothing published to take).
+  // Any thread: takes up to `most` (>= 1) of the oldest items; calls `sink(item)` for each but
+  // the first, which it returns (nullptr when there was nothing published to take).
   template <class Sink>
-  std::coroutine_handle<> pop_some(std::size_t most, Sink&& sink) noexcept {
+  void* pop_some(std::size_t most, Sink&& sink) noexcept {
     std::uint64_t pos = head_.load(std::memory_order_relaxed);
     for (;;) {
       const std::uint64_t n = published_from(pos, most);
@@ -125,7 +125,7 @@ class mpmc_ring {
       }
       // relaxed: the cells' acquire loads in published_from ordered their contents.
       if (head_.compare_exchange_weak(pos, pos + n, std::memory_order_relaxed)) {
-        std::coroutine_handle<> first = take(pos);
+        void* first = take(pos);
         for (std::uint64_t i = 1; i < n; ++i) sink(take(pos + i));
         return first;
       }
@@ -171,11 +171,11 @@ class mpmc_ring {
   }
 
   // The item at claimed position `pos`; frees its cell for the producer of the next lap.
-  std::coroutine_handle<> take(std::uint64_t pos) noexcept {
+  void* take(std::uint64_t pos) noexcept {
     cell& c = cells_[pos & mask_];
     void* item = c.item.load(std::memory_order_relaxed);
     c.seq.store(pos + mask_ + 1, std::memory_order_release);  // pairs with push's acquire
-    return std::coroutine_handle<>::from_address(item);
+    return item;
   }
 
   const std::size_t mask_;

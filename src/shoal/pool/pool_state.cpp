@@ -5,6 +5,10 @@
 #include <random>
 #include <stdexcept>
 
+#include "pool/full_fence.hpp"
+#include "shoal/detail/root_task.hpp"
+#include "shoal/task.hpp"
+
 namespace shoal::detail {
 namespace {
 
@@ -40,8 +44,8 @@ pool_state::pool_state(thread_pool& owner, const thread_pool_options& options)
 // grows to the most it ever held, then never allocates again. Growing is the only failure, and a
 // post cannot report one: out of memory there terminates (noexcept), as documented in
 // docs/design/scheduler.md.
-void pool_state::push_global(std::coroutine_handle<> h) noexcept {
-  if (enqueue_global(h)) {
+void pool_state::push_entry(void* entry) noexcept {
+  if (enqueue_global(entry)) {
     notify_work_after_rmw();
   } else {
     notify_work();
@@ -50,10 +54,10 @@ void pool_state::push_global(std::coroutine_handle<> h) noexcept {
 
 // A spill from a full local ring: into the ring while it has room, the rest into the overflow
 // under one lock (a worker flooding its own ring spills here every 128 posts).
-void pool_state::push_global(const std::vector<std::coroutine_handle<>>& batch) noexcept {
+void pool_state::push_global(const std::vector<void*>& batch) noexcept {
   std::size_t i = 0;
   // relaxed: as in enqueue_global.
-  if (overflow_size_.load(std::memory_order_relaxed) == 0) {
+  if (!overflow_nonempty_.load(std::memory_order_relaxed)) {
     while (i < batch.size()) {
       const std::size_t pushed = global_ring_.push_some(batch.data() + i, batch.size() - i);
       if (pushed == 0) break;
@@ -63,17 +67,48 @@ void pool_state::push_global(const std::vector<std::coroutine_handle<>>& batch) 
   if (i == batch.size()) return;
   const mutex_lock lock(global_mutex_);
   for (; i < batch.size(); ++i) overflow_.push_back(batch[i]);
-  overflow_size_.store(overflow_.size(), std::memory_order_release);  // pairs with global_empty
+  publish_overflow();
 }
 
-bool pool_state::enqueue_global(std::coroutine_handle<> h) noexcept {
+bool pool_state::enqueue_global(void* entry) noexcept {
   // relaxed: a stale zero only lets this item into the ring ahead of overflowed ones (a moment
   // of unfairness, never a loss); the ring's own ordering publishes it.
-  if (overflow_size_.load(std::memory_order_relaxed) == 0 && global_ring_.push(h)) return true;
+  if (!overflow_nonempty_.load(std::memory_order_relaxed) && global_ring_.push(entry)) return true;
   const mutex_lock lock(global_mutex_);
-  overflow_.push_back(h);
-  overflow_size_.store(overflow_.size(), std::memory_order_release);  // pairs with global_empty
+  overflow_.push_back(entry);
+  publish_overflow();
   return false;
+}
+
+// Only a change of emptiness is stored: the flag's line is read by every idle or searching
+// worker, and a store per post to it (the size, as it once was) cost the poster a transfer of
+// that line per post while the workers polled it.
+void pool_state::publish_overflow() noexcept {
+  const bool nonempty = !overflow_.empty();
+  // relaxed: written only under global_mutex_, which this thread holds.
+  if (overflow_nonempty_.load(std::memory_order_relaxed) != nonempty) {
+    overflow_nonempty_.store(nonempty, std::memory_order_release);  // pairs with global_empty
+  }
+}
+
+// The root of a spawned task is made by the worker that takes it, from that worker's own frame
+// cache: the poster writes one frame per spawn (the task's), and the root's lines stay on this
+// core (docs/design/scheduler.md, "The entry path"). Counted here rather than by the poster:
+// until now the task was queued, which a stop decision sees as work to come (not quiescent), so
+// at no moment is the chain neither queued nor counted. Out of memory for the root terminates
+// (noexcept), as for a post's queue room.
+std::coroutine_handle<> pool_state::runnable(void* entry, worker& by) noexcept {
+  const auto bits = reinterpret_cast<std::uintptr_t>(entry);
+  if ((bits & spawned_tag) == 0) return std::coroutine_handle<>::from_address(entry);
+  void* frame = static_cast<char*>(entry) - spawned_tag;
+  // The poster wrote the task's frame on its core: start taking its first two lines (the resume
+  // pointer, the promise) now, for writing, while the share taken with it is queued ahead of it.
+  __builtin_prefetch(frame, 1);
+  __builtin_prefetch(static_cast<char*>(frame) + 64, 1);
+  auto task = std::coroutine_handle<task_promise<void>>::from_address(frame);
+  root_task root = run_root<void>(task.promise().get_return_object(), nullptr);
+  by.add_spawned(1);
+  return root.start_with(&spawned_ended, this, nullptr);
 }
 
 std::coroutine_handle<> pool_state::pop_global(worker& into) noexcept {
@@ -81,29 +116,35 @@ std::coroutine_handle<> pool_state::pop_global(worker& into) noexcept {
   const std::size_t room = into.ring().capacity() - into.ring().size();
   const std::size_t share = std::min(global_ring_.size() / workers_.size() + 1, room / 2 + 1);
   // The local ring has room for every item but the one returned: these pushes cannot fail.
-  std::coroutine_handle<> first =
-      global_ring_.pop_some(share, [&into](std::coroutine_handle<> h) { into.ring().push(h); });
-  if (first) return first;
+  void* first = global_ring_.pop_some(
+      share, [this, &into](void* entry) { into.ring().push(runnable(entry, into)); });
+  if (first != nullptr) return runnable(first, into);
   return pop_overflow(into);
 }
 
+// Entries are moved out under the lock and made runnable (roots made) after it, so that a poster
+// waiting for the lock does not wait for the allocations.
 std::coroutine_handle<> pool_state::pop_overflow(worker& into) noexcept {
-  if (overflow_size_.load(std::memory_order_acquire) == 0) return nullptr;  // pairs with enqueue
-  const mutex_lock lock(global_mutex_);
-  if (overflow_.empty()) return nullptr;
-  std::size_t take = overflow_.size() / workers_.size() + 1;
-  take = std::min(take, into.ring().capacity() / 2);
-  std::coroutine_handle<> first = overflow_.pop_front();
-  for (std::size_t i = 1; i < take && !overflow_.empty(); ++i) {
-    if (!into.ring().push(overflow_[0])) break;
-    overflow_.pop_front();
+  // acquire: pairs with publish_overflow's release.
+  if (!overflow_nonempty_.load(std::memory_order_acquire)) return nullptr;
+  std::vector<void*>& taken = into.overflow_share();
+  taken.clear();
+  {
+    const mutex_lock lock(global_mutex_);
+    if (overflow_.empty()) return nullptr;
+    // A fair share, and room in the local ring for all but the first.
+    const std::size_t room = into.ring().capacity() - into.ring().size();
+    std::size_t take = std::min(overflow_.size() / workers_.size() + 1, into.ring().capacity() / 2);
+    take = std::min({take, overflow_.size(), room + 1});
+    for (std::size_t i = 0; i < take; ++i) taken.push_back(overflow_.pop_front());
+    publish_overflow();
   }
-  overflow_size_.store(overflow_.size(), std::memory_order_release);  // pairs with global_empty
-  return first;
+  for (std::size_t i = 1; i < taken.size(); ++i) into.ring().push(runnable(taken[i], into));
+  return runnable(taken[0], into);
 }
 
 void pool_state::notify_work() noexcept {
-  std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with worker::park's fence
+  full_fence();  // pairs with worker::park's fence
   if (idle_.load(std::memory_order_seq_cst) == 0) return;
   if (spinning_.load(std::memory_order_seq_cst) != 0) return;
   wake_one();
@@ -161,8 +202,8 @@ bool pool_state::any_stealable_work() const noexcept {
 }
 
 bool pool_state::any_ready_stealable_work() const noexcept {
-  // acquire: pairs with the release stores of overflow_size_ (under global_mutex_).
-  return global_ring_.front_published() || overflow_size_.load(std::memory_order_acquire) != 0 ||
+  // acquire: pairs with publish_overflow's release.
+  return global_ring_.front_published() || overflow_nonempty_.load(std::memory_order_acquire) ||
          any_worker_stealable_work();
 }
 

@@ -2,14 +2,14 @@
 // spinning counts that decide whom to wake, and the stop protocol.
 //
 // Waking (why no wake-up is lost): a poster to the global queue first makes the work visible,
-// then issues a seq_cst fence and reads `spinning_` and `idle_`. A worker about to park
-// increments `idle_` (seq_cst) and, after a seq_cst fence, rechecks every queue. By the fences'
-// total order, either the worker's recheck sees the work, or the poster sees `idle_ > 0` and, if
-// no worker is spinning (a spinner rechecks after leaving the spinning state), wakes a sleeping
-// one. Work posted to a specific worker (its inbox) always unparks that worker.
-// A worker pushing onto its own ring skips the fence (`notify_work_relaxed`): the pusher is
-// running and will run the item itself, so a wake-up missed there costs parallelism for a
-// moment, never progress. That keeps a full fence off the hot path of every local post.
+// then issues a seq_cst fence (full_fence.hpp) and reads `spinning_` and `idle_`. A worker about
+// to park increments `idle_` (seq_cst) and, after the same fence, rechecks every queue. By the
+// fences' total order, either the worker's recheck sees the work, or the poster sees `idle_ > 0`
+// and, if no worker is spinning (a spinner rechecks after leaving the spinning state), wakes a
+// sleeping one. Work posted to a specific worker (its inbox) always unparks that worker. A worker
+// pushing onto its own ring skips the fence (`notify_work_relaxed`): the pusher is running and will
+// run the item itself, so a wake-up missed there costs parallelism for a moment, never progress.
+// That keeps a full fence off the hot path of every local post.
 //
 // Stopping: once stop is requested, an idle worker that finds every worker idle while no queue
 // holds work and no worker has a timer armed decides. When no chain started by spawn/spawn_on is
@@ -42,6 +42,7 @@
 #include "pool/fifo.hpp"
 #include "pool/mpmc_ring.hpp"
 #include "pool/worker.hpp"
+#include "shoal/detail/task.hpp"
 #include "shoal/executor.hpp"
 #include "shoal/thread_pool.hpp"
 
@@ -63,14 +64,20 @@ class pool_state {
 
   // Global injection queue: a lock-free ring (mpmc_ring.hpp) of 1,024, and behind it, once the
   // ring is full, an overflow queue under a mutex. While the overflow holds anything every post
-  // goes there too, so the queue stays FIFO: the ring holds the older items.
-  void push_global(std::coroutine_handle<> h) noexcept;
-  void push_global(const std::vector<std::coroutine_handle<>>& batch) noexcept;
+  // goes there too, so the queue stays FIFO: the ring holds the older items. An entry is the
+  // address of a coroutine to resume, or (spawned_entry) a task spawned from outside the pool,
+  // whose root the worker taking it makes (runnable).
+  void push_global(std::coroutine_handle<> h) noexcept { push_entry(h.address()); }
+  void push_global(const std::vector<void*>& batch) noexcept;
+  // thread_pool::spawn from outside the pool: queues the task itself; no root, no count yet.
+  void push_spawned(std::coroutine_handle<task_promise<void>> task) noexcept {
+    push_entry(spawned_entry(task));
+  }
   // Takes a share of the global queue: returns one, moves the rest into `into`'s ring.
   std::coroutine_handle<> pop_global(worker& into) noexcept;
   bool global_empty() const noexcept {
-    // acquire: pairs with the release stores of overflow_size_ (under global_mutex_).
-    return global_ring_.empty() && overflow_size_.load(std::memory_order_acquire) == 0;
+    // acquire: pairs with publish_overflow's release.
+    return global_ring_.empty() && !overflow_nonempty_.load(std::memory_order_acquire);
   }
 
   // Called after making stealable work visible.
@@ -147,10 +154,11 @@ class pool_state {
   std::vector<std::unique_ptr<worker>> workers_;
 
   mpmc_ring global_ring_;
-  // Read by every post from outside, written rarely: a cache line of its own.
-  alignas(64) std::atomic<std::size_t> overflow_size_{0};
+  // Whether overflow_ holds anything: read by every post from outside and by searching workers,
+  // written under global_mutex_ on a change only (publish_overflow): a cache line of its own.
+  alignas(64) std::atomic<bool> overflow_nonempty_{false};
   alignas(64) mutex global_mutex_;
-  fifo<std::coroutine_handle<>> overflow_ SHOAL_GUARDED_BY(global_mutex_);
+  fifo<void*> overflow_ SHOAL_GUARDED_BY(global_mutex_);
 
   // Written by workers going idle or spinning, read by every post: away from the rest.
   alignas(64) std::atomic<std::size_t> spinning_{0};
@@ -163,9 +171,20 @@ class pool_state {
     std::size_t* refused;
   };
 
-  // True when `h` went into the ring (by a seq_cst claim), false into the overflow.
-  bool enqueue_global(std::coroutine_handle<> h) noexcept;
+  // A spawned task's entry: its frame's address with the low bit set (a frame is aligned to at
+  // least 8 bytes, so the bit is free).
+  static constexpr std::uintptr_t spawned_tag = 1;
+  static void* spawned_entry(std::coroutine_handle<task_promise<void>> task) noexcept {
+    return static_cast<char*>(task.address()) + spawned_tag;  // sets the low bit
+  }
+  void push_entry(void* entry) noexcept;
+  void publish_overflow() noexcept SHOAL_REQUIRES(global_mutex_);
+  // True when `entry` went into the ring (by a seq_cst claim), false into the overflow.
+  bool enqueue_global(void* entry) noexcept;
   std::coroutine_handle<> pop_overflow(worker& into) noexcept;
+  // What worker `by` runs for a global queue entry: the coroutine; for a spawned task, the root
+  // made here around it, counted in `by`'s share of the live spawned chains.
+  std::coroutine_handle<> runnable(void* entry, worker& by) noexcept;
   void add_spawned(std::int64_t delta) noexcept;
   std::int64_t live_spawned() const noexcept;
   bool quiescent() const noexcept;

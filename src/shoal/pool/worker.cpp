@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "pool/full_fence.hpp"
 #include "pool/pool_state.hpp"
 #include "shoal/detail/transfer.hpp"
 
@@ -42,6 +43,7 @@ worker::worker(pool_state& pool, std::size_t index, const thread_pool_options& o
       rng_(pool.shuffle_seed() * 0x9E3779B97F4A7C15ULL + index + 1),
       ring_(options.local_queue_capacity) {
   spill_.reserve(ring_.capacity() / 2 + 1);
+  overflow_share_.reserve(ring_.capacity() / 2 + 1);
   // Room made now, where a failure is an exception, for the queues a post pushes onto (a post
   // cannot report one): see post().
   pinned_.reserve(preallocated_queue_slots);
@@ -83,9 +85,9 @@ void worker::push_unpinned(std::coroutine_handle<> h) noexcept {
     // Full: spill half of the ring and `h` to the global queue, where any worker can take them.
     spill_.clear();
     for (std::size_t i = 0; i < ring_.capacity() / 2; ++i) {
-      if (auto item = ring_.pop()) spill_.push_back(item);
+      if (auto item = ring_.pop()) spill_.push_back(item.address());
     }
-    spill_.push_back(h);
+    spill_.push_back(h.address());
     pool_->push_global(spill_);
   }
   pool_->notify_work_relaxed();
@@ -290,7 +292,7 @@ void worker::park() {
   pool_->enter_idle();
   parked_in_pool_ = true;
   sleeping_.store(true, std::memory_order_seq_cst);
-  std::atomic_thread_fence(std::memory_order_seq_cst);  // pairs with pool_state::notify_work
+  full_fence();  // pairs with pool_state::notify_work
   // Only what this worker may run: its own queues, the global queue, other rings. (Pinned work
   // in another worker's inbox is not ours; counting it would keep us awake, spinning, until
   // its owner drains it.)

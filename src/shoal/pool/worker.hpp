@@ -72,6 +72,8 @@ class worker final : public executor {
     return inbox_nonempty_.load(std::memory_order_acquire);  // pairs with post
   }
   spmc_ring& ring() noexcept { return ring_; }
+  // Scratch for pool_state::pop_overflow: the entries it took, with room for a share.
+  std::vector<void*>& overflow_share() noexcept { return overflow_share_; }
   fork_deque& forks() noexcept { return forks_.deque; }
   // True when, while counted idle, this worker made work ready in its owner-only queues (the
   // reactor it sleeps in dispatched an event to a chain bound here). Read by try_finish and
@@ -147,7 +149,8 @@ class worker final : public executor {
   std::uint64_t tick_ = 0;
   fifo<std::coroutine_handle<>> pinned_;
   spmc_ring ring_;
-  std::vector<std::coroutine_handle<>> spill_;  // reused by push_unpinned
+  std::vector<void*> spill_;           // reused by push_unpinned: global queue entries
+  std::vector<void*> overflow_share_;  // see overflow_share()
   timer_heap timers_;
   idle_hooks idle_hooks_;  // run by wait_for_work before spinning or parking
 
