@@ -53,6 +53,15 @@ class executor {
   virtual void post(std::coroutine_handle<> h, bool pinned) noexcept = 0;
   // A continuation of the running work; see the header comment.
   virtual void defer(std::coroutine_handle<> h) noexcept = 0;
+  // Work best run here but not bound here (what an actor's hand-over makes ready: a contended
+  // context and its callers stay on one worker): posted as pinned, except that this executor
+  // gives it up to others when it is about to block (before_blocking). Called on this
+  // executor's own thread. By default a pinned post.
+  virtual void post_sticky(std::coroutine_handle<> h) noexcept { post(h, true); }
+  // Called on this executor's thread just before it blocks in sync_wait: a pool worker moves its
+  // sticky work to the pool's global queue, where another worker runs it (so nothing that the
+  // blocked thread's caller waits for can wait for that thread). By default nothing.
+  virtual void before_blocking() noexcept {}
 
   [[nodiscard]] virtual time_point now() const noexcept = 0;
   // Arms `node`; it fires on this executor's thread once node.deadline has passed.

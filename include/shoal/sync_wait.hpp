@@ -8,7 +8,9 @@
 // Result: T. Errors: whatever `t` throws. Cancellation: none of its own.
 // Resumes on: not an awaitable; it returns on the calling thread.
 // Thread-safety: any thread; each call has its own loop. Calling it from inside a pool worker
-// blocks that worker until `t` completes (legal, but it takes a worker away from the pool).
+// blocks that worker until `t` completes (legal, but it takes a worker away from the pool: its
+// bound chains wait for it; the work it kept only for locality, executor::post_sticky, is first
+// given to the other workers).
 // Example:
 //   int main() { return shoal::sync_wait(app_main()); }
 //   shoal::sync_wait(pool.stop());
@@ -21,6 +23,7 @@
 #include "shoal/detail/awaitable_traits.hpp"
 #include "shoal/detail/root_task.hpp"
 #include "shoal/detail/run_loop.hpp"
+#include "shoal/executor.hpp"
 #include "shoal/task.hpp"
 
 namespace shoal {
@@ -35,6 +38,7 @@ T sync_wait(task<T> t) {
   std::coroutine_handle<> root =
       detail::run_root(std::move(t), &result).start_with(finished, &loop);
   loop.post(root, true);
+  if (executor* blocked = executor::current()) blocked->before_blocking();
   loop.run();
   root.destroy();
   return result.take();

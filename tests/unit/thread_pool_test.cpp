@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "shoal/async_event.hpp"
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
 #include "shoal/sync_wait.hpp"
@@ -193,6 +194,45 @@ TEST(ThreadPool, DeferredContinuationsRunAheadOfPostedWork) {
   done.wait();
   shoal::sync_wait(pool.stop());
   EXPECT_EQ(order, (std::vector<char>{'d', 'o', 'p'}));
+}
+
+// Posts the awaiting coroutine as sticky work of the executor running it.
+struct post_sticky_here {
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) const noexcept {
+    shoal::executor::current()->post_sticky(h);
+  }
+  void await_resume() const noexcept {}
+};
+
+// Sticky work (an actor's hand-overs: kept on the worker that made it ready) waits on that worker
+// only while the worker runs: here the next thing it runs blocks in sync_wait on what the sticky
+// work does, and the other worker must run it (before, the two deadlocked).
+TEST(ThreadPool, StickyWorkOfAWorkerThatBlocksInSyncWaitIsRunByAnother) {
+  thread_pool pool({.workers = 2, .shuffle = false});
+  pool.start();
+  shoal::async_event ready;
+  std::latch done(2);
+  std::thread::id blocked, sticky;  // the blocker's thread, and the sticky work's
+  auto waits = [&]() -> task<> { co_await ready.wait(); };
+  auto blocker = [&]() -> task<> {
+    blocked = std::this_thread::get_id();
+    shoal::sync_wait(waits());  // blocks worker 0 until `ready` is set
+    done.count_down();
+    co_return;
+  };
+  auto first = [&]() -> task<> {
+    co_await pool.schedule_on(0);
+    pool.spawn_on(0, blocker());  // queued on worker 0, ahead of what follows
+    co_await post_sticky_here{};  // sticky on worker 0, behind the blocker
+    sticky = std::this_thread::get_id();
+    ready.set();  // run by worker 1 once worker 0 blocked
+    done.count_down();
+  };
+  pool.spawn(first());
+  done.wait();
+  shoal::sync_wait(pool.stop());
+  EXPECT_NE(sticky, blocked);
 }
 
 double cpu_seconds() {

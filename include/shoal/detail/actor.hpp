@@ -29,7 +29,8 @@
 //
 // Placement. A hand-over stays on the worker that made it: a handed waiter that cannot run
 // inline, the caller of a call that waited for its context or handed it on, and a holder
-// preempted as it enters are posted to this worker's own queue (pinned: not stealable), so a
+// preempted as it enters are posted to this worker's own queue (sticky: not stealable, but given
+// to the other workers if this one blocks in sync_wait), so a
 // contended context and its callers stay on one worker instead of crossing cores every round
 // trip; only a chain preempted after an uncontended call is left for any worker to take
 // (docs/design/actors.md, "A contended context stays on one worker").
@@ -101,16 +102,22 @@ inline actor_waiter* actor_release(actor_mailbox& mb) noexcept {
   return w;
 }
 
-// Posts `h`, made ready by a hand-over on this thread, to this executor's own queue (pinned:
-// no other worker takes it): the hand-over stays with the holder (see the header comment).
-inline void actor_keep_here(std::coroutine_handle<> h) noexcept {
-  executor::current()->post(h, true);
+// Posts `h`, made ready by a hand-over on this thread, to this executor's own queue (sticky: no
+// other worker takes it unless this one blocks in sync_wait, executor::post_sticky): the
+// hand-over stays with the holder (see the header comment).
+// `bound`: the chain is bound to this executor (its home): a plain pinned post.
+inline void actor_keep_here(std::coroutine_handle<> h, bool bound) noexcept {
+  if (bound) {
+    executor::current()->post(h, true);
+  } else {
+    executor::current()->post_sticky(h);
+  }
 }
 
 // Posts waiter `w` (handed a context) to where it may run: here when it may run here.
 inline void actor_post(const actor_waiter& w) noexcept {
   if (w.target.where == nullptr || actor_may_run_here(w)) {
-    actor_keep_here(w.handle);  // here, or waited outside any executor: run it here
+    actor_keep_here(w.handle, w.target.pinned);  // here, or waited outside any executor
   } else {
     w.target.post(w.handle);
   }
@@ -262,7 +269,7 @@ class actor_enter_awaiter {
       actor_unpark(self_, next);
       const wake_target where = actor_target(self_->env);
       if (where.where == executor::current()) {
-        actor_keep_here(h);  // a holder does not travel: callers queued meanwhile follow it
+        actor_keep_here(h, where.pinned);  // a holder does not travel: its callers follow it
       } else {
         where.post(h);
       }
@@ -402,7 +409,7 @@ struct actor_final {
     }
     actor_unpark(caller, next);
     if (contended && target.where == executor::current()) {
-      actor_keep_here(continuation);
+      actor_keep_here(continuation, target.pinned);
     } else {
       target.post(continuation);
     }

@@ -117,6 +117,55 @@ void worker::post(std::coroutine_handle<> h, bool pinned) noexcept {
   parker_.unpark();
 }
 
+namespace {
+
+// pinned_'s entries: a coroutine's address, with the low bit set for sticky work (a frame is
+// aligned to at least 8 bytes, so the bit is free).
+constexpr std::uintptr_t sticky_bit = 1;
+
+bool is_sticky(std::coroutine_handle<> h) noexcept {
+  return (reinterpret_cast<std::uintptr_t>(h.address()) & sticky_bit) != 0;
+}
+
+void* runnable_address(std::coroutine_handle<> h) noexcept {
+  // Pointer arithmetic, not a cast from an integer: clears the mark on a marked entry.
+  return static_cast<char*>(h.address()) -
+         (reinterpret_cast<std::uintptr_t>(h.address()) & sticky_bit);
+}
+
+std::coroutine_handle<> runnable(std::coroutine_handle<> h) noexcept {
+  return std::coroutine_handle<>::from_address(runnable_address(h));
+}
+
+}  // namespace
+
+// Sticky work is pinned work that before_blocking gives up: marked in pinned_ (see above).
+void worker::post_sticky(std::coroutine_handle<> h) noexcept {
+  if (this_worker != this) {
+    post(h, false);  // not made here: nothing to keep it near
+    return;
+  }
+  post(std::coroutine_handle<>::from_address(static_cast<char*>(h.address()) + sticky_bit), true);
+}
+
+// sync_wait is about to block this thread: the sticky entries of pinned_ go to the global queue
+// (in their order), the bound ones stay.
+void worker::before_blocking() noexcept {
+  if (this_worker != this) return;
+  spill_.clear();
+  for (std::size_t n = pinned_.size(); n > 0; --n) {
+    const std::coroutine_handle<> h = pinned_.pop_front();
+    if (is_sticky(h)) {
+      spill_.push_back(runnable_address(h));
+    } else {
+      pinned_.push_back(h);
+    }
+  }
+  if (spill_.empty()) return;
+  pool_->push_global(spill_);
+  pool_->notify_work();
+}
+
 void worker::defer(std::coroutine_handle<> h) noexcept {
   if (this_worker != this || shuffle_ || parked_in_pool_) {
     post(h, true);
@@ -177,9 +226,9 @@ std::coroutine_handle<> worker::pop_ring_or_pinned() noexcept {
   // would pin to one value), so neither queue starves the other.
   pinned_turn_ = !pinned_turn_;
   const bool pinned_first = pinned_turn_;
-  if (pinned_first && !pinned_.empty()) return pinned_.pop_front();
+  if (pinned_first && !pinned_.empty()) return runnable(pinned_.pop_front());
   if (auto h = ring_.pop()) return h;
-  if (!pinned_.empty()) return pinned_.pop_front();
+  if (!pinned_.empty()) return runnable(pinned_.pop_front());
   return nullptr;
 }
 

@@ -5,7 +5,9 @@
 //   forks_   children forked here by when_all / when_any / task_group (detail/fork_deque.hpp),
 //            newest first (at most 64 in a row while other local work waits), oldest first for
 //            thieves;
-//   pinned_  work only this worker may run (bound chains, continuations), owner-only FIFO;
+//   pinned_  work only this worker may run (bound chains, continuations), owner-only FIFO; also
+//            its sticky work (post_sticky: an actor's hand-overs), marked in the low bit, which
+//            before_blocking moves to the global queue;
 //   ring_    stealable local work (spmc_ring), FIFO; overflow spills half to the global queue;
 //   inbox_   what other threads post to this worker, drained into pinned_/ring_;
 //   then the pool's global queue, other workers' fork deques (steal the oldest one) and rings
@@ -49,6 +51,8 @@ class worker final : public executor {
 
   void post(std::coroutine_handle<> h, bool pinned) noexcept override;
   void defer(std::coroutine_handle<> h) noexcept override;
+  void post_sticky(std::coroutine_handle<> h) noexcept override;
+  void before_blocking() noexcept override;
   [[nodiscard]] time_point now() const noexcept override { return clock::now(); }
   void add_timer(timer_node& node) override { timers_.push(node); }
   bool cancel_timer(timer_node& node) noexcept override { return timers_.erase(node); }
