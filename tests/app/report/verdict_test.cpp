@@ -267,6 +267,40 @@ TEST(verdict, ShortDrawsHiddenByALateTimerFail) {
   r.results.inputs.think_relative -= 0.1 * static_cast<double>(r.results.inputs.think_times);
   const verdict v = evaluate(r, postgres);
   EXPECT_TRUE(fails(v, "think-time mean applied")) << tpcc::report::format_verdict(v);
+  EXPECT_TRUE(contains(item(v, "think-time mean applied").note, "the draws"));
+}
+
+// The same over 200 thinks: too few to show the draws off the mean, and the applied mean on it
+// is no PASS while the draws are undecided.
+TEST(verdict, ShortDrawsOverFewThinksHiddenByALateTimerAreNotPassed) {
+  auto r = late_timer(5.7, 20);
+  auto& in = r.results.inputs;
+  const double n = 200;
+  const double late = in.think_late_relative / static_cast<double>(in.think_times);
+  in.think_times = 200;
+  in.think_relative = n * (1 + late - 0.1);
+  in.think_late_relative = n * late;
+  in.think_late_seconds = n * 5.7 / 1e3;
+  const verdict v = evaluate(r, postgres);
+  EXPECT_TRUE(undecided(v, "think-time mean applied")) << tpcc::report::format_verdict(v);
+  EXPECT_TRUE(contains(item(v, "think-time mean applied").note, "in the draws"));
+}
+
+// A stall of the whole machine: the thinks it delays are all late (30 ms on average), but each
+// probe only once: the probes' p99 stays low, their maximum shows the stall.
+TEST(verdict, LatenessFromAStallOneProbeSawIsInconclusive) {
+  auto r = late_timer(30, 1);
+  r.client.timer_lateness.record(std::uint64_t{2'000'000});  // one probe slept through it
+  const verdict v = evaluate(r, postgres);
+  EXPECT_TRUE(undecided(v, "think-time mean applied")) << tpcc::report::format_verdict(v);
+}
+
+TEST(verdict, LatenessWithoutAnyTimerProbeIsInconclusive) {
+  auto r = late_timer(13, 0);
+  r.client.timer_lateness = {};
+  const verdict v = evaluate(r, postgres);
+  EXPECT_TRUE(undecided(v, "think-time mean applied")) << tpcc::report::format_verdict(v);
+  EXPECT_TRUE(contains(item(v, "think-time mean applied").note, "no timer probe"));
 }
 
 TEST(verdict, ErroredRunsFailClientBoundAndInterruptedOnesAreInconclusive) {
