@@ -127,14 +127,14 @@ bool is_sticky(std::coroutine_handle<> h) noexcept {
   return (reinterpret_cast<std::uintptr_t>(h.address()) & sticky_bit) != 0;
 }
 
-void* runnable_address(std::coroutine_handle<> h) noexcept {
+void* unmarked_address(std::coroutine_handle<> h) noexcept {
   // Pointer arithmetic, not a cast from an integer: clears the mark on a marked entry.
   return static_cast<char*>(h.address()) -
          (reinterpret_cast<std::uintptr_t>(h.address()) & sticky_bit);
 }
 
-std::coroutine_handle<> runnable(std::coroutine_handle<> h) noexcept {
-  return std::coroutine_handle<>::from_address(runnable_address(h));
+std::coroutine_handle<> unmarked(std::coroutine_handle<> h) noexcept {
+  return std::coroutine_handle<>::from_address(unmarked_address(h));
 }
 
 }  // namespace
@@ -156,7 +156,7 @@ void worker::before_blocking() noexcept {
   for (std::size_t n = pinned_.size(); n > 0; --n) {
     const std::coroutine_handle<> h = pinned_.pop_front();
     if (is_sticky(h)) {
-      spill_.push_back(runnable_address(h));
+      spill_.push_back(unmarked_address(h));
     } else {
       pinned_.push_back(h);
     }
@@ -226,9 +226,9 @@ std::coroutine_handle<> worker::pop_ring_or_pinned() noexcept {
   // would pin to one value), so neither queue starves the other.
   pinned_turn_ = !pinned_turn_;
   const bool pinned_first = pinned_turn_;
-  if (pinned_first && !pinned_.empty()) return runnable(pinned_.pop_front());
+  if (pinned_first && !pinned_.empty()) return unmarked(pinned_.pop_front());
   if (auto h = ring_.pop()) return h;
-  if (!pinned_.empty()) return runnable(pinned_.pop_front());
+  if (!pinned_.empty()) return unmarked(pinned_.pop_front());
   return nullptr;
 }
 
