@@ -32,6 +32,7 @@ namespace shoal {
 /// Thread-safety: any thread may call into it at any time.
 class actor_context {
  public:
+  /// A free context (no coroutine holds it).
   actor_context() noexcept = default;
   actor_context(const actor_context&) = delete;
   actor_context& operator=(const actor_context&) = delete;
@@ -92,6 +93,7 @@ class [[nodiscard]] actor_task {
   using promise_type = detail::actor_promise<T>;
   using value_type = T;
 
+  /// An invalid task (valid() is false): no call to make.
   actor_task() noexcept = default;
   actor_task(actor_task&& other) noexcept : h_(std::exchange(other.h_, nullptr)) {}
   actor_task& operator=(actor_task&& other) noexcept {

@@ -35,6 +35,7 @@ using mutex_scoped_lock_awaiter = detail::scoped_waiter<async_mutex>;
 /// A mutual-exclusion lock for coroutines, fair (FIFO), not recursive: see the header.
 class async_mutex {
  public:
+  /// An unlocked mutex.
   async_mutex() noexcept = default;
   async_mutex(const async_mutex&) = delete;
   async_mutex& operator=(const async_mutex&) = delete;

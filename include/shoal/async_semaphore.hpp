@@ -29,7 +29,8 @@ class async_semaphore;
 
 /// One permit of an async_semaphore, released on destruction. Move-only; false when empty.
 using semaphore_permit = detail::unique_hold<async_semaphore>;
-/// What acquire() and scoped_acquire() return: awaitables (see the header comment), awaited at once.
+/// What acquire() and scoped_acquire() return: awaitables (see the header comment), awaited at
+/// once.
 using semaphore_acquire_awaiter = detail::waiter;
 using semaphore_scoped_acquire_awaiter = detail::scoped_waiter<async_semaphore>;
 
@@ -57,9 +58,9 @@ class async_semaphore {
   ///               the waiter suspended on a worker of, that worker (a permit handed over waits for
   ///               no cross-thread wake-up: no convoy under contention); else the executor it
   ///               suspended on. Inside a sync_wait nested on a worker the executor is that
-  ///               sync_wait's loop, not the worker: a waiter suspended there resumes there, and one
-  ///               released from there goes to the executor it suspended on. When a permit is free
-  ///               it continues at once on the same thread.
+  ///               sync_wait's loop, not the worker: a waiter suspended there resumes there, and
+  ///               one released from there goes to the executor it suspended on. When a permit is
+  ///               free it continues at once on the same thread.
   ///   Thread-safety: any number of coroutines may wait at once, on any threads.
   ///   Example: if (!co_await sem.acquire()) co_return;  // cancelled; else release() when done
   [[nodiscard]] semaphore_acquire_awaiter acquire() noexcept {

@@ -47,6 +47,7 @@ class channel {
   explicit channel(std::size_t capacity) : buffer_(capacity) {}
   channel(const channel&) = delete;
   channel& operator=(const channel&) = delete;
+  /// Asserts (debug builds) that no coroutine waits on it; buffered values are destroyed.
   ~channel() {
     assert(senders_.empty() && receivers_.empty() &&
            "shoal: channel destroyed while coroutines wait on it");

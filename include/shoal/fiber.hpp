@@ -1,10 +1,11 @@
 // shoal/fiber.hpp: stackful coroutines (fibers) on the same scheduler, and the hybrid of the two.
 //
 // `shoal::fiber(fn)` runs the plain function fn on a stack of its own (Boost.Context) and gives a
-// `task<R>` that completes when fn returns; inside fn, at any call depth, `shoal::await(x)` waits for
-// any awaitable x the way `co_await x` does in a task. A library of its own: link `shoal::fiber`
-// (libshoal_fiber, which needs Boost.Context); the core needs no Boost. When to use which, the
-// mechanism (environment, affinity, stacks, shutdown) and the costs: docs/design/fibers.md.
+// `task<R>` that completes when fn returns; inside fn, at any call depth, `shoal::await(x)` waits
+// for any awaitable x the way `co_await x` does in a task. A library of its own: link
+// `shoal::fiber` (libshoal_fiber, which needs Boost.Context); the core needs no Boost. When to use
+// which, the mechanism (environment, affinity, stacks, shutdown) and the costs:
+// docs/design/fibers.md.
 //
 // Lifetime: the fiber's task is lazy (no stack is taken before it is awaited); fn is moved into it
 // and destroyed with it. A fiber's task destroyed while the fiber is suspended unwinds the fiber's

@@ -107,7 +107,8 @@ class future {
     return future(std::move(s));
   }
 
-  /// False for a default-constructed or moved-from future. Thread-safety: any thread (see the header).
+  /// False for a default-constructed or moved-from future. Thread-safety: any thread (see the
+  /// header).
   [[nodiscard]] bool valid() const noexcept { return static_cast<bool>(state_); }
   /// True once filled, either way (a snapshot). Errors: bad_future_access when invalid.
   [[nodiscard]] bool is_completed() const { return state().completed(); }
@@ -401,7 +402,8 @@ class future {
   ///                 begins: at once, without suspending). The future itself is untouched: it is
   ///                 still filled later, for its other handles. To cancel the work behind the
   ///                 future, cancel its provider (cancelable_future::cancel()).
-  ///   Resumes on: the awaiting coroutine's own executor: its home worker (pinned) when the chain is
+  ///   Resumes on: the awaiting coroutine's own executor: its home worker (pinned) when the chain
+  ///   is
   ///               bound, else posted to the worker it suspended on (which, like every unbound
   ///               wake-up in a pool, an idle sibling may take). Never on the filling thread; at
   ///               once, without suspending, when the future is already complete.
