@@ -11,22 +11,6 @@
 // Thread-safety: every member may be called from any thread, concurrently.
 // Memory ordering: what a thread did before set() happens-before every wait() that returns true
 // because of that set() and every is_set() that returns true after it.
-//
-// Awaiting wait():
-//   Result: bool, true when the event was set, false when the wait was cancelled.
-//   Errors: std::logic_error when it must suspend with no executor running on this thread.
-//   Cancellation: the chain's stop token (shoal/stop.hpp): a stop requested before the wait
-//                 returns false at once (even if the event is set); one requested while it waits
-//                 unlinks it and wakes it promptly with false; one that comes after set() woke
-//                 it changes nothing.
-//   Resumes on: its own executor, never inline on the thread calling set(): the chain's home
-//               worker when it is bound (pinned), else the executor it suspended on. When the
-//               event is already set it continues at once on the same thread.
-//   Thread-safety: any number of coroutines may wait at once, on any threads.
-//   Example:
-//     shoal::async_event ready;
-//     // consumer:                          // producer:
-//     if (!co_await ready.wait()) co_return;   load(); ready.set();
 #pragma once
 
 #include <atomic>
@@ -36,24 +20,44 @@
 
 namespace shoal {
 
-// What wait() returns: an awaitable (see the header comment), awaited at once.
+/// What wait() returns: an awaitable (see the header comment), awaited at once.
 using event_wait_awaiter = detail::waiter;
 
+/// A manual-reset event coroutines wait for (see the header). Non-copyable, non-movable.
 class async_event {
  public:
+  /// An event, set or not.
   explicit async_event(bool initially_set = false) noexcept : set_(initially_set) {}
   async_event(const async_event&) = delete;
   async_event& operator=(const async_event&) = delete;
+  /// Asserts (debug builds) that no coroutine waits on it.
   ~async_event();
 
-  // Sets the event and wakes every waiter. Setting a set event does nothing.
+  /// Sets the event and wakes every waiter. Setting a set event does nothing.
   void set() noexcept;
-  // Clears the event; later waits suspend until the next set().
+  /// Clears the event; later waits suspend until the next set().
   void reset() noexcept;
+  /// True while set (a snapshot). Any thread.
   [[nodiscard]] bool is_set() const noexcept {
     return set_.load(std::memory_order_acquire);  // pairs with the release store in set()
   }
 
+  /// Continues at once when the event is set, else waits until set() is called (a coroutine
+  /// woken by set() returns true even if reset() came before it ran).
+  ///   Result: bool, true when the event was set, false when the wait was cancelled.
+  ///   Errors: std::logic_error when it must suspend with no executor running on this thread.
+  ///   Cancellation: the chain's stop token (shoal/stop.hpp): a stop requested before the wait
+  ///                 returns false at once (even if the event is set); one requested while it waits
+  ///                 unlinks it and wakes it promptly with false; one that comes after set() woke
+  ///                 it changes nothing.
+  ///   Resumes on: its own executor, never inline on the thread calling set(): the chain's home
+  ///               worker when it is bound (pinned), else the executor it suspended on. When the
+  ///               event is already set it continues at once on the same thread.
+  ///   Thread-safety: any number of coroutines may wait at once, on any threads.
+  ///   Example:
+  ///     shoal::async_event ready;
+  ///     // consumer:                          // producer:
+  ///     if (!co_await ready.wait()) co_return;   load(); ready.set();
   [[nodiscard]] event_wait_awaiter wait() noexcept {
     return event_wait_awaiter({&lock_, &waiters_, &attempt_wait, this});
   }

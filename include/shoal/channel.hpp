@@ -1,47 +1,21 @@
 // shoal/channel.hpp: a bounded multi-producer multi-consumer queue between coroutines.
 //
-// What: a channel<T> carries values from any number of senders to any number of receivers, in
-// FIFO order, through a buffer of fixed capacity allocated once at construction.
-// `co_await ch.send(v)` suspends while the buffer is full; `co_await ch.receive()` suspends
-// while it is empty. Capacity 0 makes a rendezvous channel: a send completes only when a
-// receiver takes the value. A value is handed directly to a waiting receiver, and a receive
-// that frees a slot pulls in the oldest waiting sender's value, so both sides are served in
-// arrival order. Waiting allocates nothing (shoal/detail/wait_queue.hpp).
-// close(): no value is accepted afterwards. Waiting senders wake and return false (their
-// values are not sent); waiting receivers wake with nullopt; values already in the buffer are
-// still received, then receive() returns nullopt.
+// A channel<T> carries values from any number of senders to any number of receivers, in FIFO
+// order, through a buffer of fixed capacity allocated once at construction. `co_await ch.send(v)`
+// suspends while the buffer is full; `co_await ch.receive()` suspends while it is empty. Capacity
+// 0 makes a rendezvous channel. Both sides are served in arrival order; how, and why waiting
+// allocates nothing: docs/design/sync.md.
+// close(): no value is accepted afterwards. Waiting senders wake and return false (their values
+// are not sent); waiting receivers wake with nullopt; values already in the buffer are still
+// received, then receive() returns nullopt.
 //
 // Requirements: T is nothrow move constructible (values move under the channel's lock).
-// Lifetime: destroy the channel only once every co_await on it has returned: a waiter woken
-// but not yet resumed still counts (queued waiters are asserted in debug builds). Values still
+// Lifetime: destroy the channel only once every co_await on it has returned: a waiter woken but
+// not yet resumed still counts (queued waiters are asserted in debug builds). Values still
 // buffered are destroyed with it.
 // Thread-safety: every member may be called from any thread, concurrently.
-// Memory ordering: what a sender did before send() happens-before the receive that gets its
-// value returns.
-//
-// Awaiting send(v):
-//   Result: bool, true when v was delivered (into the buffer or to a receiver), false when the
-//           channel is closed or the send was cancelled; v is then destroyed, not sent.
-//   Errors: std::logic_error when it must suspend with no executor running on this thread.
-//   Cancellation: the chain's stop token (shoal/stop.hpp): a stop requested before the send
-//                 returns false at once; one requested while it waits unlinks it and wakes it
-//                 promptly with false. A value taken before the stop arrived stays delivered:
-//                 true.
-//   Resumes on: its own executor, never inline on the receiving thread: the chain's home worker
-//               when it is bound (pinned), else the executor it suspended on. When there is
-//               room it continues at once on the same thread.
-//   Thread-safety: any number of senders at once.
-//   Example: if (!co_await orders.send(std::move(order))) co_return;  // closed or cancelled
-//
-// Awaiting receive():
-//   Result: std::optional<T>: the oldest value, or nullopt once the channel is closed and
-//           drained, or when the receive was cancelled.
-//   Errors: std::logic_error when it must suspend with no executor running on this thread.
-//   Cancellation: as send: before, nullopt at once (even if values are buffered); while
-//                 waiting, nullopt promptly; a value handed over before the stop is returned.
-//   Resumes on: as send, never inline on the sending thread.
-//   Thread-safety: any number of receivers at once.
-//   Example: while (auto order = co_await orders.receive()) co_await process(*order);
+// Memory ordering: what a sender did before send() happens-before the receive that gets its value
+// returns.
 #pragma once
 
 #include <cassert>
@@ -56,35 +30,59 @@
 
 namespace shoal {
 
-// What send() and receive() return: awaitables (see the header comment), awaited at once.
+/// What send() and receive() return: awaitables (see the header comment), awaited at once.
 template <class T>
 using channel_send_awaiter = detail::send_waiter<T>;
 template <class T>
 using channel_receive_awaiter = detail::receive_waiter<T>;
 
+/// A bounded FIFO of T between coroutines (see the header); non-copyable, non-movable.
 template <class T>
 class channel {
   static_assert(std::is_nothrow_move_constructible_v<T>,
                 "shoal::channel<T> moves values under its lock: T's move must not throw");
 
  public:
-  // `capacity` values may wait in the buffer; 0: rendezvous.
+  /// `capacity` values may wait in the buffer; 0: rendezvous.
   explicit channel(std::size_t capacity) : buffer_(capacity) {}
   channel(const channel&) = delete;
   channel& operator=(const channel&) = delete;
+  /// Asserts (debug builds) that no coroutine waits on it; buffered values are destroyed.
   ~channel() {
     assert(senders_.empty() && receivers_.empty() &&
            "shoal: channel destroyed while coroutines wait on it");
   }
 
+  /// Sends `value`, waiting while the buffer is full.
+  ///   Result: bool, true when v was delivered (into the buffer or to a receiver), false when the
+  ///           channel is closed or the send was cancelled; v is then destroyed, not sent.
+  ///   Errors: std::logic_error when it must suspend with no executor running on this thread.
+  ///   Cancellation: the chain's stop token (shoal/stop.hpp): a stop requested before the send
+  ///                 returns false at once; one requested while it waits unlinks it and wakes it
+  ///                 promptly with false. A value taken before the stop arrived stays delivered:
+  ///                 true.
+  ///   Resumes on: its own executor, never inline on the receiving thread: the chain's home worker
+  ///               when it is bound (pinned), else the executor it suspended on. When there is
+  ///               room it continues at once on the same thread.
+  ///   Thread-safety: any number of senders at once.
+  ///   Example: if (!co_await orders.send(std::move(order))) co_return;  // closed or cancelled
   [[nodiscard]] channel_send_awaiter<T> send(T value) noexcept {
     return {{&lock_, &senders_, &attempt_send, this}, std::move(value)};
   }
+  /// Receives the oldest value, waiting while the channel is empty.
+  ///   Result: std::optional<T>: the oldest value, or nullopt once the channel is closed and
+  ///           drained, or when the receive was cancelled.
+  ///   Errors: std::logic_error when it must suspend with no executor running on this thread.
+  ///   Cancellation: as send: before, nullopt at once (even if values are buffered); while
+  ///                 waiting, nullopt promptly; a value handed over before the stop is returned.
+  ///   Resumes on: as send, never inline on the sending thread.
+  ///   Thread-safety: any number of receivers at once.
+  ///   Example: while (auto order = co_await orders.receive()) co_await process(*order);
   [[nodiscard]] channel_receive_awaiter<T> receive() noexcept {
     return channel_receive_awaiter<T>({&lock_, &receivers_, &attempt_receive, this});
   }
 
-  // Delivers `value` if that needs no wait; false (value untouched) when full or closed.
+  /// Delivers `value` if that needs no wait; false (value untouched) when full or closed.
   [[nodiscard]] bool try_send(T&& value) noexcept {
     detail::wake_list woken;
     bool sent = false;
@@ -95,11 +93,12 @@ class channel {
     woken.wake_all();
     return sent;
   }
+  /// try_send of a copy of `value`. Errors: what T's copy throws.
   [[nodiscard]] bool try_send(const T& value) {
     T copy(value);
     return try_send(std::move(copy));
   }
-  // The oldest value if one is ready; nullopt when empty (or closed and drained).
+  /// The oldest value if one is ready; nullopt when empty (or closed and drained).
   [[nodiscard]] std::optional<T> try_receive() noexcept {
     detail::wake_list woken;
     std::optional<T> value;
@@ -111,7 +110,7 @@ class channel {
     return value;
   }
 
-  // Accepts no more values and wakes every waiter (see above). Closing twice does nothing.
+  /// Accepts no more values and wakes every waiter (see above). Closing twice does nothing.
   void close() noexcept {
     detail::wake_list woken;
     {
@@ -123,23 +122,25 @@ class channel {
     woken.wake_all();
   }
 
+  /// True once close() was called. Thread-safety: any thread.
   [[nodiscard]] bool is_closed() const noexcept {
     const detail::spin_lock::guard guard(lock_);
     return closed_;
   }
-  // Values in the buffer now; a snapshot.
+  /// Values in the buffer now; a snapshot.
   [[nodiscard]] std::size_t size() const noexcept {
     const detail::spin_lock::guard guard(lock_);
     return buffer_.size();
   }
+  /// The buffer's capacity, fixed at construction (0: rendezvous).
   [[nodiscard]] std::size_t capacity() const noexcept { return buffer_.capacity(); }
 
  private:
   using send_waiter = detail::send_waiter<T>;
   using receive_waiter = detail::receive_waiter<T>;
 
-  // Under the lock: hands `value` to the oldest waiting receiver, or buffers it; false when
-  // neither is possible now (value untouched).
+  /// Under the lock: hands `value` to the oldest waiting receiver, or buffers it; false when
+  /// neither is possible now (value untouched).
   bool offer(T& value, detail::wake_list& woken) noexcept SHOAL_REQUIRES(lock_) {
     if (detail::waiter* w = receivers_.pop_front()) {
       auto& receiver = static_cast<receive_waiter&>(*w);
@@ -153,8 +154,8 @@ class channel {
     return true;
   }
 
-  // Under the lock: the oldest value (from the buffer, refilled from the oldest waiting sender,
-  // or straight from that sender when nothing is buffered); false when there is none.
+  /// Under the lock: the oldest value (from the buffer, refilled from the oldest waiting sender,
+  /// or straight from that sender when nothing is buffered); false when there is none.
   bool take(std::optional<T>& out, detail::wake_list& woken) noexcept SHOAL_REQUIRES(lock_) {
     auto* sender = static_cast<send_waiter*>(senders_.pop_front());
     if (!buffer_.empty()) {
@@ -193,8 +194,8 @@ class channel {
   mutable detail::spin_lock lock_;
   detail::value_ring<T> buffer_ SHOAL_GUARDED_BY(lock_);
   bool closed_ SHOAL_GUARDED_BY(lock_) = false;
-  // Senders wait only while the buffer is full, receivers only while it is empty and no sender
-  // waits: never both at once.
+  /// Senders wait only while the buffer is full, receivers only while it is empty and no sender
+  /// waits: never both at once.
   detail::wait_list senders_ SHOAL_GUARDED_BY(lock_);
   detail::wait_list receivers_ SHOAL_GUARDED_BY(lock_);
 };

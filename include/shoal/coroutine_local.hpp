@@ -7,15 +7,7 @@
 // of them. Outside every binding, get() gives the declaration's fallback value. A binding hides
 // an outer one of the same key until its scope ends. The chain's stop token (shoal/stop.hpp) is
 // the built-in value of this kind.
-//
-// How it is visible to plain functions: bindings live in the chain's environment, which shoal
-// mirrors into a thread-local each time a coroutine of the chain resumes and removes when it
-// suspends; get() reads the mirror. So a value never leaks to another chain that later runs on
-// the same thread.
-//
-// Cost: bind() stores the value, a copy of the environment (about 32 bytes) and a link in the
-// binding coroutine's frame: no allocation. get() walks the bindings of the chain, innermost
-// first (they are few).
+// How plain functions see it, and the cost: docs/design/coroutine-locals.md.
 //
 // Lifetime: the scope object returned by bind() must stay in the coroutine that awaited bind()
 // and end before it does (a local variable: it cannot be moved or copied). Values are immutable
@@ -25,14 +17,6 @@
 //
 // Thread-safety: get() reads only the calling thread's mirror; binding and unbinding touch only
 // the binding coroutine's own frame.
-//
-// Example:
-//   inline const shoal::coroutine_local<std::uint64_t> request_id{0};
-//   void log(std::string_view what) { std::printf("[%lu] %.*s\n", request_id.get(), ...); }
-//   shoal::task<void> handle(std::uint64_t id) {
-//     auto scope = co_await request_id.bind(id);
-//     co_await query();   // query() and log() see id
-//   }
 #pragma once
 
 #include <coroutine>
@@ -50,14 +34,14 @@ template <class T>
 class local_bind_awaiter;
 }  // namespace detail
 
-// What `key.bind(value)` returns: an awaitable (see coroutine_local::bind).
+/// What `key.bind(value)` returns: an awaitable (see coroutine_local::bind).
 template <class T>
 using local_bind_awaiter = detail::local_bind_awaiter<T>;
 
 template <class T>
 class coroutine_local;
 
-// A binding of a coroutine_local for the rest of a scope; returned by coroutine_local::bind.
+/// A binding of a coroutine_local for the rest of a scope; returned by coroutine_local::bind.
 template <class T>
 class [[nodiscard]] local_scope {
  public:
@@ -72,7 +56,7 @@ class [[nodiscard]] local_scope {
   }
   local_scope(const local_scope&) = delete;
   local_scope& operator=(const local_scope&) = delete;
-  // Ends the binding: the owning coroutine goes back to the environment it had before.
+  /// Ends the binding: the owning coroutine goes back to the environment it had before.
   ~local_scope() {
     owner_->env = saved_;
     if (detail::current_env == &env_) detail::current_env = saved_;
@@ -88,8 +72,8 @@ class [[nodiscard]] local_scope {
 
 namespace detail {
 
-// Awaiter of coroutine_local::bind: finds the awaiting task's promise without suspending and
-// builds the scope in place (the scope cannot move).
+/// Awaiter of coroutine_local::bind: finds the awaiting task's promise without suspending and
+/// builds the scope in place (the scope cannot move).
 template <class T>
 class local_bind_awaiter {
  public:
@@ -112,6 +96,15 @@ class local_bind_awaiter {
 
 }  // namespace detail
 
+/// A key of values bound per chain of coroutines (see the header); declared once, like a
+/// thread_local. Non-copyable.
+/// Example:
+///   inline const shoal::coroutine_local<std::uint64_t> request_id{0};
+///   void log(std::string_view what) { std::printf("[%lu] %.*s\n", request_id.get(), ...); }
+///   shoal::task<void> handle(std::uint64_t id) {
+///     auto scope = co_await request_id.bind(id);
+///     co_await query();   // query() and log() see id
+///   }
 template <class T>
 class coroutine_local {
  public:
@@ -123,8 +116,8 @@ class coroutine_local {
   coroutine_local& operator=(const coroutine_local&) = delete;
   ~coroutine_local() = default;
 
-  // The innermost value bound in the running chain, or nullptr when none is (or no shoal
-  // coroutine is running on this thread).
+  /// The innermost value bound in the running chain, or nullptr when none is (or no shoal
+  /// coroutine is running on this thread).
   [[nodiscard]] const T* find() const noexcept {
     const detail::task_env* env = detail::current_env;
     if (env == nullptr) return nullptr;
@@ -133,16 +126,20 @@ class coroutine_local {
     }
     return nullptr;
   }
-  // The innermost value bound in the running chain, or the fallback.
+  /// The innermost value bound in the running chain, or the fallback.
   [[nodiscard]] const T& get() const noexcept {
     const T* bound = find();
     return bound != nullptr ? *bound : fallback_;
   }
 
-  // Awaitable, only inside a shoal task. Result: a local_scope that binds `value` until it is
-  // destroyed; keep it in a local variable. Errors: what moving T throws. Cancellation: none
-  // (never suspends). Resumes on: the same thread, at once. Thread-safety: the awaiting
-  // coroutine's own frame only. Example: auto scope = co_await request_id.bind(42);
+  /// Binds `value` to this key for the rest of the awaiting coroutine's scope. Only inside a
+  /// shoal task.
+  ///   Result: a local_scope that binds `value` until it is destroyed; keep it in a local variable.
+  ///   Errors: what moving T throws.
+  ///   Cancellation: none (never suspends).
+  ///   Resumes on: the same thread, at once.
+  ///   Thread-safety: the awaiting coroutine's own frame only.
+  ///   Example: auto scope = co_await request_id.bind(42);
   [[nodiscard]] local_bind_awaiter<T> bind(T value) const {
     return local_bind_awaiter<T>(*this, std::move(value));
   }
@@ -160,10 +157,13 @@ task<wrapped_result_t<Awaitable>> with_local_task(const coroutine_local<T>& key,
 }
 }  // namespace detail
 
-// Awaitable. Result: what `co_await awaitable` gives. Errors: what it throws.
-// Cancellation: the caller's token, unchanged. Resumes on: wherever `awaitable` completes.
-// Thread-safety: as the awaitable's. The binding of `key` to `value` holds for this await only.
-// Example: co_await shoal::with_local(request_id, 42, handle());
+/// Awaits `awaitable` with `key` bound to `value` for this await only.
+///   Result: what `co_await awaitable` gives.
+///   Errors: what it throws.
+///   Cancellation: the caller's token, unchanged.
+///   Resumes on: wherever `awaitable` completes.
+///   Thread-safety: as the awaitable's.
+///   Example: co_await shoal::with_local(request_id, 42, handle());
 template <class T, class Awaitable>
 [[nodiscard]] auto with_local(const coroutine_local<T>& key, std::type_identity_t<T> value,
                               Awaitable&& awaitable) {

@@ -7,23 +7,6 @@
 // call; on EAGAIN, await the direction; retry. The watch remembers an edge that arrived while
 // nobody waited, so none is lost between the failed call and the await.
 //
-// Awaiting readable() / writable():
-//   Result: bool, true when the direction became ready (possibly spuriously: retry the call),
-//           false when the wait was cancelled.
-//   Errors: std::logic_error when awaited outside an executor, or when a second coroutine
-//           waits on the same direction of the same watch.
-//   Cancellation: the chain's stop token: a stop requested before the wait returns false at
-//                 once; one requested during it wakes it promptly. Bound it in time with
-//                 with_timeout (shoal/timeout.hpp), or the overloads taking a timeout.
-//   Resumes on: the executor it was awaited on (pinned there when the chain is bound), never on
-//               the reactor's thread when that is another worker.
-//   Thread-safety: one waiter per direction at a time; the two directions are independent.
-//   Example:
-//     shoal::fd_watch w(fd);
-//     while ((n = ::read(fd, buf, size)) < 0 && errno == EAGAIN) {
-//       if (!co_await w.readable()) co_return cancelled;
-//     }
-//
 // Lifetime: the watch does not own the descriptor: destroy (or reset) the watch before closing
 // it, and before the executor it was created on goes away. Nobody may be waiting on it then.
 // Construction and destruction may happen on any thread of the pool. Moving transfers the
@@ -41,14 +24,16 @@
 
 namespace shoal {
 
-// What readable() and writable() return: awaitables (see the header comment), awaited at once.
+/// What readable() and writable() return: awaitables (see the header comment), awaited at once.
 using readiness_awaiter = detail::readiness_waiter;
 
+/// A registration of one non-blocking descriptor with a reactor (see the header). Move-only.
 class fd_watch {
  public:
+  /// An empty watch (false): nothing registered.
   fd_watch() noexcept = default;
-  // Registers `fd` with the current executor's reactor. Errors: std::logic_error when the
-  // current executor has none (or there is no executor); std::system_error when epoll refuses.
+  /// Registers `fd` with the current executor's reactor. Errors: std::logic_error when the
+  /// current executor has none (or there is no executor); std::system_error when epoll refuses.
   explicit fd_watch(int fd);
   fd_watch(fd_watch&& other) noexcept
       : reactor_(std::exchange(other.reactor_, nullptr)),
@@ -65,16 +50,37 @@ class fd_watch {
   fd_watch& operator=(const fd_watch&) = delete;
   ~fd_watch() { reset(); }
 
-  // Deregisters (the descriptor stays open). Nobody may be waiting.
+  /// Deregisters (the descriptor stays open). Nobody may be waiting.
   void reset() noexcept;
 
+  /// True while a descriptor is registered.
   [[nodiscard]] explicit operator bool() const noexcept { return reg_ != nullptr; }
+  /// The registered descriptor, or -1.
   [[nodiscard]] int fd() const noexcept { return reg_ != nullptr ? reg_->fd : -1; }
 
+  /// Waits until data (or EOF, or an error) may be read.
+  ///   Result: bool, true when the direction became ready (possibly spuriously: retry the call),
+  ///           false when the wait was cancelled.
+  ///   Errors: std::logic_error when awaited outside an executor, or when a second coroutine
+  ///           waits on the same direction of the same watch.
+  ///   Cancellation: the chain's stop token: a stop requested before the wait returns false at
+  ///                 once; one requested during it wakes it promptly. Bound it in time with
+  ///                 with_timeout (shoal/timeout.hpp), or the overloads taking a timeout.
+  ///   Resumes on: the executor it was awaited on (pinned there when the chain is bound), never on
+  ///               the reactor's thread when that is another worker.
+  ///   Thread-safety: one waiter per direction at a time; the two directions are independent.
+  ///   Example:
+  ///     shoal::fd_watch w(fd);
+  ///     while ((n = ::read(fd, buf, size)) < 0 && errno == EAGAIN) {
+  ///       if (!co_await w.readable()) co_return cancelled;
+  ///     }
   [[nodiscard]] readiness_awaiter readable() noexcept { return readiness_awaiter(reg_->read); }
+  /// Waits until a write may make progress. Result, Errors, Cancellation, Resumes on,
+  /// Thread-safety: as readable().
   [[nodiscard]] readiness_awaiter writable() noexcept { return readiness_awaiter(reg_->write); }
-  // As above, giving up (false) after `timeout` too.
+  /// As readable(), giving up (false) after `timeout` too.
   [[nodiscard]] task<bool> readable(duration timeout) { return with_timeout(timeout, readable()); }
+  /// As writable(), giving up (false) after `timeout` too.
   [[nodiscard]] task<bool> writable(duration timeout) { return with_timeout(timeout, writable()); }
 
  private:

@@ -7,20 +7,6 @@
 // coroutine then resumes on its own executor (pinned there when its chain is bound), never on
 // the foreign thread, with the value or the exception.
 //
-// Awaiting foreign_completion<T>(start):
-//   Result: T (the value passed to set_value).
-//   Errors: what start throws (then nothing is awaited: start must not throw once it has
-//           handed the completer on), or the exception passed to set_exception.
-//   Cancellation: none: the foreign operation cannot be withdrawn, so the await always waits
-//                 for its completion (cancel the operation through its own API; a stop token
-//                 you pass to it is the usual way).
-//   Resumes on: the executor it was awaited on; never the completing thread.
-//   Thread-safety: set_value / set_exception from any thread, exactly once.
-//   Example:
-//     int rows = co_await shoal::foreign_completion<int>([&](auto done) {
-//       db_thread.submit([&, done]() mutable { done.set_value(run_query()); });
-//     });
-//
 // Lifetime: the completer points into the awaiting frame, which cannot go away before it is
 // completed: a completer that is dropped without being completed leaves the coroutine
 // suspended forever, so always complete it (with an exception on failure).
@@ -42,27 +28,30 @@ namespace shoal {
 template <class T, class Start>
 class foreign_completion_awaiter;
 
-// The handle a foreign thread completes the await with; copyable, one pointer.
+/// The handle a foreign thread completes the await with; copyable, one pointer.
 template <class T>
 class completer {
  public:
+  /// Completes the await with `value`. Once, from any thread.
   template <class U = T>
     requires(!std::is_void_v<T> && std::is_convertible_v<U &&, T>)
   void set_value(U&& value) const {
     state_->result.set_value(std::forward<U>(value));
     state_->complete();
   }
+  /// Completes a foreign_completion<void>. Once, from any thread.
   void set_value() const
     requires std::is_void_v<T>
   {
     state_->complete();
   }
+  /// Completes the await with the exception `e`, rethrown there. Once, from any thread.
   void set_exception(std::exception_ptr e) const noexcept {
     state_->result.set_exception(std::move(e));
     state_->complete();
   }
 
-  // Internal: what the awaiter shares with the completing thread.
+  /// Internal: what the awaiter shares with the completing thread.
   struct shared {
     detail::task_result<T> result;
     detail::wake_target target;
@@ -105,6 +94,19 @@ class [[nodiscard]] foreign_completion_awaiter {
   typename completer<T>::shared state_;
 };
 
+/// Calls `start(completer)` and waits until the completer is completed, from any thread.
+///   Result: T (the value passed to set_value).
+///   Errors: what start throws (then nothing is awaited: start must not throw once it has
+///           handed the completer on), or the exception passed to set_exception.
+///   Cancellation: none: the foreign operation cannot be withdrawn, so the await always waits
+///                 for its completion (cancel the operation through its own API; a stop token
+///                 you pass to it is the usual way).
+///   Resumes on: the executor it was awaited on; never the completing thread.
+///   Thread-safety: set_value / set_exception from any thread, exactly once.
+///   Example:
+///     int rows = co_await shoal::foreign_completion<int>([&](auto done) {
+///       db_thread.submit([&, done]() mutable { done.set_value(run_query()); });
+///     });
 template <class T, class Start>
 [[nodiscard]] foreign_completion_awaiter<T, std::decay_t<Start>> foreign_completion(Start&& start) {
   return foreign_completion_awaiter<T, std::decay_t<Start>>(std::forward<Start>(start));

@@ -1,66 +1,21 @@
-// shoal/future.hpp: futures with a monadic API (asynqro's, docs/design/futures.md), awaitable.
+// shoal/future.hpp: futures with a monadic API (asynqro's), awaitable.
 //
-// What: `future<T, E>` is a handle to a value of type T that is, or will be, either there
-// (succeeded) or replaced by a failure of type E (failed): filled at most once, by a
-// shoal::promise (shoal/promise.hpp), a job (shoal/future_run.hpp), or the transformation that
-// made it. E defaults to std::exception_ptr; see shoal/future_failure.hpp for what E may be and
-// how exceptions become it. Transformations (map, flat_map, filter, recover, zip, ...) return a
-// new future and never block; co_await gives the value to a coroutine without blocking a thread;
-// wait() blocks a thread that is no executor's. `cancelable_future<T, E>` adds cancel().
-// `sequence(futures)` turns a container of futures into a future of a container.
-//
-// When callbacks run: a function given to a transformation or a callback runs once, when the
-// future completes: on the thread that fills it, or at once on the calling thread when it is
-// already complete. So keep them short, or hand the work to a pool. A function runs at most once
-// and what it captured is destroyed right after it ran. The order in which the functions
-// registered on one future run is the order they were registered in; between futures it is
-// unspecified.
-//
-// Failures: a transformation of a failed future passes the failure on without calling the
-// function (except map_failure, recover*, on_failure, on_finished). An exception thrown by the
-// function fails the resulting future (failure_traits<E>::from_exception), as does
-// `return shoal::with_failure<E>(reason)`; nothing thrown inside a transformation escapes or
-// terminates. Exceptions thrown by on_success/on_failure/on_finished callbacks are dropped.
-//
-// Values: the functions receive `const T&` into the shared state; value() returns one. T may be
-// move-only: map, flat_map, and_then(_value), on_*, value(), co_await and the future_run jobs
-// work with it; operations that must copy the value into a new future (filter, recover*,
-// map_failure, zip, sequence) need a copyable T. T is never void: use std::monostate (what a
-// function returning void gives).
+// `future<T, E>` is a handle to a value of type T that is, or will be, either there (succeeded) or
+// replaced by a failure of type E (failed): filled at most once, by a shoal::promise, a job
+// (shoal/future_run.hpp) or the transformation that made it; E defaults to std::exception_ptr
+// (shoal/future_failure.hpp). Transformations return a new future and never block: a function
+// given to one runs once, on the thread that fills the future (at once when it is complete), so
+// keep it short; a failure skips the functions that take a value, and what a function throws
+// fails the result. co_await gives the value without blocking a thread; wait() blocks a thread
+// that is no executor's. The rules in full and the costs: docs/design/futures.md.
 //
 // Lifetime: futures are reference-counted handles (one pointer), copyable and movable; the state
 // lives while a handle, a promise or a pending operation refers to it. A default-constructed or
 // moved-from future is invalid (valid() false): every accessor throws shoal::bad_future_access.
-// Cost: one allocation per transformation (its state, with the node listening to the source
-// inside it; from the frame allocator); on_success/on_failure/on_finished one node each; a
-// blocking wait one node; co_await none, or one node when the awaiting chain can be stopped.
-//
-// Thread-safety: every const member may be called on one future, or on copies, from any number
-// of threads at once (assigning to a future object is not synchronised, as for std::shared_ptr).
-// Memory ordering: everything the filling thread did before filling happens-before the
-// callbacks run and before is_completed() / wait / co_await observe it.
-//
-// Awaiting a future (`co_await f`, `co_await std::move(f)`):
-//   Result: `co_await f` gives const T& into the state (valid while f lives); `co_await
-//           std::move(f)` gives T (moved out when this handle is the only one left, or when T
-//           is move-only, else a copy).
-//   Errors: the failure: rethrown as is when E is std::exception_ptr, else
-//           shoal::future_failure<E> carrying it; shoal::future_canceled when the chain is
-//           stopped first; std::logic_error when it must wait and the thread runs no executor;
-//           std::bad_alloc (a stoppable chain's node).
-//   Cancellation: the awaiting chain's stop token (shoal/stop.hpp): a stop request wakes the
-//                 await at once and it throws shoal::future_canceled (one requested before it
-//                 begins: at once, without suspending). The future itself is untouched: it is
-//                 still filled later, for its other handles. To cancel the work behind the
-//                 future, cancel its provider (cancelable_future::cancel()).
-//   Resumes on: the awaiting coroutine's own executor: its home worker (pinned) when the chain is
-//               bound, else posted to the worker it suspended on (which, like every unbound
-//               wake-up in a pool, an idle sibling may take). Never on the filling thread; at
-//               once, without suspending, when the future is already complete.
-//   Thread-safety: any number of coroutines may await one future (or copies) at once.
-//   Example:
-//     shoal::future<int> f = fetch();
-//     int v = co_await std::move(f);
+// Thread-safety: every const member may be called on one future, or on copies, from any number of
+// threads at once (assigning to a future object is not synchronised, as for std::shared_ptr).
+// Memory ordering: everything the filling thread did before filling happens-before the callbacks
+// run and before is_completed() / wait / co_await observe it.
 #pragma once
 
 #include <chrono>
@@ -108,12 +63,14 @@ struct future_traits<cancelable_future<T, E>> : future_traits<future<T, E>> {};
 template <class X>
 concept a_future = future_traits<std::remove_cvref_t<X>>::is_future;
 
-// What every accessor of an invalid handle throws.
+/// What every accessor of an invalid handle throws.
 [[noreturn]] inline void throw_invalid_future() {
   throw bad_future_access("shoal::future: invalid handle (default-constructed or moved-from)");
 }
 }  // namespace detail
 
+/// A handle to a value of type T, or a failure of type E, filled at most once (see the header).
+/// T is an object type, never void (std::monostate is what a function returning void gives).
 template <class T, class E>
 class future {
   static_assert(std::is_object_v<T> && !std::is_array_v<T> && std::is_same_v<T, std::decay_t<T>>,
@@ -129,13 +86,13 @@ class future {
   using failure_type = E;
   using shoal_future_tag = void;
 
-  // An invalid future (valid() is false).
+  /// An invalid future (valid() is false).
   future() noexcept = default;
-  // A failed future: lets flat_map / recover_with functions `return with_failure<E>(reason);`.
+  /// A failed future: lets flat_map / recover_with functions `return with_failure<E>(reason);`.
   future(with_failure<E>&& failure)  // NOLINT(google-explicit-constructor)
       : future(failed(std::move(failure).take())) {}
 
-  // A future that has succeeded with T(args...).
+  /// A future that has succeeded with T(args...).
   template <class... Args>
     requires std::constructible_from<T, Args&&...>
   [[nodiscard]] static future successful(Args&&... args) {
@@ -143,44 +100,51 @@ class future {
     s->succeed(std::forward<Args>(args)...);
     return future(std::move(s));
   }
-  // A future that has failed with `failure`.
+  /// A future that has failed with `failure`.
   [[nodiscard]] static future failed(E failure) {
     detail::state_ptr<state_type> s(new state_type());
     s->fail(std::move(failure));
     return future(std::move(s));
   }
 
+  /// False for a default-constructed or moved-from future. Thread-safety: any thread (see the
+  /// header).
   [[nodiscard]] bool valid() const noexcept { return static_cast<bool>(state_); }
+  /// True once filled, either way (a snapshot). Errors: bad_future_access when invalid.
   [[nodiscard]] bool is_completed() const { return state().completed(); }
+  /// True once filled with a value (a snapshot). Errors: bad_future_access when invalid.
   [[nodiscard]] bool is_succeeded() const { return state().succeeded(); }
+  /// True once filled with a failure (a snapshot). Errors: bad_future_access when invalid.
   [[nodiscard]] bool is_failed() const { return state().failed(); }
 
-  // Blocks the calling thread until the future is complete (wait_for: or `timeout` has passed;
-  // true when complete). Errors: std::logic_error when it would block a thread that runs a
-  // shoal executor (a pool worker, a sync_wait loop): co_await the future there. A complete
-  // future returns at once on any thread.
+  /// Blocks the calling thread until the future is complete (wait_for: or `timeout` has passed;
+  /// true when complete). Errors: std::logic_error when it would block a thread that runs a
+  /// shoal executor (a pool worker, a sync_wait loop): co_await the future there. A complete
+  /// future returns at once on any thread.
   void wait() const { wait_impl(std::optional<std::chrono::steady_clock::time_point>()); }
+  /// As wait(), for at most `timeout`. Result: true when complete. Errors: as wait().
   template <class Rep, class Period>
   bool wait_for(const std::chrono::duration<Rep, Period>& timeout) const {
     return wait_impl(std::optional<std::chrono::steady_clock::time_point>(
         std::chrono::steady_clock::now() +
         std::chrono::ceil<std::chrono::steady_clock::duration>(timeout)));
   }
+  /// As wait(), until `deadline`. Result: true when complete. Errors: as wait().
   template <class Clock, class Duration>
   bool wait_until(const std::chrono::time_point<Clock, Duration>& deadline) const {
     return wait_impl(std::optional<std::chrono::time_point<Clock, Duration>>(deadline));
   }
 
-  // The value (waits as wait() does). Errors: the failure, thrown as co_await throws it.
+  /// The value (waits as wait() does). Errors: the failure, thrown as co_await throws it.
   [[nodiscard]] const T& value() const {
     wait();
     const state_type& s = state();
     if (s.failed()) detail::throw_failure(s.failure());
     return s.value();
   }
-  // asynqro's name for value().
+  /// asynqro's name for value().
   [[nodiscard]] const T& result() const { return value(); }
-  // The failure (waits as wait() does). Errors: shoal::bad_future_access when it succeeded.
+  /// The failure (waits as wait() does). Errors: shoal::bad_future_access when it succeeded.
   [[nodiscard]] const E& failure() const {
     wait();
     const state_type& s = state();
@@ -188,9 +152,9 @@ class future {
     return s.failure();
   }
 
-  // Callbacks: f(const T&) on success, f(const E&) on failure, f() or f(const future&) when
-  // complete either way. Return this future (a copy of the handle), for chaining. Exceptions f
-  // throws are dropped. Errors: std::bad_alloc (nothing registered).
+  /// Callbacks: f(const T&) on success, f(const E&) on failure, f() or f(const future&) when
+  /// complete either way. Return this future (a copy of the handle), for chaining. Exceptions f
+  /// throws are dropped. Errors: std::bad_alloc (nothing registered).
   template <class F>
     requires std::invocable<std::decay_t<F>&, const T&>
   future on_success(F&& f) const {
@@ -198,6 +162,7 @@ class future {
       if (s.succeeded()) std::invoke(f, std::as_const(s.value()));
     });
   }
+  /// f(const E&) once, when the future fails; as on_success.
   template <class F>
     requires std::invocable<std::decay_t<F>&, const E&>
   future on_failure(F&& f) const {
@@ -205,6 +170,7 @@ class future {
       if (s.failed()) std::invoke(f, s.failure());
     });
   }
+  /// f() or f(const future&) once, when the future completes either way; as on_success.
   template <class F>
     requires(std::invocable<std::decay_t<F>&> || std::invocable<std::decay_t<F>&, const future&>)
   future on_finished(F&& f) const {
@@ -218,7 +184,7 @@ class future {
     });
   }
 
-  // future<U, E> with U = f(value) (std::monostate when f returns void).
+  /// future<U, E> with U = f(value) (std::monostate when f returns void).
   template <class F>
     requires std::invocable<std::decay_t<F>&, const T&>
   auto map(F&& f) const {
@@ -233,7 +199,7 @@ class future {
         });
   }
 
-  // future<T, E2> with E2 = f(failure); the value passes unchanged. Needs a copyable T.
+  /// future<T, E2> with E2 = f(failure); the value passes unchanged. Needs a copyable T.
   template <class F>
     requires std::invocable<std::decay_t<F>&, const E&> && std::copy_constructible<T>
   auto map_failure(F&& f) const {
@@ -249,7 +215,7 @@ class future {
         });
   }
 
-  // f(value) returns a future<U, E> (or cancelable_future); the result completes with it.
+  /// f(value) returns a future<U, E> (or cancelable_future); the result completes with it.
   template <class F>
     requires std::invocable<std::decay_t<F>&, const T&>
   auto flat_map(F&& f) const {
@@ -271,21 +237,21 @@ class future {
         });
   }
 
-  // flat_map ignoring the value: f() returns a future<U, E>.
+  /// flat_map ignoring the value: f() returns a future<U, E>.
   template <class F>
     requires std::invocable<std::decay_t<F>&>
   auto and_then(F&& f) const {
     return flat_map([f = std::forward<F>(f)](const T& /*ignored*/) mutable { return f(); });
   }
 
-  // map to a known value: the result succeeds with a copy of `v` when this one succeeds.
+  /// map to a known value: the result succeeds with a copy of `v` when this one succeeds.
   template <class V>
   auto and_then_value(V&& v) const {
     return map([v = std::forward<V>(v)](const T& /*ignored*/) { return v; });
   }
 
-  // Fails with `rejected` (default: from shoal::value_rejected) unless pred(value) is true.
-  // Needs a copyable T.
+  /// Fails with `rejected` (default: from shoal::value_rejected) unless pred(value) is true.
+  /// Needs a copyable T.
   template <class F>
     requires std::predicate<std::decay_t<F>&, const T&> && std::copy_constructible<T>
   future filter(F&& pred, std::optional<E> rejected = std::nullopt) const {
@@ -307,7 +273,7 @@ class future {
     });
   }
 
-  // A failed future becomes successful with f(failure). Needs a copyable T.
+  /// A failed future becomes successful with f(failure). Needs a copyable T.
   template <class F>
     requires std::invocable<std::decay_t<F>&, const E&> && std::copy_constructible<T>
   future recover(F&& f) const {
@@ -320,7 +286,7 @@ class future {
     });
   }
 
-  // A failed future completes as f(failure), a future<T, E>. Needs a copyable T.
+  /// A failed future completes as f(failure), a future<T, E>. Needs a copyable T.
   template <class F>
     requires std::invocable<std::decay_t<F>&, const E&> && std::copy_constructible<T>
   future recover_with(F&& f) const {
@@ -342,16 +308,16 @@ class future {
         });
   }
 
-  // A failed future becomes successful with a copy of `v`.
+  /// A failed future becomes successful with a copy of `v`.
   future recover_value(T v) const
     requires std::copy_constructible<T>
   {
     return recover([v = std::move(v)](const E& /*ignored*/) { return v; });
   }
 
-  // future<std::tuple<T, Us...>, E> once this and every other future has succeeded; fails with
-  // the first failure (in time). A tuple value contributes its elements: zipping a future of
-  // tuple<A, B> with one of C gives tuple<A, B, C>. Needs copyable values.
+  /// future<std::tuple<T, Us...>, E> once this and every other future has succeeded; fails with
+  /// the first failure (in time). A tuple value contributes its elements: zipping a future of
+  /// tuple<A, B> with one of C gives tuple<A, B, C>. Needs copyable values.
   template <class... Fs>
     requires(sizeof...(Fs) > 0 && (detail::a_future<Fs> && ...))
   auto zip(const Fs&... others) const {
@@ -365,15 +331,15 @@ class future {
     s->start();
     return future<result, E>(std::move(owner));
   }
-  // zip with a value known now.
+  /// zip with a value known now.
   template <class V>
   auto zip_value(V&& v) const {
     return zip(future<std::decay_t<V>, E>::successful(std::forward<V>(v)));
   }
 
-  // On a future of a sequence container (std::vector<X>, std::deque, std::list):
-  // inner_map: each element through f (future<C<U>, E>); inner_filter: the elements pred keeps;
-  // inner_reduce: f(f(f(acc, x0), x1), ...); inner_flatten: a C<C2<Y>> into a C<Y>.
+  /// On a future of a sequence container (std::vector<X>, std::deque, std::list):
+  /// inner_map: each element through f (future<C<U>, E>); inner_filter: the elements pred keeps;
+  /// inner_reduce: f(f(f(acc, x0), x1), ...); inner_flatten: a C<C2<Y>> into a C<Y>.
   template <class F>
     requires detail::sequence_container<T> &&
              std::invocable<std::decay_t<F>&, const typename T::value_type&>
@@ -387,6 +353,7 @@ class future {
       return out;
     });
   }
+  /// On a future of a sequence container: the elements pred keeps (see inner_map).
   template <class F>
     requires detail::sequence_container<T> &&
              std::predicate<std::decay_t<F>&, const typename T::value_type&>
@@ -399,6 +366,7 @@ class future {
       return out;
     });
   }
+  /// On a future of a sequence container: f(f(f(acc, x0), x1), ...) (see inner_map).
   template <class F, class Acc>
     requires detail::sequence_container<T>
   auto inner_reduce(F&& f, Acc acc) const {
@@ -408,6 +376,7 @@ class future {
       return result;
     });
   }
+  /// On a future of a container of containers: a C<C2<Y>> into a C<Y> (see inner_map).
   auto inner_flatten() const
     requires detail::sequence_container<T> && detail::sequence_container<typename T::value_type>
   {
@@ -420,13 +389,36 @@ class future {
     });
   }
 
+  /// Awaiting a future (`co_await f`, `co_await std::move(f)`):
+  ///   Result: `co_await f` gives const T& into the state (valid while f lives); `co_await
+  ///           std::move(f)` gives T (moved out when this handle is the only one left, or when T
+  ///           is move-only, else a copy).
+  ///   Errors: the failure: rethrown as is when E is std::exception_ptr, else
+  ///           shoal::future_failure<E> carrying it; shoal::future_canceled when the chain is
+  ///           stopped first; std::logic_error when it must wait and the thread runs no executor;
+  ///           std::bad_alloc (a stoppable chain's node).
+  ///   Cancellation: the awaiting chain's stop token (shoal/stop.hpp): a stop request wakes the
+  ///                 await at once and it throws shoal::future_canceled (one requested before it
+  ///                 begins: at once, without suspending). The future itself is untouched: it is
+  ///                 still filled later, for its other handles. To cancel the work behind the
+  ///                 future, cancel its provider (cancelable_future::cancel()).
+  ///   Resumes on: the awaiting coroutine's own executor: its home worker (pinned) when the chain
+  ///   is
+  ///               bound, else posted to the worker it suspended on (which, like every unbound
+  ///               wake-up in a pool, an idle sibling may take). Never on the filling thread; at
+  ///               once, without suspending, when the future is already complete.
+  ///   Thread-safety: any number of coroutines may await one future (or copies) at once.
+  ///   Example:
+  ///     shoal::future<int> f = fetch();
+  ///     int v = co_await std::move(f);
   auto operator co_await() const& { return detail::future_awaiter<T, E, false>(&state()); }
+  /// The same, moving the value out: see `operator co_await() const&`.
   auto operator co_await() && {
     check_valid();
     return detail::future_awaiter<T, E, true>(std::move(state_));
   }
 
-  // Two handles to the same state.
+  /// Two handles to the same state.
   friend bool operator==(const future& a, const future& b) noexcept {
     return a.state_.get() == b.state_.get();
   }
@@ -488,19 +480,20 @@ class future {
   detail::state_ptr<state_type> state_;
 };
 
-// A future whose provider may be asked to give up: cancel() fills it at once with the failure
-// made from shoal::future_canceled (when it is not filled yet) and tells the provider (a job of
-// spawn_future / run_sequence / run_clustered gets a stop request on its std::stop_token; a
-// promise's owner sees is_filled()). Cancellation is a hint: work already running may finish,
-// its result is dropped. Every transformation returns a plain future, so nothing downstream can
-// cancel the source. Thread-safety: cancel() from any thread, any number of times.
+/// A future whose provider may be asked to give up: cancel() fills it at once with the failure
+/// made from shoal::future_canceled (when it is not filled yet) and tells the provider (a job of
+/// spawn_future / run_sequence / run_clustered gets a stop request on its std::stop_token; a
+/// promise's owner sees is_filled()). Cancellation is a hint: work already running may finish,
+/// its result is dropped. Every transformation returns a plain future, so nothing downstream can
+/// cancel the source. Thread-safety: cancel() from any thread, any number of times.
 template <class T, class E>
 class cancelable_future : public future<T, E> {
  public:
+  /// An invalid cancelable future (valid() is false).
   cancelable_future() noexcept = default;
 
-  // True when this call filled the future. Errors: what failure_traits<E>::from_exception
-  // throws (std::bad_alloc).
+  /// True when this call filled the future. Errors: what failure_traits<E>::from_exception
+  /// throws (std::bad_alloc).
   bool cancel() const {
     auto& s = this->state();
     if (s.status() != detail::fill_status::pending) return false;
@@ -520,18 +513,18 @@ class cancelable_future : public future<T, E> {
       : future<T, E>(std::move(s)) {}
 };
 
-// zip as a free function: zip(a, b, c) is a.zip(b, c).
+/// zip as a free function: zip(a, b, c) is a.zip(b, c).
 template <class F, class... Fs>
   requires(detail::a_future<F> && sizeof...(Fs) > 0 && (detail::a_future<Fs> && ...))
 auto zip(const F& first, const Fs&... others) {
   return first.zip(others...);
 }
 
-// future<C<T>, E> from a container C of future<T, E> (or cancelable_future): succeeds with the
-// values in the container's order once all have succeeded; fails with the first failure in
-// that order (waiting for the futures before it). An empty container succeeds at once.
-// Needs a copyable T. Cost: one state; it waits on one future at a time.
-// Errors (thrown here): shoal::bad_future_access when one of the futures is invalid.
+/// future<C<T>, E> from a container C of future<T, E> (or cancelable_future): succeeds with the
+/// values in the container's order once all have succeeded; fails with the first failure in
+/// that order (waiting for the futures before it). An empty container succeeds at once.
+/// Needs a copyable T. Cost: one state; it waits on one future at a time.
+/// Errors (thrown here): shoal::bad_future_access when one of the futures is invalid.
 template <class Futures>
   requires detail::a_future<typename Futures::value_type>
 auto sequence(Futures futures) {
@@ -547,8 +540,8 @@ auto sequence(Futures futures) {
   return detail::future_access::adopt<future<out_type, E>>(std::move(owner));
 }
 
-// Like sequence, but never fails: future<pair<values, failures>, E>, both
-// std::unordered_map<std::size_t, ...> keyed by the input's position.
+/// Like sequence, but never fails: future<pair<values, failures>, E>, both
+/// std::unordered_map<std::size_t, ...> keyed by the input's position.
 template <class Futures>
   requires detail::a_future<typename Futures::value_type>
 auto sequence_with_failures(Futures futures) {

@@ -1,44 +1,17 @@
 // shoal/future_run.hpp: run work on a thread_pool and get a cancelable_future of its result.
 //
-// What:
-//   - `spawn_future(pool, work)`: runs `work` as a job on the pool, detached (as pool.spawn):
-//     `work` is a task<X>, or a function returning X, a task<X> or a future. The result is a
-//     cancelable_future<V, E>: V is X (std::monostate for void); when the work yields a
-//     future<U, E>, V is U and the result completes when that future does, without a thread
-//     held while it waits. `spawn_future_on(pool, k, work)` runs it bound to worker k.
-//   - `run_sequence(pool, data, f)`: one job per element, f(element) (or f(index, element))
-//     each, concurrently; a cancelable_future<C<U>, E> of the results in the order of `data` (C
-//     is data's container, rebound to U).
-//   - `run_clustered(pool, data, f, min_cluster)`: the same results, but the elements are split
-//     into at most pool.size() contiguous clusters of at least `min_cluster` elements each, one
-//     job per cluster running its elements in order: fewer jobs for cheap f.
-//   E (first template argument, std::exception_ptr by default) is the failure type: what the
-//   work throws becomes failure_traits<E>::from_exception (or the with_failure reason).
-//
-// Cancellation: cancel() on the returned future fills it at once with the canceled failure, then
-// requests stop on the job's std::stop_token, the implicit token of the job's task environment:
-// `shoal::stop_requested()`, sleeps, channels... inside the work see it. A job cancelled before it
-// started never runs its work. Work that runs no coroutine (a function returning a value or a
-// future) gets no stop token (so no stop state to allocate): cancel only keeps it from starting,
-// as in asynqro. run_sequence / run_clustered: jobs skip the elements they have not started once
-// the future is complete (cancelled, or failed by an earlier element).
+// `spawn_future` runs one piece of work as a job; `run_sequence` and `run_clustered` run a
+// function over a container's elements, one job per element or per cluster. E (the first template
+// argument, std::exception_ptr by default) is the failure type: what the work throws becomes
+// failure_traits<E>::from_exception (or the with_failure reason). Costs: docs/design/futures.md.
 // Lambdas: pass a coroutine lambda itself, `spawn_future(pool, [&]() -> task<int> {...})`: it is
 // moved into the job and outlives the coroutine it makes. `spawn_future(pool, [&]() -> task<int>
 // {...}())` would run a coroutine whose captures died with the temporary lambda.
-// Errors (thrown here): std::bad_alloc; std::out_of_range for k >= pool.size(). Everything else
-// is the future's failure. `data` is moved into the operation; f is called concurrently from
-// several workers (it must allow that) and receives const references to the elements.
 //
 // Lifetime: the jobs are the pool's spawned chains: pool.stop() waits for them (and refuses while
 // one is suspended on what nothing will make ready). The future may be dropped at any time; the
 // job still runs (cancel it first to skip it).
-// Cost: spawn_future: the state, the job's frames (frame allocator), and for work that runs a
-// coroutine the std::stop_source's own state. run_sequence: one state, the result slots, one job
-// per element.
 // Thread-safety: any thread, like pool.spawn.
-// Example:
-//   shoal::cancelable_future<int> f = shoal::spawn_future(pool, compute());  // task<int>
-//   f.map([](int v) { return v * 2; }).on_success([](int v) { log(v); });
 #pragma once
 
 #include <algorithm>
@@ -71,6 +44,24 @@ template <class Work>
 concept spawnable_work = is_shoal_task_v<std::remove_cvref_t<Work>> || std::invocable<Work&>;
 }  // namespace detail
 
+/// Runs `work` as a job on the pool, detached (as pool.spawn): `work` is a task<X>, or a
+/// function returning X, a task<X> or a future.
+///   Result: a cancelable_future<V, E>: V is X (std::monostate for void); when the work yields a
+///           future<U, E>, V is U and the result completes when that future does, without a thread
+///           held while it waits.
+///   Errors (thrown here): std::bad_alloc. Everything else is the future's failure.
+///   Cancellation: cancel() on the returned future fills it at once with the canceled failure,
+///                 then requests stop on the job's std::stop_token, the implicit token of the
+///                 job's task environment: `shoal::stop_requested()`, sleeps, channels... inside
+///                 the work see it. A job cancelled before it started never runs its work. Work
+///                 that runs no coroutine (a function returning a value or a future) gets no stop
+///                 token (so no stop state to allocate): cancel only keeps it from starting, as in
+///                 asynqro.
+///   Resumes on: nothing is awaited here; the work runs on a worker of the pool (any: unbound).
+///   Thread-safety: any thread, like pool.spawn.
+///   Example:
+///     shoal::cancelable_future<int> f = shoal::spawn_future(pool, compute());  // task<int>
+///     f.map([](int v) { return v * 2; }).on_success([](int v) { log(v); });
 template <class E = std::exception_ptr, class Work>
   requires detail::spawnable_work<Work>
 [[nodiscard]] auto spawn_future(thread_pool& pool, Work&& work) {
@@ -79,6 +70,9 @@ template <class E = std::exception_ptr, class Work>
   });
 }
 
+/// spawn_future, the job bound to worker k (as pool.spawn_on).
+///   Errors (thrown here): std::bad_alloc; std::out_of_range for k >= pool.size().
+///   Result, Cancellation, Thread-safety: as spawn_future; the work runs on worker k.
 template <class E = std::exception_ptr, class Work>
   requires detail::spawnable_work<Work>
 [[nodiscard]] auto spawn_future_on(thread_pool& pool, std::size_t k, Work&& work) {
@@ -129,6 +123,15 @@ auto run_split(thread_pool& pool, Data data, F f, std::size_t clusters) {
 }
 }  // namespace detail
 
+/// One job per element, f(element) (or f(index, element)) each, concurrently. `data` is moved
+/// into the operation; f is called concurrently from several workers (it must allow that) and
+/// receives const references to the elements.
+///   Result: a cancelable_future<C<U>, E> of the results in the order of `data` (C is data's
+///           container, rebound to U); an empty `data` succeeds at once.
+///   Errors (thrown here): std::bad_alloc. What f throws fails the future.
+///   Cancellation: as spawn_future's; jobs skip the elements they have not started once the
+///                 future is complete (cancelled, or failed by an earlier element).
+///   Thread-safety: any thread, like pool.spawn.
 template <class E = std::exception_ptr, class Data, class F>
   requires detail::sequence_container<Data> && detail::element_function<F, Data>
 [[nodiscard]] auto run_sequence(thread_pool& pool, Data data, F f) {
@@ -136,6 +139,9 @@ template <class E = std::exception_ptr, class Data, class F>
   return detail::run_split<E>(pool, std::move(data), std::move(f), n);
 }
 
+/// run_sequence's results, but the elements are split into at most pool.size() contiguous
+/// clusters of at least `min_cluster` elements each, one job per cluster running its elements in
+/// order: fewer jobs for cheap f. Result, Errors, Cancellation, Thread-safety: as run_sequence.
 template <class E = std::exception_ptr, class Data, class F>
   requires detail::sequence_container<Data> && detail::element_function<F, Data>
 [[nodiscard]] auto run_clustered(thread_pool& pool, Data data, F f, std::size_t min_cluster = 1) {

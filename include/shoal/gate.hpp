@@ -12,23 +12,6 @@
 // to and destroyed on any thread.
 // Memory ordering: what a piece of work did before its token left happens-before a close()
 // that it let complete returns true.
-//
-// Awaiting close():
-//   Result: bool, true once nothing is in flight, false when the wait was cancelled (the gate
-//           is closed all the same, and work may still be inside).
-//   Errors: std::logic_error when it must suspend with no executor running on this thread.
-//   Cancellation: the chain's stop token (shoal/stop.hpp): a stop requested before the await
-//                 returns false at once; one requested while it waits wakes it promptly with
-//                 false. Bound it in time with with_timeout (shoal/timeout.hpp).
-//   Resumes on: its own executor, never inline on the thread whose token left last: the chain's
-//               home worker when it is bound (pinned), else the executor it suspended on. When
-//               nothing is in flight it continues at once on the same thread.
-//   Thread-safety: several coroutines may await close() at once; all wake when the gate empties.
-//   Example:
-//     shoal::gate requests;
-//     // per request:                        // on shutdown:
-//     auto inside = requests.enter();           co_await requests.close();
-//     if (!inside) co_return;  // shutting down  report();
 #pragma once
 
 #include <cstddef>
@@ -41,25 +24,44 @@ namespace shoal {
 
 class gate;
 
-// One admission into a gate, leaving it on destruction. Move-only; false when empty.
+/// One admission into a gate, leaving it on destruction. Move-only; false when empty.
 using gate_token = detail::unique_hold<gate>;
-// What close() returns: an awaitable (see the header comment), awaited at once.
+/// What close() returns: an awaitable (see the header comment), awaited at once.
 using gate_close_awaiter = detail::waiter;
 
+/// Counts the work inside it; closes, then waits for that work to leave (see the header).
 class gate {
  public:
   gate() noexcept = default;
   gate(const gate&) = delete;
   gate& operator=(const gate&) = delete;
+  /// Asserts (debug builds) that nothing is inside and nobody awaits close().
   ~gate();
 
-  // Admits one piece of work, or nothing (an empty token) once the gate is closed.
+  /// Admits one piece of work, or nothing (an empty token) once the gate is closed.
   [[nodiscard]] gate_token enter() noexcept;
-  // Closes the gate now; the result awaits the work in flight (see above).
+  /// Closes the gate now (at the call, before the await); awaiting the result waits until every
+  /// token has been destroyed.
+  ///   Result: bool, true once nothing is in flight, false when the wait was cancelled (the gate
+  ///           is closed all the same, and work may still be inside).
+  ///   Errors: std::logic_error when it must suspend with no executor running on this thread.
+  ///   Cancellation: the chain's stop token (shoal/stop.hpp): a stop requested before the await
+  ///                 returns false at once; one requested while it waits wakes it promptly with
+  ///                 false. Bound it in time with with_timeout (shoal/timeout.hpp).
+  ///   Resumes on: its own executor, never inline on the thread whose token left last: the chain's
+  ///               home worker when it is bound (pinned), else the executor it suspended on. When
+  ///               nothing is in flight it continues at once on the same thread.
+  ///   Thread-safety: several coroutines may await close() at once; all wake when the gate empties.
+  ///   Example:
+  ///     shoal::gate requests;
+  ///     // per request:                        // on shutdown:
+  ///     auto inside = requests.enter();           co_await requests.close();
+  ///     if (!inside) co_return;  // shutting down  report();
   [[nodiscard]] gate_close_awaiter close() noexcept;
 
+  /// True once close() was called (a closed gate stays closed). Any thread.
   [[nodiscard]] bool is_closed() const noexcept;
-  // Tokens alive now; a snapshot.
+  /// Tokens alive now; a snapshot.
   [[nodiscard]] std::size_t in_flight() const noexcept;
 
  private:

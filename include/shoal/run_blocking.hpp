@@ -17,22 +17,6 @@
 //
 // Thread-safety and memory ordering: everything the coroutine did before the co_await
 // happens-before `f` runs; everything `f` did happens-before the coroutine resumes.
-//
-// Awaiting run_blocking(f):
-//   Result: what `f()` returns (void, a value, a reference).
-//   Errors: rethrows what `f` threw. std::logic_error when awaited off a pool's worker without
-//     naming the pool, or outside any executor, or once the pool is stopped (its join has joined
-//     the subpool's threads; then `f` did not run); std::system_error when the subpool has no
-//     thread and cannot start one (then `f` did not run). A stopped pool refuses rather than runs
-//     `f`, as an executor shut down rejects new work: running it would take a thread started
-//     after the stop, which the stop promised not to leave behind and nobody would join.
-//   Cancellation: none: a stop request does not interrupt `f` (give it the token yourself:
-//     `run_blocking([t = shoal::current_stop_token()] { ... })` if it can poll one).
-//   Resumes on: the executor it was awaited on (the same worker; its home when the chain is bound
-//     with schedule_on), as pinned work.
-//   Thread-safety: any number of concurrent calls, from any workers.
-//   Example:
-//     std::string text = co_await shoal::run_blocking([&] { return read_whole_file(path); });
 #pragma once
 
 #include <type_traits>
@@ -43,15 +27,33 @@
 
 namespace shoal {
 
+/// What run_blocking returns: an awaitable (see run_blocking), awaited at once.
 template <class F>
 using run_blocking_awaiter = detail::run_blocking_awaiter<std::decay_t<F>>;
 
+/// Runs `f` on the blocking subpool of the pool whose worker runs the caller, and waits.
+///   Result: what `f()` returns (void, a value, a reference).
+///   Errors: rethrows what `f` threw. std::logic_error when awaited off a pool's worker without
+///     naming the pool, or outside any executor, or once the pool is stopped (its join has joined
+///     the subpool's threads; then `f` did not run); std::system_error when the subpool has no
+///     thread and cannot start one (then `f` did not run). A stopped pool refuses rather than runs
+///     `f`, as an executor shut down rejects new work: running it would take a thread started
+///     after the stop, which the stop promised not to leave behind and nobody would join.
+///   Cancellation: none: a stop request does not interrupt `f` (give it the token yourself:
+///     `run_blocking([t = shoal::current_stop_token()] { ... })` if it can poll one).
+///   Resumes on: the executor it was awaited on (the same worker; its home when the chain is bound
+///     with schedule_on), as pinned work.
+///   Thread-safety: any number of concurrent calls, from any workers.
+///   Example:
+///     std::string text = co_await shoal::run_blocking([&] { return read_whole_file(path); });
 template <class F>
   requires std::is_invocable_v<std::decay_t<F>&&>
 [[nodiscard]] run_blocking_awaiter<F> run_blocking(F&& f) {
   return run_blocking_awaiter<F>(thread_pool::current(), std::forward<F>(f));
 }
 
+/// run_blocking(f) on `pool`'s blocking subpool, for a coroutine not running on one (a
+/// sync_wait in main). Result, Errors, Cancellation, Resumes on, Thread-safety: as run_blocking(f).
 template <class F>
   requires std::is_invocable_v<std::decay_t<F>&&>
 [[nodiscard]] run_blocking_awaiter<F> run_blocking(thread_pool& pool, F&& f) {

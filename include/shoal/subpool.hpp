@@ -18,18 +18,6 @@
 // Lifetime: the subpool must outlive every job and slot of it (destroy it after they end).
 // Thread-safety: every member may be called from any thread, concurrently. Memory ordering:
 // what a job did before its slot was released happens-before the next admitted job resumes.
-//
-// Awaiting enter(p):
-//   Result: a subpool_slot (move-only; released when destroyed, or by reset()).
-//   Errors: none.
-//   Cancellation: none: a waiting job waits for its slot.
-//   Resumes on: some worker of the subpool's pool, unbound (like pool.schedule()), also when a
-//     slot was free at once.
-//   Thread-safety: any thread.
-//   Example:
-//     shoal::subpool io(pool, {.name = "io", .capacity = 4});
-//     auto slot = co_await io.enter(shoal::priority::high);  // at most 4 in here at once
-//     co_await fetch(url);
 #pragma once
 
 #include <cstddef>
@@ -44,38 +32,58 @@
 
 namespace shoal {
 
+/// A job's priority in a subpool's queue (see the header's starvation rule).
 enum class priority : std::uint8_t { emergency, high, regular, low, background };
 
+/// A subpool's name, capacity and starvation limit.
 struct subpool_options {
   std::string name;
   std::size_t capacity = 0;           // 0: the pool's worker count
   std::size_t starvation_limit = 16;  // admissions a waiter watches go by before it goes next
 };
 
+/// A job's slot in a subpool: move-only; released when destroyed, or by reset().
 using subpool_slot = detail::subpool_slot;
+/// What enter() returns: an awaitable, awaited at once.
 using subpool_enter_awaiter = detail::subpool_waiter;
 
+/// A name, a capacity and a priority queue in front of a thread_pool (see the header).
 class subpool {
  public:
+  /// A subpool of `pool`; capacity 0 is the pool's worker count.
   subpool(thread_pool& pool, subpool_options options);
   subpool(const subpool&) = delete;
   subpool& operator=(const subpool&) = delete;
   ~subpool() = default;
 
-  // Awaitable: see the header comment.
+  /// Waits for a slot at priority `p` (emergency: admitted at once, even beyond the capacity).
+  ///   Result: a subpool_slot (move-only; released when destroyed, or by reset()).
+  ///   Errors: none.
+  ///   Cancellation: none: a waiting job waits for its slot.
+  ///   Resumes on: some worker of the subpool's pool, unbound (like pool.schedule()), also when a
+  ///     slot was free at once.
+  ///   Thread-safety: any thread.
+  ///   Example:
+  ///     shoal::subpool io(pool, {.name = "io", .capacity = 4});
+  ///     auto slot = co_await io.enter(shoal::priority::high);  // at most 4 in here at once
+  ///     co_await fetch(url);
   [[nodiscard]] subpool_enter_awaiter enter(priority p = priority::regular) noexcept {
     return subpool_enter_awaiter(*this, p);
   }
-  // Starts `t` detached on the pool as a job of this subpool: it waits for a slot (at `p`), runs,
-  // and gives the slot back when it ends. As thread_pool::spawn otherwise (an escaping exception
-  // terminates; errors: std::bad_alloc).
+  /// Starts `t` detached on the pool as a job of this subpool: it waits for a slot (at `p`), runs,
+  /// and gives the slot back when it ends. As thread_pool::spawn otherwise (an escaping exception
+  /// terminates; errors: std::bad_alloc).
   void spawn(task<void> t, priority p = priority::regular);
 
+  /// The name given in the options.
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
+  /// Jobs admitted at most at once (beyond it only emergency ones).
   [[nodiscard]] std::size_t capacity() const noexcept { return capacity_; }
+  /// The pool the jobs run on.
   [[nodiscard]] thread_pool& pool() const noexcept { return *pool_; }
-  // Jobs admitted and not ended; jobs waiting for a slot. Any thread (a snapshot).
+  /// Jobs admitted and not ended; jobs waiting for a slot. Any thread (a snapshot).
   [[nodiscard]] std::size_t running() const noexcept;
+  /// Jobs waiting for a slot. Any thread (a snapshot).
   [[nodiscard]] std::size_t waiting() const noexcept;
 
  private:

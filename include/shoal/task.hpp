@@ -16,16 +16,6 @@
 // token and let it complete). Fibers: shoal/fiber.hpp.
 // Thread-safety: one thread at a time; the awaiting coroutine's environment (its home worker,
 // later its stop token) is handed down to the task when it is awaited.
-//
-// Awaiting a task:
-//   Result: `co_await std::move(t)` gives T (moved out); `co_await t` gives T& into the task.
-//   Errors: an exception escaping the task's body is rethrown at the co_await.
-//   Cancellation: none of its own; it runs whatever it awaits.
-//   Resumes on: the thread the task completed on (it is the same chain of execution).
-//   Thread-safety: await from one coroutine only, once.
-//   Example:
-//     shoal::task<int> answer() { co_return 42; }
-//     shoal::task<> caller() { int v = co_await answer(); }
 #pragma once
 
 #include <coroutine>
@@ -35,6 +25,10 @@
 
 namespace shoal {
 
+/// A lazy coroutine returning T (see the header): move-only, awaited at most once.
+/// Example:
+///   shoal::task<int> answer() { co_return 42; }
+///   shoal::task<> caller() { int v = co_await answer(); }
 template <class T = void>
 class [[nodiscard]] task {
  public:
@@ -54,13 +48,20 @@ class [[nodiscard]] task {
   task& operator=(const task&) = delete;
   ~task() { destroy(); }
 
-  // True when the task holds a coroutine (not default-constructed or moved from).
+  /// True when the task holds a coroutine (not default-constructed or moved from).
   [[nodiscard]] bool valid() const noexcept { return h_ != nullptr; }
 
+  /// Starts the task on the awaiting thread and waits for it.
+  ///   Result: `co_await std::move(t)` gives T (moved out); `co_await t` gives T& into the task.
+  ///   Errors: an exception escaping the task's body is rethrown at the co_await.
+  ///   Cancellation: none of its own; it runs whatever it awaits.
+  ///   Resumes on: the thread the task completed on (it is the same chain of execution).
+  ///   Thread-safety: await from one coroutine only, once.
   auto operator co_await() && noexcept { return detail::task_awaiter<T, true>(h_); }
+  /// The same on an lvalue task: gives T& into the task (awaited once all the same).
   auto operator co_await() & noexcept { return detail::task_awaiter<T, false>(h_); }
 
-  // For launchers (sync_wait, spawn): releases the frame to the caller.
+  /// For launchers (sync_wait, spawn): releases the frame to the caller.
   [[nodiscard]] std::coroutine_handle<promise_type> release() noexcept {
     return std::exchange(h_, nullptr);
   }

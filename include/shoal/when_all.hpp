@@ -1,60 +1,19 @@
 // shoal/when_all.hpp: run several tasks concurrently and wait for all of them.
 //
-// What: `co_await when_all(a, b, ...)` starts every task as a chain of its own and resumes when
-// all have ended. On a thread_pool, work-first: every child but the first goes onto the fork
-// deque of the worker the caller runs on (idle workers steal the oldest, so they run in
-// parallel) and the caller goes straight into the first child; the worker runs its own deque
-// newest first, so a recursive fork tree unfolds depth first, in memory bounded by its depth
-// (docs/design/structured-concurrency.md). A bound caller's children are posted to its worker;
-// under sync_wait or the manual scheduler they interleave on that one thread.
-// `when_all(std::vector<task<T>>)` is the same for any number of tasks of one type.
+// `co_await when_all(a, b, ...)` starts every task as a chain of its own (on a thread_pool,
+// work-first: the caller runs the first child, idle workers steal the others) and resumes when all
+// have ended; `when_all(std::vector<task<T>>)` is the same for any number of tasks of one type.
+// Each child gets a copy of the caller's environment (coroutine-local values, home binding) and a
+// stop token of the operation's own, linked to the caller's. How the children run, and the costs:
+// docs/design/structured-concurrency.md.
 //
 // Structured: nothing outlives the await. Every child has ended and its frame (with the task's
 // locals and parameters) has been destroyed before the co_await gives its result or exception.
-//
-// Environment: each child gets a copy of the caller's environment: its coroutine-local values,
-// its home binding (a caller bound to a worker with schedule_on has its children bound to that
-// worker too, so they do not run in parallel), and a stop token of the operation's own, linked
-// to the caller's: a stop request to the caller reaches every child.
-//
 // Failure policy: the first child to throw (in time) has its siblings cancelled (stop requested
 // on the operation's token); they are still awaited, and then that first exception is rethrown.
-// Later exceptions are dropped. A child that honours the stop ends early and reports it its own
-// way (a sleep returns false); one that ignores it runs to its end.
-//
-// Cost: no allocation of its own for the variadic form: the children's own task frames (which
-// exist already, from the recycling frame allocator), their join state inside the awaitable (in
-// the caller's frame), a stop state made only if a child asks for its std::stop_token (to wait
-// on something stoppable: detail/lazy_stop.hpp). The range form adds one block of child
-// handles from the recycling frame allocator (no system allocation in steady state) and the
-// result vector it returns.
-//
+// Later exceptions are dropped.
 // Lifetime: the object when_all returns owns the tasks; awaiting it (once, as an rvalue) starts
 // them. Destroyed unawaited, it destroys them without running them.
-//
-// Awaiting when_all(task<Ts>...):
-//   Result: std::tuple<Vs...> of the children's values in argument order, where Vs is Ts with
-//           void replaced by std::monostate. when_all() with no task gives std::tuple<>.
-//   Errors: the first exception thrown by a child (after all have ended); std::logic_error when
-//           awaited with no executor on this thread; std::bad_alloc from the frames.
-//   Cancellation: the caller's stop token reaches every child; a child's failure cancels the
-//                 others. The operation does not end before every child has.
-//   Resumes on: a bound caller: its home worker. Otherwise, on a thread_pool: a worker of the
-//               caller's pool, the one that ran the last child to end (a work-stealing
-//               continuation; by symmetric transfer, no post); elsewhere: the caller's executor.
-//               Never on a thread outside the caller's pool or executor.
-//   Thread-safety: stop may be requested from any thread; the awaitable is awaited once.
-//   Example:
-//     auto [user, orders] = co_await shoal::when_all(load_user(id), load_orders(id));
-//
-// Awaiting when_all(std::vector<task<T>>):
-//   Result: std::vector<T> of the values in the vector's order; void when T is void. An empty
-//           vector completes at once with an empty result.
-//   Errors, Cancellation, Resumes on, Thread-safety: as above.
-//   Example:
-//     std::vector<shoal::task<int>> shards;
-//     for (int s = 0; s < 8; ++s) shards.push_back(count_rows(s));
-//     std::vector<int> counts = co_await shoal::when_all(std::move(shards));
 #pragma once
 
 #include <utility>
@@ -66,6 +25,22 @@
 
 namespace shoal {
 
+/// Runs the tasks concurrently and waits for all of them (see the header).
+///   Result: std::tuple<Vs...> of the children's values in argument order, where Vs is Ts with
+///           void replaced by std::monostate. when_all() with no task gives std::tuple<>.
+///   Errors: the first exception thrown by a child (after all have ended); std::logic_error when
+///           awaited with no executor on this thread; std::bad_alloc from the frames.
+///   Cancellation: the caller's stop token reaches every child; a child's failure cancels the
+///                 others. The operation does not end before every child has. A child that
+///                 honours the stop ends early and reports it its own way (a sleep returns false);
+///                 one that ignores it runs to its end.
+///   Resumes on: a bound caller: its home worker. Otherwise, on a thread_pool: a worker of the
+///               caller's pool, the one that ran the last child to end (a work-stealing
+///               continuation; by symmetric transfer, no post); elsewhere: the caller's executor.
+///               Never on a thread outside the caller's pool or executor.
+///   Thread-safety: stop may be requested from any thread; the awaitable is awaited once.
+///   Example:
+///     auto [user, orders] = co_await shoal::when_all(load_user(id), load_orders(id));
 template <class... Ts>
 [[nodiscard]] auto when_all(task<Ts>... children) {
   using children_type = detail::fork_tuple<Ts...>;
@@ -73,6 +48,14 @@ template <class... Ts>
                                                                          std::move(children)...);
 }
 
+/// Runs the vector's tasks concurrently and waits for all of them.
+///   Result: std::vector<T> of the values in the vector's order; void when T is void. An empty
+///           vector completes at once with an empty result.
+///   Errors, Cancellation, Resumes on, Thread-safety: as the variadic form.
+///   Example:
+///     std::vector<shoal::task<int>> shards;
+///     for (int s = 0; s < 8; ++s) shards.push_back(count_rows(s));
+///     std::vector<int> counts = co_await shoal::when_all(std::move(shards));
 template <class T>
 [[nodiscard]] auto when_all(std::vector<task<T>> children) {
   using children_type = detail::fork_range<T>;

@@ -1,50 +1,18 @@
 // shoal/when_any.hpp: run several tasks concurrently, take the first to finish.
 //
-// What: `co_await when_any(a, b, ...)` starts every task as a chain of its own (as when_all does:
-// work-first on a thread_pool worker, run in parallel by thieves) and gives the
-// result of the first one to end. The moment one ends, the others are cancelled (stop requested
-// on the operation's own token); they are awaited, and their results discarded, before the
-// co_await returns. `when_any(std::vector<task<T>>)` is the same for any number of tasks of one
-// type: the fastest replica, the first shard to answer.
+// `co_await when_any(a, b, ...)` starts every task as a chain of its own (as when_all does) and
+// gives the result of the first one to end; the moment one ends, the others are cancelled (stop
+// requested on the operation's own token). `when_any(std::vector<task<T>>)` is the same for any
+// number of tasks of one type: the fastest replica, the first shard to answer. Each child gets a
+// copy of the caller's environment, as with when_all. The mechanism and the costs:
+// docs/design/structured-concurrency.md.
 //
 // Structured: nothing outlives the await: every child has ended and its frame has been destroyed
 // before the result is given. A loser that ignores the stop therefore delays the result.
-//
-// Environment: as when_all: each child gets a copy of the caller's environment (coroutine-local
-// values, home binding: children of a bound caller are bound to the same worker) with a stop
-// token of the operation's own, linked to the caller's.
-//
 // "First to end" includes ending with an exception: a child that throws first wins and its
 // exception is rethrown. Ties between children ending on different workers are decided by
 // whichever records its end first.
-//
-// Cost: as when_all (no allocation of its own for the variadic form; a stop state made only if a
-// child asks for its std::stop_token; one block of handles from the frame allocator for the
-// range form).
-//
-// Awaiting when_any(task<Ts>...) (at least one task):
-//   Result: std::variant<Vs...> (Vs: Ts with void replaced by std::monostate) holding the
-//           winner's value as the alternative of its position: index() is the winner's index.
-//   Errors: the winner's exception; std::logic_error when awaited with no executor on this
-//           thread; std::bad_alloc from the frames.
-//   Cancellation: the caller's stop token reaches every child (and then the first of them to
-//                 end, typically early, wins); the winner's end cancels the others.
-//   Resumes on: as when_all: a bound caller's home worker; on a thread_pool a worker of the
-//               caller's pool (the one that ran the last child to end); elsewhere the caller's
-//               executor.
-//   Thread-safety: stop may be requested from any thread; the awaitable is awaited once.
-//   Example:
-//     auto first = co_await shoal::when_any(from_cache(key), from_disk(key));
-//     if (first.index() == 0) ++cache_hits;
-//
-// Awaiting when_any(std::vector<task<T>>):
-//   Result: when_any_result<T>: `index` of the winner in the vector and its `value`
-//           (std::monostate for task<void>).
-//   Errors: as above, and std::invalid_argument when the vector is empty (nothing can win).
-//   Cancellation, Resumes on, Thread-safety: as above.
-//   Example:
-//     auto fastest = co_await shoal::when_any(std::move(replica_reads));
-//     use(fastest.value, replicas[fastest.index]);
+// Lifetime: as when_all's: the object returned owns the tasks, awaiting it once starts them.
 #pragma once
 
 #include <cstddef>
@@ -57,13 +25,28 @@
 
 namespace shoal {
 
-// The outcome of when_any over a vector: which child ended first and what it returned.
+/// The outcome of when_any over a vector: which child ended first (`index`) and what it
+/// returned (`value`; std::monostate for task<void>).
 template <class T>
 struct when_any_result {
   std::size_t index = 0;
   detail::fork_value_t<T> value;
 };
 
+/// Runs the tasks (at least one) concurrently and gives the first to end (see the header).
+///   Result: std::variant<Vs...> (Vs: Ts with void replaced by std::monostate) holding the
+///           winner's value as the alternative of its position: index() is the winner's index.
+///   Errors: the winner's exception; std::logic_error when awaited with no executor on this
+///           thread; std::bad_alloc from the frames.
+///   Cancellation: the caller's stop token reaches every child (and then the first of them to
+///                 end, typically early, wins); the winner's end cancels the others.
+///   Resumes on: as when_all: a bound caller's home worker; on a thread_pool a worker of the
+///               caller's pool (the one that ran the last child to end); elsewhere the caller's
+///               executor.
+///   Thread-safety: stop may be requested from any thread; the awaitable is awaited once.
+///   Example:
+///     auto first = co_await shoal::when_any(from_cache(key), from_disk(key));
+///     if (first.index() == 0) ++cache_hits;
 template <class T, class... Ts>
 [[nodiscard]] auto when_any(task<T> first, task<Ts>... rest) {
   using children_type = detail::fork_tuple<T, Ts...>;
@@ -71,6 +54,15 @@ template <class T, class... Ts>
       std::in_place, std::move(first), std::move(rest)...);
 }
 
+/// Runs the vector's tasks concurrently and gives the first to end.
+///   Result: when_any_result<T>: `index` of the winner in the vector and its `value`
+///           (std::monostate for task<void>).
+///   Errors: as the variadic form, and std::invalid_argument when the vector is empty (nothing
+///           can win).
+///   Cancellation, Resumes on, Thread-safety: as the variadic form.
+///   Example:
+///     auto fastest = co_await shoal::when_any(std::move(replica_reads));
+///     use(fastest.value, replicas[fastest.index]);
 template <class T>
 [[nodiscard]] auto when_any(std::vector<task<T>> children) {
   using children_type = detail::fork_range<T>;
