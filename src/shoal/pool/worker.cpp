@@ -94,20 +94,22 @@ void worker::push_unpinned(std::coroutine_handle<> h) noexcept {
 }
 
 void worker::post(std::coroutine_handle<> h, bool pinned) noexcept {
-  if (this_worker == this) {
+  if (executor::current() == this) {  // this worker's thread, in its own loop
     if (pinned) {
       pinned_.push_back(h);
       // seq_cst: pairs with try_finish's load under the finish mutex (pool_state.hpp): a
       // decision that does not see this comes before it, and its work is not dropped unseen.
       if (parked_in_pool_) owner_work_while_idle_.store(true, std::memory_order_seq_cst);
-    } else if (executor::current() == this) {
-      push_unpinned(h);
     } else {
-      // From a sync_wait nested on this worker, which is blocked in it: not onto the ring with a
-      // wake-up that may be missed (no one would run it), but onto the global queue, whose post
-      // is fenced (pool_state.hpp, "Waking").
-      pool_->push_global(h);
+      push_unpinned(h);
     }
+    return;
+  }
+  if (!pinned && this_worker == this) {
+    // From a sync_wait nested on this worker, which is blocked in it: not onto its ring with a
+    // wake-up that may be missed (no one would run it), but onto the global queue, whose post is
+    // fenced (pool_state.hpp, "Waking"). Pinned work goes to the inbox below, drained on return.
+    pool_->push_global(h);
     return;
   }
   {
