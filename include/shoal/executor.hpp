@@ -60,7 +60,9 @@ class executor {
   virtual void post_sticky(std::coroutine_handle<> h) noexcept { post(h, true); }
   // Called on this executor's thread just before it blocks in sync_wait: a pool worker moves its
   // sticky work to the pool's global queue, where another worker runs it (so nothing that the
-  // blocked thread's caller waits for can wait for that thread). By default nothing.
+  // blocked thread's caller waits for can wait for that thread), and wakes an idle worker, with
+  // a wake-up that cannot be missed, for whatever it holds that others may take. By default
+  // nothing.
   virtual void before_blocking() noexcept {}
 
   [[nodiscard]] virtual time_point now() const noexcept = 0;

@@ -28,6 +28,14 @@
 
 namespace shoal {
 
+/// Runs `t` to completion on a loop on this thread; returns its value or rethrows.
+/// Nested on a pool worker, the caller may rely on: every work item the worker made ready and
+/// another worker may take (spawned or unbound work in its ring or fork deque, its sticky work:
+/// actor hand-overs) is given to the other workers before the thread blocks, with a wake-up
+/// that cannot be missed; unbound chains of that worker woken from inside `t` run on another
+/// worker. It may not rely on: the worker's bound chains (schedule_on, spawn_on), continuations
+/// deferred to it and other pinned posts to it running before `t` completes; nor on any of it
+/// with a one-worker pool. `t` must not wait for those (docs/design/scheduler.md, "Wake-ups").
 template <class T>
 T sync_wait(task<T> t) {
   detail::task_result<T> result;

@@ -5,14 +5,23 @@
 // task is done. A waiter woken there used to run on (and arm timers on) that loop; a waiter that
 // suspended there used to be run by another worker. Each test orders its two sides with idle
 // hooks (an executor's hook runs only once its coroutines are all suspended), never with sleeps.
+//
+// Issue 35: a worker blocked in a nested sync_wait must not keep what another chain waits for.
+// The pool's test seam drop_relaxed_wakeups (pool/pool_state.hpp) makes every wake-up a worker's
+// push onto its own queues gives be missed, as a stale relaxed read legally may; the actor's
+// preemption is forced by spending its per-thread budget (detail::actor_budget_left). Each test
+// fails (a bounded wait, then unblocked from outside) without its fix.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <thread>
 #include <utility>
 
+#include "pool/pool_state.hpp"
 #include "shoal/actor.hpp"
+#include "shoal/async_event.hpp"
 #include "shoal/async_mutex.hpp"
 #include "shoal/async_semaphore.hpp"
 #include "shoal/executor.hpp"
@@ -188,6 +197,161 @@ TEST(NestedSyncWait, AnActorCallerInANestedSyncWaitResumesThereWhenAnotherWorker
   };
   both(calling_side(), holding_side());
   EXPECT_EQ(resumed_on, nested) << "the nested sync_wait's coroutine ran on another worker";
+}
+
+// Waits (bounded: a wall-clock wait for another thread, never a timing check) until `done`.
+[[nodiscard]] bool wait_until(const std::function<bool()>& done) {
+  for (int i = 0; i < 100'000 && !done(); ++i) std::this_thread::sleep_for(100us);
+  return done();
+}
+
+task<> set_event_on(shoal::async_event& ev, std::atomic<executor*>& ran_on) {
+  ran_on.store(executor::current());
+  ev.set();
+  co_return;
+}
+
+task<> nothing() { co_return; }
+
+// Two workers that never spin, with no shuffling of their queues; with `missed_wakeups`, every
+// wake-up a worker gives for its own pushes is missed: what such a push makes ready then reaches
+// a sleeping worker only through the protocol's fenced wake-ups.
+class quiet_pool {
+ public:
+  explicit quiet_pool(bool missed_wakeups) {
+    shoal::detail::drop_relaxed_wakeups = missed_wakeups;  // no worker runs yet
+    pool.start();
+  }
+  quiet_pool(const quiet_pool&) = delete;
+  quiet_pool& operator=(const quiet_pool&) = delete;
+  ~quiet_pool() {
+    shoal::sync_wait(pool.stop());
+    shoal::detail::drop_relaxed_wakeups = false;  // the workers have been joined
+  }
+  // Blocks worker 0's thread until worker 1 has gone to sleep.
+  [[nodiscard]] bool worker1_asleep() const {
+    return wait_until([this] { return pool.stats(1).parked != 0; });
+  }
+  // Ends a hang after a bounded wait: a spawn from outside wakes a sleeper (fenced), which then
+  // steals what worker 0 keeps in its ring.
+  void unblock() { pool.spawn(nothing()); }
+
+  shoal::thread_pool pool{{.workers = 2, .spin_rounds = 0, .shuffle = false}};
+};
+
+TEST(NestedSyncWait,
+     WorkSpawnedBeforeANestedSyncWaitRunsOnASleepingWorkerThoughItsWakeUpWasMissed) {
+  quiet_pool p(true);
+  shoal::async_event produced;
+  std::atomic<executor*> producer_ran_on{nullptr};
+  std::atomic<bool> done{false};
+  auto spawner = [&]() -> task<> {
+    EXPECT_TRUE(p.worker1_asleep());
+    p.pool.spawn(set_event_on(produced, producer_ran_on));  // onto this worker's ring
+    shoal::sync_wait(produced.wait());
+    done.store(true);
+    co_return;
+  };
+  p.pool.spawn_on(0, spawner());
+  const bool finished = wait_until([&] { return done.load(); });
+  if (!finished) p.unblock();
+  EXPECT_TRUE(finished) << "worker 0 blocked with the producer in its ring, worker 1 asleep";
+  ASSERT_TRUE(wait_until([&] { return done.load(); }));
+  EXPECT_EQ(producer_ran_on.load(), &p.pool.worker(1));
+}
+
+TEST(NestedSyncWait, AChainWokenFromANestedSyncWaitRunsOnASleepingWorkerThoughItsWakeUpWasMissed) {
+  quiet_pool p(true);
+  shoal::async_semaphore permits(0);
+  shoal::async_event produced;
+  std::atomic<bool> waiting{false};
+  std::atomic<executor*> waiter_ran_on{nullptr};
+  std::atomic<bool> done{false};
+  auto waiter = [&]() -> task<> {  // unbound: waits on worker 0, where it was spawned
+    waiting.store(true);
+    co_await permits.acquire();
+    co_await set_event_on(produced, waiter_ran_on);
+  };
+  auto releaser = [&]() -> task<> {
+    permits.release();  // posts the waiter to worker 0, blocked right here
+    co_await produced.wait();
+  };
+  auto blocker = [&]() -> task<> {
+    EXPECT_TRUE(p.worker1_asleep());
+    p.pool.spawn(waiter());
+    while (!waiting.load()) co_await shoal::yield();  // one runnable worker: it has suspended
+    shoal::sync_wait(releaser());
+    done.store(true);
+  };
+  p.pool.spawn_on(0, blocker());
+  const bool finished = wait_until([&] { return done.load(); });
+  if (!finished) p.unblock();
+  EXPECT_TRUE(finished) << "the waiter was posted to worker 0's ring while it was blocked";
+  ASSERT_TRUE(wait_until([&] { return done.load(); }));
+  EXPECT_EQ(waiter_ran_on.load(), &p.pool.worker(1));
+}
+
+// A context that, once entered, calls the next stage (whose context is free: it enters it
+// inline, and this one stays held for us, parked, meanwhile), then runs `inside`.
+class relay_stage {
+ public:
+  shoal::actor_task<void> pass() {
+    co_await ctx_();
+    if (next != nullptr) co_await next->pass();
+    inside();
+  }
+  shoal::actor_task<void> touch(shoal::async_event& ev, std::atomic<executor*>& ran_on) {
+    co_await ctx_();
+    ran_on.store(executor::current());
+    ev.set();
+  }
+
+  relay_stage* next = nullptr;
+  std::function<void()> inside = [] {};
+
+ private:
+  shoal::actor_context ctx_;
+};
+
+// A chain bound to worker 0 holds x, y (x parked) and z (y parked); a caller from worker 1 waits
+// for x. z returns on a preempted switch: y's hold on x is let go, x handed to that caller, who
+// is posted to worker 0 rather than run, and y's continuation is posted too (first: the chain is
+// bound, both pinned FIFO). y then blocks in a nested sync_wait for what the caller does in x.
+TEST(NestedSyncWait, AnActorCallerHandedAContextAtAPreemptedSwitchRunsWhileItsWorkerIsBlocked) {
+  quiet_pool p(false);
+  relay_stage x;
+  relay_stage y;
+  relay_stage z;
+  shoal::async_event touched;
+  std::atomic<executor*> caller_ran_on{nullptr};
+  std::atomic<bool> holding{false};
+  idle_flag caller_queued;
+  std::atomic<bool> done{false};
+  x.next = &y;
+  y.next = &z;
+  z.inside = [&] {
+    holding.store(true);
+    EXPECT_TRUE(caller_queued.wait());
+    shoal::detail::actor_budget_left = 1;  // z's return is the switch that yields
+  };
+  y.inside = [&] { shoal::sync_wait(touched.wait()); };
+  auto chain = [&]() -> task<> {
+    shoal::detail::actor_budget_left = shoal::detail::actor_preemption_budget;
+    co_await x.pass();
+    done.store(true);
+  };
+  auto caller = [&]() -> task<> {
+    caller_queued.add_here();
+    co_await x.touch(touched, caller_ran_on);
+  };
+  p.pool.spawn_on(0, chain());
+  ASSERT_TRUE(wait_until([&] { return holding.load(); }));
+  p.pool.spawn(caller());  // from outside: worker 0 is busy, so worker 1 runs it
+  const bool finished = wait_until([&] { return done.load(); });
+  if (!finished) touched.set();
+  EXPECT_TRUE(finished) << "the caller handed x was pinned to worker 0, blocked in sync_wait";
+  ASSERT_TRUE(wait_until([&] { return done.load(); }));
+  EXPECT_EQ(caller_ran_on.load(), &p.pool.worker(1));
 }
 
 }  // namespace

@@ -28,12 +28,13 @@
 // actor_preemption_budget switches.
 //
 // Placement. A hand-over stays on the worker that made it: a handed waiter that cannot run
-// inline, the caller of a call that waited for its context or handed it on, and a holder
-// preempted as it enters are posted to this worker's own queue (sticky: not stealable, but given
-// to the other workers if this one blocks in sync_wait), so a
-// contended context and its callers stay on one worker instead of crossing cores every round
-// trip; only a chain preempted after an uncontended call is left for any worker to take
-// (docs/design/actors.md, "A contended context stays on one worker").
+// inline (or may not, at a preempted switch), the caller of a call that waited for its context
+// or handed it on, and a holder preempted as it enters are posted to this worker's own queue
+// (sticky: not stealable, but given to the other workers if this one blocks in sync_wait; only
+// a chain bound here is posted plainly pinned), so a contended context and its callers stay on
+// one worker instead of crossing cores every round trip; only a chain preempted after an
+// uncontended call is left for any worker to take (docs/design/actors.md, "A contended context
+// stays on one worker").
 //
 // Thread-safety: a promise is touched by whoever runs its coroutine; hand-overs are ordered by
 // the mailbox, by posts and by the handshake's acq_rel operations.
@@ -137,6 +138,7 @@ class actor_next {
   void run(std::coroutine_handle<> h, wake_target where) noexcept {
     if (would_run(where)) {
       next_ = h;
+      bound_ = where.pinned;
     } else {
       where.post(h);
     }
@@ -145,14 +147,22 @@ class actor_next {
     if (w == nullptr) return;
     if (!next_ && actor_may_run_here(*w)) {
       next_ = w->handle;
+      bound_ = w->target.pinned;
     } else {
       actor_post(*w);
     }
   }
   [[nodiscard]] std::coroutine_handle<> take() noexcept { return std::exchange(next_, nullptr); }
+  // Posts the coroutine that would have run next to this executor's own queue instead (a
+  // preempted switch): sticky unless bound here, as every hand-over (actor_keep_here), so that
+  // a chain waiting for it never waits for this worker to come back from a nested sync_wait.
+  void keep_here() noexcept {
+    if (next_) actor_keep_here(take(), bound_);
+  }
 
  private:
   std::coroutine_handle<> next_;
+  bool bound_ = false;  // next_ is bound to this executor (its home)
 };
 
 struct actor_promise_base;
@@ -447,7 +457,7 @@ inline std::coroutine_handle<> actor_final::finish(actor_promise_base& p) noexce
   }
   if (yield) {
     if (handed != nullptr) actor_post(*handed);
-    if (std::coroutine_handle<> other = next.take()) executor::current()->post(other, true);
+    next.keep_here();
     return std::noop_coroutine();
   }
   return transfer(next.take());

@@ -164,10 +164,13 @@ void pool_state::notify_work_after_rmw() noexcept {
   wake_one();
 }
 
+bool drop_relaxed_wakeups = false;
+
 void pool_state::notify_work_relaxed() noexcept {
   if (workers_.size() < 2) return;
   if (idle_.load(std::memory_order_relaxed) == 0) return;
   if (spinning_.load(std::memory_order_relaxed) != 0) return;
+  if (drop_relaxed_wakeups) return;  // off the hot path: read only when about to wake
   wake_one();
 }
 

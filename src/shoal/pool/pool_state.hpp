@@ -7,9 +7,13 @@
 // fences' total order, either the worker's recheck sees the work, or the poster sees `idle_ > 0`
 // and, if no worker is spinning (a spinner rechecks after leaving the spinning state), wakes a
 // sleeping one. Work posted to a specific worker (its inbox) always unparks that worker. A worker
-// pushing onto its own ring skips the fence (`notify_work_relaxed`): the pusher is running and will
-// run the item itself, so a wake-up missed there costs parallelism for a moment, never progress.
-// That keeps a full fence off the hot path of every local post.
+// pushing onto its own ring or fork deque skips the fence (`notify_work_relaxed`): the pusher is
+// running and will run the item itself, so a wake-up missed there costs parallelism for a moment,
+// never progress. That keeps a full fence off the hot path of every local post. It holds only
+// while the pusher keeps running its loop: a worker about to block in a nested sync_wait first
+// issues the fenced notify for what it holds (worker::before_blocking), and a post made to it
+// from inside that sync_wait goes to the global queue (worker::post). The whole invariant, and
+// the tests that pin each case: docs/design/scheduler.md, "Wake-ups".
 //
 // Stopping: once stop is requested, an idle worker that finds every worker idle while no queue
 // holds work and no worker has a timer armed decides. When no chain started by spawn/spawn_on is
@@ -53,6 +57,12 @@ namespace shoal::detail {
 // blocking call exactly there. Null in every program but that test; set it only while no stop
 // decision can run (before the stop request that orders it with the deciding worker).
 extern void (*stop_decision_probe)(const blocking_subpool& blocking) noexcept;
+
+// Test seam: when true, notify_work_relaxed (and so notify_forked) wakes nobody, as its relaxed
+// reads of a stale idle count may legally do: the protocol must make progress without those
+// wake-ups ("Waking" above). False in every program but the tests that force a missed wake-up;
+// set it only while no worker runs (before start(), after stop()).
+extern bool drop_relaxed_wakeups;
 
 class pool_state {
  public:

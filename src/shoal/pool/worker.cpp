@@ -94,7 +94,7 @@ void worker::push_unpinned(std::coroutine_handle<> h) noexcept {
 }
 
 void worker::post(std::coroutine_handle<> h, bool pinned) noexcept {
-  if (this_worker == this) {
+  if (executor::current() == this) {  // this worker's thread, in its own loop
     if (pinned) {
       pinned_.push_back(h);
       // seq_cst: pairs with try_finish's load under the finish mutex (pool_state.hpp): a
@@ -103,6 +103,13 @@ void worker::post(std::coroutine_handle<> h, bool pinned) noexcept {
     } else {
       push_unpinned(h);
     }
+    return;
+  }
+  if (!pinned && this_worker == this) {
+    // From a sync_wait nested on this worker, which is blocked in it: not onto its ring with a
+    // wake-up that may be missed (no one would run it), but onto the global queue, whose post is
+    // fenced (pool_state.hpp, "Waking"). Pinned work goes to the inbox below, drained on return.
+    pool_->push_global(h);
     return;
   }
   {
@@ -141,15 +148,18 @@ std::coroutine_handle<> unmarked(std::coroutine_handle<> h) noexcept {
 
 // Sticky work is pinned work that before_blocking gives up: marked in pinned_ (see above).
 void worker::post_sticky(std::coroutine_handle<> h) noexcept {
-  if (this_worker != this) {
-    post(h, false);  // not made here: nothing to keep it near
+  if (executor::current() != this) {
+    post(h, false);  // not made here (or here, blocked in a nested sync_wait): nothing to keep
     return;
   }
   post(std::coroutine_handle<>::from_address(static_cast<char*>(h.address()) + sticky_bit), true);
 }
 
 // sync_wait is about to block this thread: the sticky entries of pinned_ go to the global queue
-// (in their order), the bound ones stay.
+// (in their order), the bound ones stay. Then, whenever this worker holds work another worker may
+// take (those entries, its ring, its fork deque), a fenced notify: the pushes onto the ring and
+// the deque woke nobody reliably (notify_work_relaxed), which was safe only while this worker
+// would run them itself (pool_state.hpp, "Waking").
 void worker::before_blocking() noexcept {
   if (this_worker != this) return;
   spill_.clear();
@@ -161,9 +171,8 @@ void worker::before_blocking() noexcept {
       pinned_.push_back(h);
     }
   }
-  if (spill_.empty()) return;
-  pool_->push_global(spill_);
-  pool_->notify_work();
+  if (!spill_.empty()) pool_->push_global(spill_);
+  if (!spill_.empty() || !ring_.empty() || !forks_.deque.empty()) pool_->notify_work();
 }
 
 void worker::defer(std::coroutine_handle<> h) noexcept {
