@@ -99,6 +99,17 @@ struct batcher_stats {
   std::uint64_t by_size = 0, by_predicate = 0, by_time = 0, by_idle = 0;
 };
 
+namespace detail {
+// What both batchers' constructors and stats() convert (shoal/bound_batcher.hpp uses them too).
+template <class Arg>
+flush_policy<Arg> policy_of(batch_options<Arg>&& o) {
+  return {o.max_size, o.max_wait, std::move(o.flush_if)};
+}
+inline batcher_stats stats_of(const batch_counters& c) noexcept {
+  return {c.batches, c.items, c.cancelled, c.by_size, c.by_predicate, c.by_time, c.by_idle};
+}
+}  // namespace detail
+
 // What `b(arg)` returns: an awaitable (see the header comment).
 template <class Arg, class Result>
 using batch_call_awaiter = detail::batch_call<Arg, Result>;
@@ -110,16 +121,12 @@ class batcher {
  public:
   using value_type = typename detail::item_traits<Result>::value_type;
 
+  // Bulk: shoal::task<std::vector<Result>>(std::span<Arg>) or std::vector<Result>(std::span<Arg>)
+  // (when it is both, the awaiting one is called).
   template <class Bulk>
-    requires std::is_invocable_r_v<task<std::vector<Result>>, Bulk&, std::span<Arg>>
+    requires detail::bulk_function<Bulk, Arg, Result>
   explicit batcher(Bulk bulk, batch_options<Arg> options = {})
-      : state_(typename state::async_fn(std::move(bulk)), {}, policy(std::move(options))) {}
-
-  template <class Bulk>
-    requires(!std::is_invocable_r_v<task<std::vector<Result>>, Bulk&, std::span<Arg>> &&
-             std::is_invocable_r_v<std::vector<Result>, Bulk&, std::span<Arg>>)
-  explicit batcher(Bulk bulk, batch_options<Arg> options = {})
-      : state_({}, typename state::sync_fn(std::move(bulk)), policy(std::move(options))) {}
+      : state_(std::move(bulk), detail::policy_of(std::move(options))) {}
 
   batcher(const batcher&) = delete;
   batcher& operator=(const batcher&) = delete;
@@ -132,16 +139,9 @@ class batcher {
 
   // Callers in the batch being filled now (a snapshot).
   [[nodiscard]] std::size_t pending() const { return state_.pending(); }
-  [[nodiscard]] batcher_stats stats() const {
-    const detail::batch_counters c = state_.counters();
-    return {c.batches, c.items, c.cancelled, c.by_size, c.by_predicate, c.by_time, c.by_idle};
-  }
+  [[nodiscard]] batcher_stats stats() const { return detail::stats_of(state_.counters()); }
 
  private:
-  static typename state::policy policy(batch_options<Arg> o) {
-    return {o.max_size, o.max_wait, std::move(o.flush_if)};
-  }
-
   state state_;
 };
 

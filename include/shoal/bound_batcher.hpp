@@ -88,8 +88,7 @@ class bound_batcher {
   template <class Bulk>
     requires detail::bulk_function<Bulk, Arg, Result>
   bound_batcher(executor& home, Bulk bulk, batch_options<Arg> options = {})
-      : state_(home, std::move(bulk),
-               {options.max_size, options.max_wait, std::move(options.flush_if)}) {}
+      : state_(home, std::move(bulk), detail::policy_of(std::move(options))) {}
 
   bound_batcher(const bound_batcher&) = delete;
   bound_batcher& operator=(const bound_batcher&) = delete;
@@ -107,10 +106,7 @@ class bound_batcher {
   // Callers in the batch being filled now. Home's thread only.
   [[nodiscard]] std::size_t pending() const noexcept { return state_.pending(); }
   // Home's thread only.
-  [[nodiscard]] batcher_stats stats() const noexcept {
-    const detail::batch_counters& c = state_.counters();
-    return {c.batches, c.items, c.cancelled, c.by_size, c.by_predicate, c.by_time, c.by_idle};
-  }
+  [[nodiscard]] batcher_stats stats() const noexcept { return detail::stats_of(state_.counters()); }
 
  private:
   state state_;
