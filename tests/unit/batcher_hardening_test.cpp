@@ -58,9 +58,9 @@ TEST(BatcherHardening, WhenTheTimerHolderIsCancelledTheNextCallerOfItsExecutorTa
 // With no caller of the holder's executor left, no other executor's timer can be armed from
 // there: the batch is flushed at once (early rather than never).
 TEST(BatcherHardening, WhenNoCallerOfTheHoldersExecutorRemainsTheBatchIsFlushedAtOnce) {
+  std::vector<std::vector<int>> seen;
   manual_scheduler here;
   manual_scheduler there;
-  std::vector<std::vector<int>> seen;
   batcher<int, int> b(times_ten{&seen}, {.max_size = 100, .max_wait = 10ms});
   std::stop_source holder_stop;
   auto holder = here.spawn(call_stoppable(b, 1, holder_stop.get_token()));

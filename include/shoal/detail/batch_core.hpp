@@ -59,15 +59,15 @@ struct item_traits {
   static R take(R&& item) { return std::move(item); }
 };
 
-/// The caller's item moved out of `item` into the optional await_resume returns (one move), or
-/// the item's own error rethrown.
-template <class R>
-std::optional<typename item_traits<R>::value_type> take_item(R& item) {
-  if constexpr (std::is_same_v<R, typename item_traits<R>::value_type>) {
-    return std::optional<R>(std::move(item));
+/// The caller's item (an R, or the proxy of one: std::vector<bool>'s) moved out of `item` into
+/// the optional await_resume returns (one move), or the item's own error rethrown.
+template <class R, class Item>
+std::optional<typename item_traits<R>::value_type> take_item(Item&& item) {
+  using value_type = typename item_traits<R>::value_type;
+  if constexpr (std::is_same_v<R, value_type>) {
+    return std::optional<value_type>(std::forward<Item>(item));
   } else {
-    return std::optional<typename item_traits<R>::value_type>(
-        item_traits<R>::take(std::move(item)));
+    return std::optional<value_type>(item_traits<R>::take(std::forward<Item>(item)));
   }
 }
 

@@ -61,6 +61,9 @@ struct batch_slot;
 template <class State, class Arg>
 class batch_call_base {
  public:
+  using state_type = State;
+  using value_type = typename item_traits<typename State::result_type>::value_type;
+
   batch_call_base(const batch_call_base&) = delete;
   batch_call_base& operator=(batch_call_base&&) = delete;
   batch_call_base& operator=(const batch_call_base&) = delete;
@@ -139,7 +142,7 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
 
  public:
   using state_type = batcher_state<Arg, R>;
-  using value_type = typename item_traits<R>::value_type;
+  using value_type = typename base::value_type;
 
   batch_call(state_type& state, Arg&& arg) noexcept(std::is_nothrow_move_constructible_v<Arg>)
       : base(state, std::move(arg)) {}
@@ -180,7 +183,7 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
     if (cancelled_) return std::nullopt;
     if (error_) std::rethrow_exception(error_);
     // deliver() set result_: neither cancelled nor failed.
-    return take_item(*result_);  // NOLINT(bugprone-unchecked-optional-access)
+    return take_item<R>(std::move(*result_));  // NOLINT(bugprone-unchecked-optional-access)
   }
 
  private:

@@ -86,6 +86,7 @@ class batcher_state {
   using slot = batch_slot<batcher_state>;
   using result_type = R;
   static constexpr const char* name = "shoal::batcher";
+  static constexpr bool single_thread = false;  // pending() and stats() take the lock
 
   struct joined {
     std::coroutine_handle<> runner;  // non-null: this call filled the batch; run it now

@@ -57,9 +57,9 @@ class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
   using base::state_;
 
  public:
-  using state_type = bound_state<Arg, R>;
+  using typename base::state_type;
+  using typename base::value_type;
   using batch_type = bound_batch<Arg, R>;
-  using value_type = typename item_traits<R>::value_type;
 
   template <class A>
   bound_call(state_type& state, A&& arg) noexcept(std::is_nothrow_constructible_v<Arg, A&&>)
@@ -123,7 +123,7 @@ class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
     if (batch_->failure) [[unlikely]] {
       std::rethrow_exception(batch_->failure);
     }
-    return take_item(batch_->results[index_]);
+    return take_item<R>(std::move(batch_->results[index_]));
   }
 
   struct on_stop {

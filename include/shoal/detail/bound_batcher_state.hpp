@@ -71,6 +71,7 @@ class bound_state {
   using batch_type = bound_batch<Arg, R>;
   using result_type = R;
   static constexpr const char* name = "shoal::bound_batcher";
+  static constexpr bool single_thread = true;
 
   template <class Bulk>
   bound_state(executor& home, Bulk bulk, flush_policy<Arg> p)
