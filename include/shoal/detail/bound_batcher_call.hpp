@@ -53,8 +53,6 @@ struct bound_batch;
 template <class Arg, class R>
 class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
   using base = batch_call_base<bound_state<Arg, R>, Arg>;
-  using base::arg_;
-  using base::state_;
 
  public:
   using typename base::state_type;
@@ -69,7 +67,7 @@ class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
 
   template <class Promise>
   std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> h) {
-    state_->check_home();  // throws shoal::wrong_executor before anything is touched
+    this->state_->check_home();  // throws shoal::wrong_executor before anything is touched
     const task_env* env = env_of(h);
     if (env != nullptr && env->stop.stop_possible()) {
       if (env->stop.stop_requested()) {
@@ -79,7 +77,7 @@ class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
       token_ = &env->stop.token();
     }
     link_.handle = h;
-    return transfer(state_->join(*this));
+    return transfer(this->state_->join(*this));
   }
 
   // The item's value; nullopt when the call was cancelled. Rethrows the item's or the bulk
@@ -89,7 +87,7 @@ class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
       if (batch_->returned) [[likely]] {
         return take();
       }
-      state_->leave(*this);  // a host of a filling batch, resumed by its stop callback
+      this->state_->leave(*this);  // a host of a filling batch, resumed by its stop callback
     }
     return std::nullopt;
   }
@@ -116,7 +114,7 @@ class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
   // home: the batch's stop callbacks are gone since its flush); then the batch has one reader
   // less.
   std::optional<value_type> take() {
-    const release_on_exit release(state_, batch_);
+    const release_on_exit release(this->state_, batch_);
     if (token_ != nullptr && token_->stop_requested()) [[unlikely]] {
       return std::nullopt;
     }
