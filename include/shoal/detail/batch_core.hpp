@@ -103,11 +103,22 @@ class batch_rules {
     return first + policy_.max_wait;
   }
 
-  /// Which rule flushes `args` now (a caller just joined them), or null. Throws what flush_if
-  /// throws.
-  flush_rule due(std::span<const Arg> args, const executor& clock, time_point deadline) const {
+  /// Which rule flushes `args` now (a caller just joined them), or null. When flush_if throws,
+  /// calls `undo` (noexcept: takes the caller out again) and rethrows.
+  template <class Undo>
+  flush_rule due(const std::vector<Arg>& args, const executor& clock, time_point deadline,
+                 Undo&& undo) const {
     if (policy_.max_size != 0 && args.size() >= policy_.max_size) return &batch_counters::by_size;
-    if (policy_.flush_if && policy_.flush_if(args)) return &batch_counters::by_predicate;
+    if (policy_.flush_if) {
+      bool flush = false;
+      try {
+        flush = policy_.flush_if(std::span<const Arg>(args));
+      } catch (...) {
+        undo();
+        throw;
+      }
+      if (flush) return &batch_counters::by_predicate;
+    }
     if (timed() && clock.now() >= deadline) return &batch_counters::by_time;
     return nullptr;
   }

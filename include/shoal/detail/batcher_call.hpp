@@ -183,7 +183,11 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
     if (cancelled_) return std::nullopt;
     if (error_) std::rethrow_exception(error_);
     // deliver() set result_: neither cancelled nor failed.
-    return take_item<R>(std::move(*result_));  // NOLINT(bugprone-unchecked-optional-access)
+    if constexpr (std::is_same_v<R, value_type>) {
+      return std::move(result_);  // the optional itself: one move of the item
+    } else {
+      return take_item<R>(std::move(*result_));  // NOLINT(bugprone-unchecked-optional-access)
+    }
   }
 
  private:

@@ -313,14 +313,11 @@ class batcher_state {
   // Under the lock: why b is due now (c just joined it at its back). If flush_if throws, c is
   // taken out again first.
   flush_rule due_rule(batch_type& b, call& c) SHOAL_REQUIRES(lock_) {
-    try {
-      return rules_.due(std::span<const Arg>(b.args), *c.owner_, b.deadline);
-    } catch (...) {
+    return rules_.due(b.args, *c.owner_, b.deadline, [&]() noexcept {
       b.args.pop_back();
       b.callers.pop_back();
       add_waiting(*c.slot_, -1);
-      throw;
-    }
+    });
   }
 
   // Under the lock: detaches the current batch (the next join prepares another) and returns its

@@ -129,7 +129,7 @@ class bound_state {
     flush_rule why = nullptr;
     std::coroutine_handle<> runner;
     try {
-      why = rules_.due(std::span<const Arg>(b.args), *home_, deadline_);
+      why = rules_.due(b.args, *home_, deadline_, [] {});  // undone below
       if (why != nullptr) runner = take(why);
     } catch (...) {  // flush_if threw, or the flush could not allocate: c leaves again
       undo_join(b, c, prev);
