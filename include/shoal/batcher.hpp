@@ -99,50 +99,63 @@ struct batcher_stats {
   std::uint64_t by_size = 0, by_predicate = 0, by_time = 0, by_idle = 0;
 };
 
+namespace detail {
+// What both batchers' constructors and stats() convert (shoal/bound_batcher.hpp uses them too).
+template <class Arg>
+flush_policy<Arg> policy_of(batch_options<Arg>&& o) {
+  return {o.max_size, o.max_wait, std::move(o.flush_if)};
+}
+
+// The public face both batchers share over their state (batcher_state or bound_state):
+// value_type, pending(), stats(), not copyable. noexcept where the state takes no lock.
+template <class State>
+class batcher_front {
+ public:
+  using value_type = typename item_traits<typename State::result_type>::value_type;
+
+  batcher_front(const batcher_front&) = delete;
+  batcher_front& operator=(const batcher_front&) = delete;
+
+  /// Callers in the batch being filled now (a snapshot).
+  [[nodiscard]] std::size_t pending() const noexcept(State::single_thread) {
+    return state_.pending();
+  }
+  /// The counters so far (see batcher_stats).
+  [[nodiscard]] batcher_stats stats() const noexcept(State::single_thread) {
+    const batch_counters& c = state_.counters();
+    return {c.batches, c.items, c.cancelled, c.by_size, c.by_predicate, c.by_time, c.by_idle};
+  }
+
+ protected:
+  template <class... A>
+  explicit batcher_front(A&&... state_args) : state_(std::forward<A>(state_args)...) {}
+  ~batcher_front() = default;
+
+  State state_;
+};
+}  // namespace detail
+
 // What `b(arg)` returns: an awaitable (see the header comment).
 template <class Arg, class Result>
 using batch_call_awaiter = detail::batch_call<Arg, Result>;
 
 template <class Arg, class Result>
-class batcher {
-  using state = detail::batcher_state<Arg, Result>;
+class batcher : public detail::batcher_front<detail::batcher_state<Arg, Result>> {
+  using front = detail::batcher_front<detail::batcher_state<Arg, Result>>;
 
  public:
-  using value_type = typename detail::item_traits<Result>::value_type;
-
+  // Bulk: shoal::task<std::vector<Result>>(std::span<Arg>) or std::vector<Result>(std::span<Arg>)
+  // (when it is both, the awaiting one is called).
   template <class Bulk>
-    requires std::is_invocable_r_v<task<std::vector<Result>>, Bulk&, std::span<Arg>>
+    requires detail::bulk_function<Bulk, Arg, Result>
   explicit batcher(Bulk bulk, batch_options<Arg> options = {})
-      : state_(typename state::async_fn(std::move(bulk)), {}, policy(std::move(options))) {}
-
-  template <class Bulk>
-    requires(!std::is_invocable_r_v<task<std::vector<Result>>, Bulk&, std::span<Arg>> &&
-             std::is_invocable_r_v<std::vector<Result>, Bulk&, std::span<Arg>>)
-  explicit batcher(Bulk bulk, batch_options<Arg> options = {})
-      : state_({}, typename state::sync_fn(std::move(bulk)), policy(std::move(options))) {}
-
-  batcher(const batcher&) = delete;
-  batcher& operator=(const batcher&) = delete;
-  ~batcher() = default;
+      : front(std::move(bulk), detail::policy_of(std::move(options))) {}
 
   // Awaitable: see the header comment.
   [[nodiscard]] batch_call_awaiter<Arg, Result> operator()(Arg arg) {
-    return batch_call_awaiter<Arg, Result>(state_, std::move(arg));
+    return batch_call_awaiter<Arg, Result>(this->state_, std::move(arg));
   }
-
-  // Callers in the batch being filled now (a snapshot).
-  [[nodiscard]] std::size_t pending() const { return state_.pending(); }
-  [[nodiscard]] batcher_stats stats() const {
-    const detail::batch_counters c = state_.counters();
-    return {c.batches, c.items, c.cancelled, c.by_size, c.by_predicate, c.by_time, c.by_idle};
-  }
-
- private:
-  static typename state::policy policy(batch_options<Arg> o) {
-    return {o.max_size, o.max_wait, std::move(o.flush_if)};
-  }
-
-  state state_;
+  // pending() and stats(): detail::batcher_front, from any thread.
 };
 
 namespace detail {

@@ -70,12 +70,10 @@ template <class Arg, class Result>
 using bound_call_awaiter = detail::bound_call<Arg, Result>;
 
 template <class Arg, class Result>
-class bound_batcher {
-  using state = detail::bound_state<Arg, Result>;
+class bound_batcher : public detail::batcher_front<detail::bound_state<Arg, Result>> {
+  using front = detail::batcher_front<detail::bound_state<Arg, Result>>;
 
  public:
-  using value_type = typename detail::item_traits<Result>::value_type;
-
   // Bulk: shoal::task<std::vector<Result>>(std::span<Arg>) or std::vector<Result>(std::span<Arg>),
   // as for shoal::batcher. Bound to the executor running this thread; std::logic_error when
   // there is none.
@@ -88,32 +86,18 @@ class bound_batcher {
   template <class Bulk>
     requires detail::bulk_function<Bulk, Arg, Result>
   bound_batcher(executor& home, Bulk bulk, batch_options<Arg> options = {})
-      : state_(home, std::move(bulk),
-               {options.max_size, options.max_wait, std::move(options.flush_if)}) {}
-
-  bound_batcher(const bound_batcher&) = delete;
-  bound_batcher& operator=(const bound_batcher&) = delete;
-  ~bound_batcher() = default;
+      : front(home, std::move(bulk), detail::policy_of(std::move(options))) {}
 
   // Awaitable: see the header comment. The argument is built in place in the awaiter (one move
   // less than a by-value parameter).
   template <class A = Arg>
     requires std::is_constructible_v<Arg, A&&>
   [[nodiscard]] bound_call_awaiter<Arg, Result> operator()(A&& arg) {
-    return bound_call_awaiter<Arg, Result>(state_, std::forward<A>(arg));
+    return bound_call_awaiter<Arg, Result>(this->state_, std::forward<A>(arg));
   }
 
-  [[nodiscard]] executor& home() const noexcept { return state_.home(); }
-  // Callers in the batch being filled now. Home's thread only.
-  [[nodiscard]] std::size_t pending() const noexcept { return state_.pending(); }
-  // Home's thread only.
-  [[nodiscard]] batcher_stats stats() const noexcept {
-    const detail::batch_counters& c = state_.counters();
-    return {c.batches, c.items, c.cancelled, c.by_size, c.by_predicate, c.by_time, c.by_idle};
-  }
-
- private:
-  state state_;
+  [[nodiscard]] executor& home() const noexcept { return this->state_.home(); }
+  // pending() and stats(): detail::batcher_front, on home's thread only.
 };
 
 }  // namespace shoal

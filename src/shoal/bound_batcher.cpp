@@ -1,7 +1,9 @@
-// The cold paths of shoal/bound_batcher.hpp: the errors of a misused batcher, compiled once.
+// The cold paths of the batchers (shoal/batcher.hpp, shoal/bound_batcher.hpp): the errors of a
+// misused batcher or bulk function, compiled once.
 #include "shoal/bound_batcher.hpp"
 
 #include <cstdio>
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -21,6 +23,16 @@ void throw_wrong_executor(const executor* home, const executor* here) {
                        ", but it is bound to " + describe(home) +
                        "; await it only from coroutines running there (bind them with spawn_on or "
                        "schedule_on), or use shoal::batcher for callers on several executors");
+}
+
+std::exception_ptr size_mismatch(const char* who) noexcept {
+  try {
+    throw std::logic_error(std::string(who) +
+                           ": the bulk function returned a result count different from its "
+                           "argument count");
+  } catch (...) {
+    return std::current_exception();
+  }
 }
 
 executor& current_executor_or_throw(const char* what) {

@@ -42,6 +42,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "shoal/detail/batch_core.hpp"
 #include "shoal/detail/task_env.hpp"
 #include "shoal/detail/timer_node.hpp"
 #include "shoal/detail/transfer.hpp"
@@ -54,12 +55,30 @@ class batcher_state;
 template <class State>
 struct batch_slot;
 
-// What a caller gets from the bulk function's per-item result R: R itself, unless R carries an
-// error (shoal::item_result<T>, specialised in shoal/batcher.hpp), which is then rethrown.
-template <class R>
-struct item_traits {
-  using value_type = R;
-  static R take(R&& item) { return std::move(item); }
+// The part of a batched call's awaiter both batchers share: the state it joins, and its
+// argument, held until it joins. Movable until awaited (so it can be passed along, e.g. to
+// with_stop_token), never after.
+template <class State, class Arg>
+class batch_call_base {
+ public:
+  using state_type = State;
+  using value_type = typename item_traits<typename State::result_type>::value_type;
+
+  batch_call_base(const batch_call_base&) = delete;
+  batch_call_base& operator=(batch_call_base&&) = delete;
+  batch_call_base& operator=(const batch_call_base&) = delete;
+  bool await_ready() const noexcept { return false; }
+
+ protected:
+  template <class A>
+  batch_call_base(State& state, A&& arg) noexcept(std::is_nothrow_constructible_v<Arg, A&&>)
+      : state_(&state), arg_(std::forward<A>(arg)) {}
+  batch_call_base(batch_call_base&& other) noexcept(std::is_nothrow_move_constructible_v<Arg>)
+      : state_(other.state_), arg_(std::move(other.arg_)) {}
+  ~batch_call_base() = default;
+
+  State* state_;
+  Arg arg_;  // moved into the batch when the call joins it
 };
 
 // A caller waiting to be resumed on this thread (intrusive: lives in the caller's awaiter).
@@ -116,22 +135,19 @@ inline void resume_here(resume_link* first, resume_link* last) noexcept {
 }
 
 template <class Arg, class R>
-class batch_call {
+class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
+  using base = batch_call_base<batcher_state<Arg, R>, Arg>;
+  using base::arg_;
+  using base::state_;
+
  public:
   using state_type = batcher_state<Arg, R>;
-  using value_type = typename item_traits<R>::value_type;
+  using value_type = typename base::value_type;
 
   batch_call(state_type& state, Arg&& arg) noexcept(std::is_nothrow_move_constructible_v<Arg>)
-      : state_(&state), arg_(std::move(arg)) {}
-  // Movable until awaited (so it can be passed along, e.g. to with_stop_token), never after.
+      : base(state, std::move(arg)) {}
   batch_call(batch_call&& other) noexcept(std::is_nothrow_move_constructible_v<Arg>)
-      : state_(other.state_), arg_(std::move(other.arg_)) {}
-  batch_call(const batch_call&) = delete;
-  batch_call& operator=(batch_call&&) = delete;
-  batch_call& operator=(const batch_call&) = delete;
-  ~batch_call() = default;
-
-  bool await_ready() const noexcept { return false; }
+      : base(std::move(other)) {}
 
   template <class Promise>
   std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> h) {
@@ -168,10 +184,9 @@ class batch_call {
     if (error_) std::rethrow_exception(error_);
     // deliver() set result_: neither cancelled nor failed.
     if constexpr (std::is_same_v<R, value_type>) {
-      return std::move(result_);  // one move of the item, not two
+      return std::move(result_);  // the optional itself: one move of the item
     } else {
-      return std::optional<value_type>(
-          item_traits<R>::take(std::move(*result_)));  // NOLINT(bugprone-unchecked-optional-access)
+      return take_item<R>(std::move(*result_));  // NOLINT(bugprone-unchecked-optional-access)
     }
   }
 
@@ -228,8 +243,6 @@ class batch_call {
     owner_->post(handle_, true);
   }
 
-  state_type* state_;
-  Arg arg_;  // moved into the batch when the call joins it
   executor* owner_ = nullptr;
   std::coroutine_handle<> handle_;
   std::size_t index_ = 0;                   // position in the current batch; under state's lock

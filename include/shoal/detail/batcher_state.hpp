@@ -31,28 +31,20 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
-#include <functional>
 #include <memory>
 #include <span>
-#include <stdexcept>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "shoal/clock.hpp"
+#include "shoal/detail/batch_core.hpp"
 #include "shoal/detail/batcher_call.hpp"
 #include "shoal/detail/idle_hooks.hpp"
-#include "shoal/detail/root_task.hpp"
 #include "shoal/detail/spin_lock.hpp"
 #include "shoal/executor.hpp"
-#include "shoal/task.hpp"
 
 namespace shoal::detail {
-
-struct batch_counters {
-  std::uint64_t batches = 0, items = 0, cancelled = 0;
-  std::uint64_t by_size = 0, by_predicate = 0, by_time = 0, by_idle = 0;
-};
 
 template <class Arg, class R>
 struct batch {
@@ -92,15 +84,10 @@ class batcher_state {
   using call = batch_call<Arg, R>;
   using batch_type = batch<Arg, R>;
   using slot = batch_slot<batcher_state>;
-  using async_fn = std::function<task<std::vector<R>>(std::span<Arg>)>;
-  using sync_fn = std::function<std::vector<R>(std::span<Arg>)>;
-  using predicate = std::function<bool(std::span<const Arg>)>;
+  using result_type = R;
+  static constexpr const char* name = "shoal::batcher";
+  static constexpr bool single_thread = false;  // pending() and stats() take the lock
 
-  struct policy {
-    std::size_t max_size = 0;
-    duration max_wait = duration::zero();
-    predicate flush_if;
-  };
   struct joined {
     std::coroutine_handle<> runner;  // non-null: this call filled the batch; run it now
     slot* register_idle = nullptr;   // non-null: register this idle hook (first of its executor)
@@ -109,8 +96,8 @@ class batcher_state {
     time_point deadline{};
   };
 
-  batcher_state(async_fn async, sync_fn sync, policy p)
-      : async_(std::move(async)), sync_(std::move(sync)), policy_(std::move(p)) {}
+  template <class Bulk>
+  batcher_state(Bulk bulk, flush_policy<Arg> p) : rules_(std::move(bulk), std::move(p)) {}
   batcher_state(const batcher_state&) = delete;
   batcher_state& operator=(const batcher_state&) = delete;
   ~batcher_state() {
@@ -135,16 +122,14 @@ class batcher_state {
     make_room(b.args);
     make_room(b.callers);
     slot* const s = slot_for(c.owner_);
-    if (b.callers.empty() && policy_.max_wait > duration::zero()) {
-      b.deadline = c.owner_->now() + policy_.max_wait;
-    }
+    if (b.callers.empty() && rules_.timed()) b.deadline = rules_.deadline_from(c.owner_->now());
     b.args.push_back(std::move(c.arg_));  // no reallocation; if Arg's move throws, not added
     b.callers.push_back(&c);              // no reallocation: cannot throw
     c.index_ = b.callers.size() - 1;
     c.slot_ = s;
     c.batch_seq_ = counters_.batches;
     add_waiting(*s, 1);
-    const flush_reason due = due_reason(b, c);  // flush_if may throw: undone there
+    const flush_rule due = due_rule(b, c);  // flush_if may throw: undone there
     // Nothing throws from here. The first call of an executor to get this far registers its
     // slot (one that failed before would have left it unregistered for good).
     if (!s->hooked) {
@@ -152,9 +137,9 @@ class batcher_state {
       out.register_idle = s;
     }
     out.host_stop = cover(b, c);
-    if (due != flush_reason::none) {
+    if (due != nullptr) {
       out.runner = take(due);
-    } else if (b.timer_holder == nullptr && policy_.max_wait > duration::zero()) {
+    } else if (b.timer_holder == nullptr && rules_.timed()) {
       b.timer_holder = &c;
       out.hold_timer = true;
       out.deadline = b.deadline;
@@ -190,7 +175,7 @@ class batcher_state {
       const spin_lock::guard lock(lock_);
       if (!still_filling(c) || current_->callers.empty()) return;
       if (c.owner_->now() < current_->deadline) return;  // emptied and refilled since: not due
-      runner = take(flush_reason::time);
+      runner = take(&batch_counters::by_time);
     }
     c.owner_->post(runner, false);
   }
@@ -210,7 +195,7 @@ class batcher_state {
           return;
         }
       }
-      runner = take(flush_reason::time);
+      runner = take(&batch_counters::by_time);
     }
     c.owner_->post(runner, false);
   }
@@ -220,7 +205,7 @@ class batcher_state {
   std::coroutine_handle<> flush_unarmed(call& c) noexcept {
     const spin_lock::guard lock(lock_);
     if (!still_filling(c) || current_->timer_holder != &c) return nullptr;
-    return take(flush_reason::time);
+    return take(&batch_counters::by_time);
   }
 
   static bool on_idle(idle_hook& hook) noexcept {
@@ -231,17 +216,13 @@ class batcher_state {
     return s.state->flush_idle(s);
   }
 
-  // The runner's body, minus the coroutine: what the bulk function gets.
-  [[nodiscard]] bool is_async() const noexcept { return static_cast<bool>(async_); }
-  task<std::vector<R>> call_async(batch_type& b) { return async_(std::span<Arg>(b.args)); }
-  // Allocation: none in complete (free_ has room for every batch ever made).
-  std::vector<R> call_sync(batch_type& b) { return sync_(std::span<Arg>(b.args)); }
+  [[nodiscard]] const batch_rules<Arg, R>& rules() const noexcept { return rules_; }
 
-  // Delivers each caller its item (or the failure), posts those of other executors, recycles
-  // the batch, then resumes those of this executor here: after the recycling, because they may
-  // destroy the batcher.
+  // From run_batch (batch_core.hpp): delivers each caller its item (or the failure), posts those
+  // of other executors, recycles the batch, then resumes those of this executor here: after the
+  // recycling, because they may destroy the batcher. Allocates nothing (free_ has room for every
+  // batch ever made).
   void complete(batch_type& b, std::vector<R>& results, std::exception_ptr failure) noexcept {
-    if (!failure && results.size() != b.callers.size()) failure = size_mismatch();
     resume_link* first = nullptr;
     resume_link* last = nullptr;
     for (std::size_t i = 0; i < b.callers.size(); ++i) {
@@ -275,7 +256,6 @@ class batcher_state {
   }
 
  private:
-  enum class flush_reason : std::uint8_t { none, size, predicate, time, idle };
   static void deliver(call& c, std::vector<R>& results, std::size_t i,
                       const std::exception_ptr& failure) noexcept {
     if (failure) {
@@ -285,22 +265,12 @@ class batcher_state {
     }
   }
 
-  static std::exception_ptr size_mismatch() noexcept {
-    try {
-      throw std::logic_error(
-          "shoal::batcher: the bulk function returned a result count "
-          "different from its argument count");
-    } catch (...) {
-      return std::current_exception();
-    }
-  }
-
   bool flush_idle(slot& s) noexcept {
     std::coroutine_handle<> runner;
     {
       const spin_lock::guard lock(lock_);
       if (s.waiting.load(std::memory_order_relaxed) == 0) return false;
-      runner = take(flush_reason::idle);
+      runner = take(&batch_counters::by_idle);
     }
     s.where->post(runner, false);
     return true;
@@ -324,7 +294,7 @@ class batcher_state {
         free_.pop_back();
       }
     }
-    if (!current_->runner) current_->runner = make_runner(*current_);
+    if (!current_->runner) current_->runner = make_runner(*this, *current_, nullptr);
     return *current_;
   }
 
@@ -342,55 +312,22 @@ class batcher_state {
 
   // Under the lock: why b is due now (c just joined it at its back). If flush_if throws, c is
   // taken out again first.
-  flush_reason due_reason(batch_type& b, call& c) SHOAL_REQUIRES(lock_) {
-    if (policy_.max_size != 0 && b.args.size() >= policy_.max_size) return flush_reason::size;
-    if (policy_.flush_if) {
-      bool flush = false;
-      try {
-        flush = policy_.flush_if(std::span<const Arg>(b.args));
-      } catch (...) {
-        b.args.pop_back();
-        b.callers.pop_back();
-        add_waiting(*c.slot_, -1);
-        throw;
-      }
-      if (flush) return flush_reason::predicate;
-    }
-    if (policy_.max_wait > duration::zero() && c.owner_->now() >= b.deadline) {
-      return flush_reason::time;
-    }
-    return flush_reason::none;
+  flush_rule due_rule(batch_type& b, call& c) SHOAL_REQUIRES(lock_) {
+    return rules_.due(b.args, *c.owner_, b.deadline, [&]() noexcept {
+      b.args.pop_back();
+      b.callers.pop_back();
+      add_waiting(*c.slot_, -1);
+    });
   }
 
   // Under the lock: detaches the current batch (the next join prepares another) and returns its
   // runner, to be started. Allocates nothing.
-  std::coroutine_handle<> take(flush_reason why) noexcept SHOAL_REQUIRES(lock_) {
-    count(why);
+  std::coroutine_handle<> take(flush_rule why) noexcept SHOAL_REQUIRES(lock_) {
     batch_type* full = current_.release();  // owned by its runner until complete
     for (auto& s : slots_) s->waiting.store(0, std::memory_order_relaxed);
-    ++counters_.batches;
+    count_flush(counters_, why, full->args.size());
     ++in_flight_;
-    counters_.items += full->args.size();
     return std::exchange(full->runner, nullptr);
-  }
-
-  void count(flush_reason why) noexcept SHOAL_REQUIRES(lock_) {
-    switch (why) {
-      case flush_reason::size:
-        ++counters_.by_size;
-        break;
-      case flush_reason::predicate:
-        ++counters_.by_predicate;
-        break;
-      case flush_reason::time:
-        ++counters_.by_time;
-        break;
-      case flush_reason::idle:
-        ++counters_.by_idle;
-        break;
-      case flush_reason::none:
-        break;
-    }
   }
 
   // Under the lock: which stop callback covers c (it just joined b). True: c hosts a new one.
@@ -448,11 +385,7 @@ class batcher_state {
     return slots_.back().get();
   }
 
-  std::coroutine_handle<> make_runner(batch_type& b);
-
-  async_fn async_;
-  sync_fn sync_;
-  policy policy_;
+  batch_rules<Arg, R> rules_;
   mutable spin_lock lock_;
   std::unique_ptr<batch_type> current_ SHOAL_GUARDED_BY(lock_);  // null after a take
   std::vector<std::unique_ptr<batch_type>> free_ SHOAL_GUARDED_BY(lock_);
@@ -461,27 +394,5 @@ class batcher_state {
   batch_counters counters_ SHOAL_GUARDED_BY(lock_);
   std::size_t in_flight_ SHOAL_GUARDED_BY(lock_) = 0;  // taken, not yet recycled
 };
-
-// The runner: calls the bulk function on a taken batch and completes it.
-template <class Arg, class R>
-task<void> run_batch(batcher_state<Arg, R>& state, batch<Arg, R>& b) {
-  std::vector<R> results;
-  std::exception_ptr failure;
-  try {
-    if (state.is_async()) {
-      results = co_await state.call_async(b);
-    } else {
-      results = state.call_sync(b);
-    }
-  } catch (...) {
-    failure = std::current_exception();
-  }
-  state.complete(b, results, failure);
-}
-
-template <class Arg, class R>
-std::coroutine_handle<> batcher_state<Arg, R>::make_runner(batch_type& b) {
-  return run_root<void>(run_batch(*this, b), nullptr).start_with(&destroy_root, nullptr);
-}
 
 }  // namespace shoal::detail

@@ -37,7 +37,8 @@
 #include <utility>
 #include <vector>
 
-#include "shoal/detail/batcher_call.hpp"  // item_traits, resume_link
+#include "shoal/detail/batch_core.hpp"
+#include "shoal/detail/batcher_call.hpp"  // batch_call_base, resume_link
 #include "shoal/detail/task_env.hpp"
 #include "shoal/detail/transfer.hpp"
 #include "shoal/executor.hpp"
@@ -50,28 +51,23 @@ template <class Arg, class R>
 struct bound_batch;
 
 template <class Arg, class R>
-class bound_call {
+class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
+  using base = batch_call_base<bound_state<Arg, R>, Arg>;
+
  public:
-  using state_type = bound_state<Arg, R>;
+  using typename base::state_type;
+  using typename base::value_type;
   using batch_type = bound_batch<Arg, R>;
-  using value_type = typename item_traits<R>::value_type;
 
   template <class A>
   bound_call(state_type& state, A&& arg) noexcept(std::is_nothrow_constructible_v<Arg, A&&>)
-      : state_(&state), arg_(std::forward<A>(arg)) {}
-  // Movable until awaited (so it can be passed along, e.g. to with_stop_token), never after.
+      : base(state, std::forward<A>(arg)) {}
   bound_call(bound_call&& other) noexcept(std::is_nothrow_move_constructible_v<Arg>)
-      : state_(other.state_), arg_(std::move(other.arg_)) {}
-  bound_call(const bound_call&) = delete;
-  bound_call& operator=(bound_call&&) = delete;
-  bound_call& operator=(const bound_call&) = delete;
-  ~bound_call() = default;
-
-  bool await_ready() const noexcept { return false; }
+      : base(std::move(other)) {}
 
   template <class Promise>
   std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> h) {
-    state_->check_home();  // throws shoal::wrong_executor before anything is touched
+    this->state_->check_home();  // throws shoal::wrong_executor before anything is touched
     const task_env* env = env_of(h);
     if (env != nullptr && env->stop.stop_possible()) {
       if (env->stop.stop_requested()) {
@@ -81,7 +77,7 @@ class bound_call {
       token_ = &env->stop.token();
     }
     link_.handle = h;
-    return transfer(state_->join(*this));
+    return transfer(this->state_->join(*this));
   }
 
   // The item's value; nullopt when the call was cancelled. Rethrows the item's or the bulk
@@ -91,7 +87,7 @@ class bound_call {
       if (batch_->returned) [[likely]] {
         return take();
       }
-      state_->leave(*this);  // a host of a filling batch, resumed by its stop callback
+      this->state_->leave(*this);  // a host of a filling batch, resumed by its stop callback
     }
     return std::nullopt;
   }
@@ -118,18 +114,14 @@ class bound_call {
   // home: the batch's stop callbacks are gone since its flush); then the batch has one reader
   // less.
   std::optional<value_type> take() {
-    const release_on_exit release(state_, batch_);
+    const release_on_exit release(this->state_, batch_);
     if (token_ != nullptr && token_->stop_requested()) [[unlikely]] {
       return std::nullopt;
     }
     if (batch_->failure) [[unlikely]] {
       std::rethrow_exception(batch_->failure);
     }
-    if constexpr (std::is_same_v<R, value_type>) {
-      return std::optional<value_type>(std::move(batch_->results[index_]));
-    } else {
-      return std::optional<value_type>(item_traits<R>::take(std::move(batch_->results[index_])));
-    }
+    return take_item<R>(std::move(batch_->results[index_]));
   }
 
   struct on_stop {
@@ -145,8 +137,6 @@ class bound_call {
   // filling. The callback may run at once (a stop requested meanwhile): it only posts us.
   void host_stop() noexcept { stop_.emplace(*token_, on_stop{this}); }
 
-  state_type* state_;
-  Arg arg_;  // moved into the batch when the call joins it
   phase phase_ = phase::before;
   // A host's: written by its stop callback (any thread), read on home after stop_.reset() or
   // after the callback's post.

@@ -23,23 +23,18 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
-#include <functional>
 #include <memory>
 #include <span>
-#include <stdexcept>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "shoal/clock.hpp"
-#include "shoal/detail/batcher_call.hpp"   // resume_here, resumable_here
-#include "shoal/detail/batcher_state.hpp"  // batch_counters
+#include "shoal/detail/batch_core.hpp"
+#include "shoal/detail/batcher_call.hpp"  // resume_here, resumable_here
 #include "shoal/detail/bound_batcher_call.hpp"
 #include "shoal/detail/idle_hooks.hpp"
-#include "shoal/detail/root_task.hpp"
 #include "shoal/detail/timer_node.hpp"
 #include "shoal/executor.hpp"
-#include "shoal/task.hpp"
 
 namespace shoal::detail {
 
@@ -47,12 +42,6 @@ namespace shoal::detail {
 [[noreturn]] void throw_wrong_executor(const executor* home, const executor* here);
 // The executor of this thread, or std::logic_error naming `what` when there is none.
 executor& current_executor_or_throw(const char* what);
-
-template <class Bulk, class Arg, class R>
-concept async_bulk = std::is_invocable_r_v<task<std::vector<R>>, Bulk&, std::span<Arg>>;
-template <class Bulk, class Arg, class R>
-concept bulk_function =
-    async_bulk<Bulk, Arg, R> || std::is_invocable_r_v<std::vector<R>, Bulk&, std::span<Arg>>;
 
 template <class Arg, class R>
 struct bound_batch {
@@ -80,27 +69,13 @@ class bound_state {
  public:
   using call = bound_call<Arg, R>;
   using batch_type = bound_batch<Arg, R>;
-  using async_fn = std::function<task<std::vector<R>>(std::span<Arg>)>;
-  using sync_fn = std::function<std::vector<R>(std::span<Arg>)>;
-  using predicate = std::function<bool(std::span<const Arg>)>;
-  using reason = std::uint64_t batch_counters::*;
-
-  struct policy {
-    std::size_t max_size = 0;
-    duration max_wait = duration::zero();
-    predicate flush_if;
-  };
+  using result_type = R;
+  static constexpr const char* name = "shoal::bound_batcher";
+  static constexpr bool single_thread = true;
 
   template <class Bulk>
-  bound_state(executor& home, Bulk bulk, policy p)
-      : home_(&home),
-        policy_(std::move(p)),
-        rules_(policy_.max_size != 0 || policy_.flush_if || policy_.max_wait > duration::zero()) {
-    if constexpr (async_bulk<Bulk, Arg, R>) {
-      async_ = std::move(bulk);
-    } else {
-      sync_ = std::move(bulk);
-    }
+  bound_state(executor& home, Bulk bulk, flush_policy<Arg> p)
+      : home_(&home), rules_(std::move(bulk), std::move(p)), any_rule_(rules_.any()) {
     add_spare();
     current_ = take_spare();
     hook_.run = &on_idle;
@@ -128,7 +103,7 @@ class bound_state {
     }
     batch_type& b = *current_;
     const bool first = b.head == nullptr;
-    if (first && policy_.max_wait > duration::zero()) arm_timer();
+    if (first && rules_.timed()) arm_timer();
     try {
       b.args.push_back(std::move(c.arg_));
     } catch (...) {
@@ -147,14 +122,14 @@ class bound_state {
     c.batch_ = &b;
     c.phase_ = call::phase::joined;
     const bool host = cover(b, c);
-    if (!rules_) {  // only idleness flushes
+    if (!any_rule_) {  // only idleness flushes
       if (host) c.host_stop();
       return nullptr;
     }
-    reason why = nullptr;
+    flush_rule why = nullptr;
     std::coroutine_handle<> runner;
     try {
-      why = due(b);
+      why = rules_.due(b.args, *home_, deadline_, [] {});  // undone below
       if (why != nullptr) runner = take(why);
     } catch (...) {  // flush_if threw, or the flush could not allocate: c leaves again
       undo_join(b, c, prev);
@@ -180,17 +155,13 @@ class bound_state {
     free_.push_back(&b);
   }
 
-  // The runner's body, minus the coroutine: what the bulk function gets.
-  [[nodiscard]] bool is_async() const noexcept { return static_cast<bool>(async_); }
-  task<std::vector<R>> call_async(batch_type& b) { return async_(std::span<Arg>(b.args)); }
-  std::vector<R> call_sync(batch_type& b) { return sync_(std::span<Arg>(b.args)); }
+  [[nodiscard]] const batch_rules<Arg, R>& rules() const noexcept { return rules_; }
 
-  // Keeps the results (or the failure) in the batch for its callers to read, then resumes them
-  // here: the callers' links, made as they joined, are already the list resume_here walks.
-  // Touches nothing of the batcher after the first resumption: a caller may destroy it once the
-  // last one has read the batch.
+  // From run_batch (batch_core.hpp): keeps the results (or the failure) in the batch for its
+  // callers to read, then resumes them here: the callers' links, made as they joined, are
+  // already the list resume_here walks. Touches nothing of the batcher after the first
+  // resumption: a caller may destroy it once the last one has read the batch.
   void complete(batch_type& b, std::vector<R>& results, std::exception_ptr failure) noexcept {
-    if (!failure && results.size() != b.args.size()) failure = size_mismatch();
     b.results.swap(results);  // the old buffer goes with the runner's vector
     b.failure = std::move(failure);
     b.unread = b.args.size();
@@ -230,7 +201,7 @@ class bound_state {
   // Flushes from a timer or the idle hook (noexcept paths): posts the runner. True when it made
   // work ready (the runner, or callers whose stop it found). When the runner cannot be
   // allocated the batch keeps filling: the next arrival or idle moment tries again.
-  bool flush_posted(reason why) noexcept {
+  bool flush_posted(flush_rule why) noexcept {
     const std::uint64_t left_before = counters_.cancelled;
     std::coroutine_handle<> runner;
     try {
@@ -240,18 +211,6 @@ class bound_state {
     }
     if (runner) home_->post(runner, true);
     return runner || counters_.cancelled != left_before;
-  }
-
-  // Which rule, if any, flushes b now (a caller just joined it).
-  reason due(const batch_type& b) const {
-    if (policy_.max_size != 0 && b.args.size() >= policy_.max_size) return &batch_counters::by_size;
-    if (policy_.flush_if && policy_.flush_if(std::span<const Arg>(b.args))) {
-      return &batch_counters::by_predicate;
-    }
-    if (policy_.max_wait > duration::zero() && home_->now() >= deadline_) {
-      return &batch_counters::by_time;
-    }
-    return nullptr;
   }
 
   // c, the last to join b (after `prev`), could not stay: takes it back out (take() changed
@@ -274,10 +233,10 @@ class bound_state {
   // Detaches the current batch, installs a recycled one and returns the runner of the detached
   // one, not yet started; null when every caller turned out to be stopped. Allocates first:
   // nothing has changed when it throws.
-  std::coroutine_handle<> take(reason why) {
+  std::coroutine_handle<> take(flush_rule why) {
     if (free_.empty()) add_spare();
     batch_type& full = *current_;
-    const std::coroutine_handle<> runner = make_runner(full);
+    const std::coroutine_handle<> runner = make_runner(*this, full, home_);
     drop_stopped_hosts(full);
     if (full.head == nullptr) {  // remove_filling disarmed the timer
       runner.destroy();
@@ -285,9 +244,7 @@ class bound_state {
     }
     current_ = take_spare();
     disarm_timer();
-    ++(counters_.*why);
-    ++counters_.batches;
-    counters_.items += full.args.size();
+    count_flush(counters_, why, full.args.size());
     return runner;
   }
 
@@ -304,7 +261,7 @@ class bound_state {
   }
 
   void arm_timer() {
-    const time_point deadline = home_->now() + policy_.max_wait;
+    const time_point deadline = rules_.deadline_from(home_->now());
     timer_.deadline = deadline;
     home_->add_timer(timer_);
     timer_armed_ = true;
@@ -401,22 +358,8 @@ class bound_state {
     return out;
   }
 
-  static std::exception_ptr size_mismatch() noexcept {
-    try {
-      throw std::logic_error(
-          "shoal::bound_batcher: the bulk function returned a result count "
-          "different from its argument count");
-    } catch (...) {
-      return std::current_exception();
-    }
-  }
-
-  std::coroutine_handle<> make_runner(batch_type& b);
-
   executor* home_;
-  async_fn async_;
-  sync_fn sync_;
-  policy policy_;
+  batch_rules<Arg, R> rules_;
   batch_type* current_ = nullptr;
   std::vector<std::unique_ptr<batch_type>> all_;  // every batch: filling, sent or free
   std::vector<batch_type*> free_;                 // capacity >= all_.size()
@@ -425,31 +368,8 @@ class bound_state {
   timer_with_owner timer_;   // the current batch's max-wait timer
   bool timer_armed_ = false;
   time_point deadline_{};  // the current batch's, when max_wait is set
-  bool rules_;             // a flush rule besides idleness: join asks due()
+  bool any_rule_;          // a flush rule besides idleness: join asks rules_.due()
   batch_counters counters_;
 };
-
-// The runner: calls the bulk function on a taken batch and completes it.
-template <class Arg, class R>
-task<void> run_bound_batch(bound_state<Arg, R>& state, bound_batch<Arg, R>& b) {
-  std::vector<R> results;
-  std::exception_ptr failure;
-  try {
-    if (state.is_async()) {
-      results = co_await state.call_async(b);
-    } else {
-      results = state.call_sync(b);
-    }
-  } catch (...) {
-    failure = std::current_exception();
-  }
-  state.complete(b, results, failure);
-}
-
-template <class Arg, class R>
-std::coroutine_handle<> bound_state<Arg, R>::make_runner(batch_type& b) {
-  return run_root<void>(run_bound_batch(*this, b), nullptr)
-      .start_with(&destroy_root, nullptr, home_);
-}
 
 }  // namespace shoal::detail
