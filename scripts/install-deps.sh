@@ -23,6 +23,8 @@ packages=(
   libmariadb-dev mariadb-server
   # tests that drive the binary as a person would
   tmux procps
+  # deploy/kubernetes/validate.py (the manifests test): PyYAML
+  python3-yaml
   # the HTML report rendered in a headless browser; the HdrHistogram log read by its own
   # Java reader; zlib for the log's compressed histograms
   chromium default-jdk-headless libhdrhistogram-java zlib1g-dev

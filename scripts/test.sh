@@ -1,24 +1,41 @@
 #!/usr/bin/env bash
-# Builds and runs every test of the project, the way CI does:
-#   the CI presets (clang-19: release, dev = Debug+ASan+UBSan with shuffled ready queues, tsan;
-#   g++ 12: gcc-release), each configured, built and tested by ctest; the format and static checks
-#   (scripts/lint.sh); an installed copy of shoal consumed by a tiny find_package project
-#   and by pkg-config. Prints each step's wall time as it ends, and a table of them at the end.
+# Builds and runs the project's tests, the way CI does (.ci/run is this script and nothing else):
+#   clang-19: release (every test), dev = Debug+ASan+UBSan with shuffled ready queues (every
+#   test), tsan (the runtime: its unit, stress and tool tests); g++ 12: gcc-release (builds
+#   everything, runs the runtime's tests: labels unit, stress, example, bench-smoke, tools); the
+#   format and static checks (scripts/lint.sh: clang-format over every file, clang-tidy over every
+#   non-test source); an installed copy of shoal consumed by a tiny find_package project and by
+#   pkg-config. Prints each step's wall time and CPU seconds as it ends, and a table at the end.
+#
+# --full runs the whole matrix, what CI leaves out for its time (HACKING.md, "CI's budget"):
+#   tsan-all (the application under TSan too) instead of tsan, every test of gcc-release,
+#   gcc-dev (g++ -O0 with ASan+UBSan, the runtime), and clang-tidy over the tests as well.
 #
 # The lint runs in the background, at a lower priority, from the moment build/release has its
 # compile_commands.json: it soaks up the CPU that the tests leave idle while they wait on
 # databases, child processes and sleeps. Its output is printed when it is joined, at the end.
 #
-# gcc-dev (g++ -O0 with ASan+UBSan, the runtime only) is not among the defaults: the runtime's
-# tests already run under ASan+UBSan (dev) and under g++ (gcc-release), and its 6 minutes do not
-# fit CI's 40. Name it to run it: scripts/test.sh gcc-dev.
-#
-# Usage: scripts/test.sh [preset ...]     (default: release dev tsan gcc-release)
+# Usage: scripts/test.sh [--full] [preset ...]   (default: release dev tsan gcc-release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+full=0
+if [ "${1:-}" = --full ]; then
+  full=1
+  shift
+fi
 presets=("$@")
-[ ${#presets[@]} -gt 0 ] || presets=(release dev tsan gcc-release)
+if [ ${#presets[@]} -eq 0 ]; then
+  presets=(release dev tsan gcc-release)
+  [ "${full}" -eq 0 ] || presets=(release dev tsan-all gcc-release gcc-dev)
+fi
+lint_args=()
+[ "${full}" -eq 0 ] || lint_args=(--all)
+
+# The test preset of a configure preset: --full runs every test of gcc-release.
+test_preset() {
+  if [ "${full}" -eq 1 ] && [ "$1" = gcc-release ]; then echo gcc-release-all; else echo "$1"; fi
+}
 
 step_names=()
 step_seconds=()
@@ -81,11 +98,11 @@ start_lint() {
   echo "=== lint: started in the background (output in ${lint_log}) ==="
   (setsid bash -c 'echo $$ > "$3"
                    start=$SECONDS
-                   if nice -n 10 scripts/lint.sh > "$1" 2>&1; then rc=0; else rc=$?; fi
+                   if nice -n 10 scripts/lint.sh $4 > "$1" 2>&1; then rc=0; else rc=$?; fi
                    read -r -a stat < /proc/$$/stat
                    cpu=$(((stat[15] + stat[16]) / $(getconf CLK_TCK)))
                    echo "${rc} $((SECONDS - start)) ${cpu}" > "$2.tmp"
-                   mv "$2.tmp" "$2"' lint "${lint_log}" "${lint_status}" build/lint.pid &)
+                   mv "$2.tmp" "$2"' lint "${lint_log}" "${lint_status}" build/lint.pid "${lint_args[*]}" &)
   while [ ! -s build/lint.pid ]; do sleep 0.1; done
   lint_pid=$(cat build/lint.pid)
 }
@@ -132,13 +149,13 @@ for preset in "${presets[@]}"; do
   if [ "${preset}" = release ] && [ -z "${lint_pid}" ]; then start_lint; fi
   step "${preset} build" cmake --build --preset "${preset}"
   seed_test_costs "${preset}"
-  step "${preset} test" ctest --preset "${preset}"
+  step "${preset} test" ctest --preset "$(test_preset "${preset}")"
 done
 
 if [ -n "${lint_pid}" ]; then
   join_lint
 else
-  step "lint" scripts/lint.sh
+  step "lint" scripts/lint.sh "${lint_args[@]}"
 fi
 
 consumer() {

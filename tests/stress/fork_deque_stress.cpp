@@ -22,6 +22,7 @@
 #include "shoal/task_group.hpp"
 #include "shoal/when_all.hpp"
 #include "shoal/when_any.hpp"
+#include "support/fake_handle.hpp"
 #include "support/running_pool.hpp"
 
 // fib(30) as the issue asks, in optimised builds; a smaller tree under the sanitizers and at -O0
@@ -49,16 +50,9 @@ constexpr long fib_answer = 832'040;
 
 using shoal::task;
 using shoal::detail::fork_deque;
+using shoal::testing::as_handle;
+using shoal::testing::as_index;
 using shoal::testing::running_pool;
-
-std::coroutine_handle<> as_handle(std::uintptr_t i) {
-  // Fake, never-resumed handles: distinct addresses are all the deque needs.
-  return std::coroutine_handle<>::from_address(
-      reinterpret_cast<void*>(i << 4));  // NOLINT(performance-no-int-to-ptr)
-}
-std::uintptr_t as_index(std::coroutine_handle<> h) {
-  return reinterpret_cast<std::uintptr_t>(h.address()) >> 4;
-}
 
 TEST(ForkDequeStress, EveryItemIsTakenExactlyOnceByTheOwnerOrOneThief) {
   // The owner pushes at least `items`, and goes on (bounded at 30 s) until the thieves have won

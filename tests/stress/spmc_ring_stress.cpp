@@ -1,6 +1,7 @@
 // spmc_ring under real concurrency: the owner pushes and pops while thieves pop and steal
 // halves; every item must be taken exactly once.
 #include "pool/spmc_ring.hpp"
+#include "support/fake_handle.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,15 +13,8 @@
 namespace {
 
 using shoal::detail::spmc_ring;
-
-std::coroutine_handle<> as_handle(std::uintptr_t i) {
-  // Fake, never-resumed handles: distinct addresses are all the ring needs.
-  return std::coroutine_handle<>::from_address(
-      reinterpret_cast<void*>(i << 4));  // NOLINT(performance-no-int-to-ptr)
-}
-std::uintptr_t as_index(std::coroutine_handle<> h) {
-  return reinterpret_cast<std::uintptr_t>(h.address()) >> 4;
-}
+using shoal::testing::as_handle;
+using shoal::testing::as_index;
 
 TEST(SpmcRingStress, EveryItemIsTakenExactlyOnceUnderStealing) {
   constexpr std::uintptr_t items = 200'000;

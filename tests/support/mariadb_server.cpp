@@ -1,5 +1,6 @@
 // A throwaway MariaDB server for tests (mariadb_server.hpp).
 #include "support/mariadb_server.hpp"
+#include "support/required_in_ci.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -43,7 +44,10 @@ std::string user_option() { return running_as_root() ? " --user=root" : ""; }
 }  // namespace
 
 bool mariadb_server::available() {
-  return fs::exists(server_binary) && fs::exists(install_binary) && fs::exists(client_binary);
+  const bool found =
+      fs::exists(server_binary) && fs::exists(install_binary) && fs::exists(client_binary);
+  if (!found) shoal::testing::require_in_ci("the MariaDB server binaries");
+  return found;
 }
 
 std::unique_ptr<mariadb_server> mariadb_server::start_one() {

@@ -1,5 +1,6 @@
 // A throwaway PostgreSQL server for tests (postgres_server.hpp).
 #include "support/postgres_server.hpp"
+#include "support/required_in_ci.hpp"
 
 #include <pwd.h>
 #include <unistd.h>
@@ -14,6 +15,8 @@
 namespace tpcc::testing {
 
 namespace {
+
+using shoal::testing::require_in_ci;
 
 namespace fs = std::filesystem;
 
@@ -49,8 +52,10 @@ std::string postgres_server::bin_dir() {
 
 bool postgres_server::available() {
   const std::string bin = bin_dir();
-  if (bin.empty() || !fs::exists(fs::path(bin) / "initdb")) return false;
-  return !running_as_root() || ::getpwnam("postgres") != nullptr;
+  const bool found = !bin.empty() && fs::exists(fs::path(bin) / "initdb") &&
+                     (!running_as_root() || ::getpwnam("postgres") != nullptr);
+  if (!found) require_in_ci("the PostgreSQL server (its binaries, or the postgres user as root)");
+  return found;
 }
 
 void postgres_server::run(const std::string& command, bool as_server_user) const {

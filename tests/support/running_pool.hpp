@@ -1,13 +1,18 @@
-// running_pool.hpp: a thread_pool started for one test and stopped at its end, as main would.
+// running_pool.hpp: a thread_pool started for one test and stopped at its end, as main would;
+// `eventually(done)` polls a background event for up to 10 s; `stop_error(pool)` is a stop's
+// error message, or "" when it succeeded.
 //
 // In builds that shuffle ready work (the dev presets) the seed is printed, and the environment
 // variable SHOAL_TEST_SHUFFLE_SEED replays a given one.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "shoal/sync_wait.hpp"
 #include "shoal/thread_pool.hpp"
@@ -34,5 +39,24 @@ struct running_pool {
 
   thread_pool pool;
 };
+
+// Polls `done` for up to 10 s (a wall-clock wait for a background event, never a timing check).
+template <class Done>
+bool eventually(Done done) {
+  for (int i = 0; i < 10'000 && !done(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return done();
+}
+
+// The stop's error message, or "" when it succeeded.
+inline std::string stop_error(thread_pool& pool) {
+  try {
+    shoal::sync_wait(pool.stop());
+    return "";
+  } catch (const std::logic_error& e) {
+    return e.what();
+  }
+}
 
 }  // namespace shoal::testing

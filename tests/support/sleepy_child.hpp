@@ -2,8 +2,10 @@
 //
 // `after(d, v)` sleeps d and returns v, or -1 when its sleep was cancelled. `probed_after` does
 // the same, counting its cancellations and carrying a frame_probe, so a test can tell when its
-// frame was destroyed.
+// frame was destroyed. `fail_after(d, what)` sleeps d, then throws std::runtime_error(what).
 #pragma once
+
+#include <stdexcept>
 
 #include "shoal/clock.hpp"
 #include "shoal/sleep.hpp"
@@ -25,6 +27,11 @@ inline task<int> probed_after(duration d, int value, int* cancelled, frame_probe
     co_return -1;
   }
   co_return value;
+}
+
+inline task<int> fail_after(duration d, const char* what) {
+  co_await sleep_for(d);
+  throw std::runtime_error(what);
 }
 
 }  // namespace shoal::testing

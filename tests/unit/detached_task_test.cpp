@@ -26,6 +26,7 @@ using namespace std::chrono_literals;
 using shoal::detached_task;
 using shoal::task;
 using shoal::testing::running_pool;
+using shoal::testing::stop_error;
 
 // Counts its live copies: a parameter of the coroutine lives exactly as long as its frame.
 struct frame_witness {
@@ -88,15 +89,6 @@ TEST(DetachedTask, RunsItsWholeChainBoundToItsWorkerUnderTheToken) {
 detached_task wait_on(shoal::async_event& event, frame_witness /*witness*/, std::latch& waiting) {
   waiting.count_down();
   co_await event.wait();
-}
-
-std::string stop_error(shoal::thread_pool& pool) {
-  try {
-    shoal::sync_wait(pool.stop());
-    return "";
-  } catch (const std::logic_error& e) {
-    return e.what();
-  }
 }
 
 // The pool counts a spawned detached_task as its spawned work until its frame ends (stop refuses

@@ -15,12 +15,14 @@
 #include "shoal/stop.hpp"
 #include "shoal/sync_wait.hpp"
 #include "shoal/thread_pool.hpp"
+#include "support/running_pool.hpp"
 
 namespace {
 
 using namespace std::chrono_literals;
 using shoal::task;
 using shoal::thread_pool;
+using shoal::testing::stop_error;
 
 task<void> wait_for(shoal::async_event& event, std::latch& waiting, std::atomic<bool>& ended) {
   waiting.count_down();
@@ -32,16 +34,6 @@ task<void> sleep_then_mark(std::latch& sleeping, std::atomic<bool>& ended) {
   sleeping.count_down();
   co_await shoal::sleep_for(30ms);
   ended.store(true);
-}
-
-// The stop's error message, or "" when it succeeded.
-std::string stop_error(thread_pool& pool) {
-  try {
-    shoal::sync_wait(pool.stop());
-    return "";
-  } catch (const std::logic_error& e) {
-    return e.what();
-  }
 }
 
 TEST(PoolStop, RefusesWhileASpawnedChainWaitsOnAnEventAndKeepsThePoolRunning) {

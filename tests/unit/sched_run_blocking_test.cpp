@@ -23,14 +23,8 @@ namespace {
 
 using namespace std::chrono_literals;
 using shoal::task;
+using shoal::testing::eventually;
 using shoal::testing::running_pool;
-
-// Polls `done` for up to 10 s (a wall-clock wait for a background event, never a timing check).
-template <class Done>
-bool eventually(Done done) {
-  for (int i = 0; i < 10'000 && !done(); ++i) std::this_thread::sleep_for(1ms);
-  return done();
-}
 
 TEST(RunBlocking, ReturnsTheValueAndResumesOnTheCallersWorker) {
   running_pool p(2);

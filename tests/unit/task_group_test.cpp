@@ -28,14 +28,10 @@ using namespace std::chrono_literals;
 using shoal::task;
 using shoal::task_group;
 using shoal::testing::after;
+using shoal::testing::fail_after;
 using shoal::testing::frame_probe;
 using shoal::testing::manual_scheduler;
 using shoal::testing::probed_after;
-
-task<int> fail_after(shoal::duration d, const char* what) {
-  co_await shoal::sleep_for(d);
-  throw std::runtime_error(what);
-}
 
 using pairs = std::vector<std::pair<std::size_t, int>>;
 

@@ -20,16 +20,19 @@
 #include "shoal/stop.hpp"
 #include "support/frame_probe.hpp"
 #include "support/manual_scheduler.hpp"
+#include "support/sleepy_child.hpp"
 
 namespace {
 
 using namespace std::chrono_literals;
 using shoal::task;
+using shoal::testing::fail_after;
 using shoal::testing::frame_probe;
 using shoal::testing::manual_scheduler;
 
-// Sleeps `d`, then returns `value`; its end increments `ended` (even when cancelled).
-task<int> after(shoal::duration d, int value, int* ended = nullptr) {
+// Sleeps `d`, then returns `value` (cancelled too); its end increments `ended` (even when
+// cancelled).
+task<int> sleep_then(shoal::duration d, int value, int* ended = nullptr) {
   co_await shoal::sleep_for(d);
   if (ended != nullptr) ++*ended;
   co_return value;
@@ -44,15 +47,11 @@ task<bool> probed_sleeper(shoal::duration d, frame_probe probe) {
   co_return co_await shoal::sleep_for(d);
 }
 
-task<int> fail_after(shoal::duration d, const char* what) {
-  co_await shoal::sleep_for(d);
-  throw std::runtime_error(what);
-}
-
 TEST(WhenAll, ResultsComeInArgumentOrderWhateverOrderChildrenFinishIn) {
   manual_scheduler sched;
   auto body = []() -> task<std::tuple<int, int, int>> {
-    co_return co_await shoal::when_all(after(30ms, 1), after(10ms, 2), after(20ms, 3));
+    co_return co_await shoal::when_all(sleep_then(30ms, 1), sleep_then(10ms, 2),
+                                       sleep_then(20ms, 3));
   };
   auto s = sched.spawn(body());
   sched.run_all();
@@ -65,7 +64,7 @@ TEST(WhenAll, ResultsComeInArgumentOrderWhateverOrderChildrenFinishIn) {
 TEST(WhenAll, ChildrenRunConcurrentlyNotOneAfterAnother) {
   manual_scheduler sched;
   auto body = []() -> task<int> {
-    auto [a, b] = co_await shoal::when_all(after(10ms, 1), after(10ms, 2));
+    auto [a, b] = co_await shoal::when_all(sleep_then(10ms, 1), sleep_then(10ms, 2));
     co_return a + b;
   };
   auto s = sched.spawn(body());
@@ -83,7 +82,7 @@ TEST(WhenAll, VoidChildrenGiveMonostatePlaceholders) {
     co_return;
   };
   auto body = [&]() -> task<int> {
-    auto [a, b, c] = co_await shoal::when_all(work(), after(1ms, 5), work());
+    auto [a, b, c] = co_await shoal::when_all(work(), sleep_then(1ms, 5), work());
     static_assert(std::is_same_v<decltype(a), std::monostate>);
     static_assert(std::is_same_v<decltype(c), std::monostate>);
     co_return b;
@@ -110,7 +109,7 @@ TEST(WhenAll, RangeFormGivesValuesInVectorOrder) {
   auto body = []() -> task<std::vector<int>> {
     std::vector<task<int>> children;
     children.reserve(10);
-    for (int i = 0; i < 10; ++i) children.push_back(after(shoal::duration(10ms - i * 1ms), i));
+    for (int i = 0; i < 10; ++i) children.push_back(sleep_then(shoal::duration(10ms - i * 1ms), i));
     co_return co_await shoal::when_all(std::move(children));
   };
   auto s = sched.spawn(body());
@@ -314,7 +313,7 @@ TEST(WhenAll, AFailureDeepInsideCancelsTheOuterSiblings) {
   manual_scheduler sched;
   int destroyed = 0;
   auto inner = []() -> task<int> {
-    auto [a, b] = co_await shoal::when_all(fail_after(1ms, "deep"), after(1s, 1));
+    auto [a, b] = co_await shoal::when_all(fail_after(1ms, "deep"), sleep_then(1s, 1));
     co_return a + b;
   };
   auto body = [&]() -> task<std::string> {
@@ -357,7 +356,7 @@ TEST(WhenAll, ShuffledReadyOrderGivesTheSameResults) {
     auto body = []() -> task<std::vector<int>> {
       std::vector<task<int>> children;
       children.reserve(8);
-      for (int i = 0; i < 8; ++i) children.push_back(after(shoal::duration(i % 3 * 1ms), i));
+      for (int i = 0; i < 8; ++i) children.push_back(sleep_then(shoal::duration(i % 3 * 1ms), i));
       co_return co_await shoal::when_all(std::move(children));
     };
     auto s = sched.spawn(body());

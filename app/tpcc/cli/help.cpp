@@ -5,17 +5,12 @@
 #include <string_view>
 
 #include "cli/option_table.hpp"
+#include "cli/values.hpp"
 
 namespace tpcc::cli {
 namespace {
 
 using std::string_view;
-
-std::string join(std::initializer_list<string_view> parts) {
-  std::string out;
-  for (const string_view p : parts) out += p;
-  return out;
-}
 
 // The options of `set`, one per line: name, value, help (with its default).
 std::string option_lines(command_set set) {

@@ -18,13 +18,6 @@ namespace tpcc::cli {
 namespace {
 
 using std::string_view;
-// Concatenates text pieces (g++ 12 at -O3 warns falsely on `"literal" + std::string(...)`).
-std::string join(std::initializer_list<string_view> parts) {
-  std::string out;
-  for (const string_view p : parts) out += p;
-  return out;
-}
-
 std::optional<std::string> expected(string_view what) { return join({"expects ", what}); }
 
 template <class T>

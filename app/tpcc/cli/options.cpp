@@ -6,18 +6,12 @@
 
 #include "cli/config_file.hpp"
 #include "cli/option_table.hpp"
+#include "cli/values.hpp"
 
 namespace tpcc::cli {
 namespace {
 
 using std::string_view;
-
-// Concatenates text pieces (g++ 12 at -O3 warns falsely on `"literal" + std::string(...)`).
-std::string join(std::initializer_list<string_view> parts) {
-  std::string out;
-  for (const string_view p : parts) out += p;
-  return out;
-}
 
 // The simulated database holds no data: only `run` means anything on it.
 std::optional<std::string> sim_only_runs(const config& c) {

@@ -84,4 +84,10 @@ std::optional<std::chrono::nanoseconds> read_duration(std::string_view text) {
   return std::chrono::nanoseconds(std::llround(seconds * 1e9));
 }
 
+std::string join(std::initializer_list<std::string_view> parts) {
+  std::string out;
+  for (const std::string_view p : parts) out += p;
+  return out;
+}
+
 }  // namespace tpcc::cli

@@ -16,4 +16,11 @@ shoal::task<statement_result> session::execute_as_batch(const statement& stmt,
   co_return std::move(results.front());
 }
 
+outcome first_failure(std::span<const statement_result> results) {
+  for (const statement_result& r : results) {
+    if (!r.ok()) return r.status;
+  }
+  return outcome::success();
+}
+
 }  // namespace tpcc::driver

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -54,5 +55,8 @@ struct statement_result {
 
   [[nodiscard]] bool ok() const noexcept { return status.ok(); }
 };
+
+// The first non-ok outcome of `results`, or ok when all are.
+[[nodiscard]] outcome first_failure(std::span<const statement_result> results);
 
 }  // namespace tpcc::driver

@@ -73,13 +73,6 @@ std::vector<call> insert_calls(const driver::bulk_rows& rows) {
   return calls;
 }
 
-outcome first_failure(const std::vector<statement_result>& results) {
-  for (const statement_result& r : results) {
-    if (!r.ok()) return r.status;
-  }
-  return outcome::success();
-}
-
 }  // namespace
 
 shoal::task<outcome> insert_rows(driver::session& s, const driver::bulk_rows& rows) {

@@ -45,13 +45,6 @@ std::vector<driver::call> mark_calls(std::int64_t w_id) {
   return calls;
 }
 
-outcome first_failure(const std::vector<statement_result>& results) {
-  for (const statement_result& r : results) {
-    if (!r.ok()) return r.status;
-  }
-  return outcome::success();
-}
-
 shoal::task<outcome> write_chunk(driver::session& s, const driver::bulk_rows& rows,
                                  load_method method) {
   if (method == load_method::insert) co_return co_await insert_rows(s, rows);

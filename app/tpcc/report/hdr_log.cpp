@@ -25,7 +25,7 @@ std::string epoch_seconds(std::chrono::system_clock::time_point t) {
   return b.data();
 }
 
-std::string utc(std::chrono::system_clock::time_point t) {
+std::string stamp_utc(std::chrono::system_clock::time_point t) {
   const std::time_t seconds = std::chrono::system_clock::to_time_t(t);
   std::tm parts{};
   gmtime_r(&seconds, &parts);
@@ -40,7 +40,7 @@ std::string header(const run::run_result& r) {
   out.append(std::to_string(r.terminals)).append(" terminals\n");
   out += "#[Histogram log format version 1.3]\n";
   out.append("#[StartTime: ").append(epoch_seconds(r.started));
-  out.append(" (seconds since epoch), ").append(utc(r.started)).append("]\n");
+  out.append(" (seconds since epoch), ").append(stamp_utc(r.started)).append("]\n");
   out.append("#[BaseTime: ").append(epoch_seconds(r.started)).append(" (seconds since epoch)]\n");
   out +=
       "\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n";

@@ -1,5 +1,6 @@
 // app/tpcc/report/html_chart.cpp: inline SVG line charts (see html_chart.hpp).
 #include "report/html_chart.hpp"
+#include "report/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -11,11 +12,6 @@ namespace tpcc::report::html {
 namespace {
 
 constexpr double margin_left = 70, margin_right = 18, margin_top = 22, margin_bottom = 44;
-
-// Appends the pieces (g++ 12 at -O3 warns falsely on `"literal" + std::string(...)`).
-void put(std::string& out, std::initializer_list<std::string_view> pieces) {
-  for (const std::string_view p : pieces) out.append(p);
-}
 
 std::string num(double v) {
   std::array<char, 32> b{};

@@ -1,6 +1,7 @@
 // app/tpcc/report/html_sections.cpp: the chart sections of the HTML report (see
 // html_sections.hpp).
 #include "report/html_sections.hpp"
+#include "report/text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -10,10 +11,6 @@
 
 namespace tpcc::report::html {
 namespace {
-
-void put(std::string& out, std::initializer_list<std::string_view> pieces) {
-  for (const std::string_view p : pieces) out.append(p);
-}
 
 std::string kind_class(std::size_t k) { return std::string("c-").append(std::to_string(k)); }
 

@@ -1,13 +1,15 @@
 // app/tpcc/report/text.hpp: printf-style formatting into a std::string, for the reports.
 //
 // What: format(fmt, args...) renders at most 255 characters (longer output is cut, never
-// overflows). Thread-safety: pure function.
+// overflows); put(out, {pieces...}) appends text pieces. Thread-safety: pure functions.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 namespace tpcc::report {
 
@@ -17,6 +19,11 @@ template <class... Args>
   const int n = std::snprintf(buffer.data(), buffer.size(), fmt, args...);
   return std::string(buffer.data(),
                      n < 0 ? 0 : std::min(static_cast<std::size_t>(n), buffer.size() - 1));
+}
+
+// Appends the pieces (g++ 12 at -O3 warns falsely on `"literal" + std::string(...)`).
+inline void put(std::string& out, std::initializer_list<std::string_view> pieces) {
+  for (const std::string_view p : pieces) out.append(p);
 }
 
 }  // namespace tpcc::report

@@ -79,14 +79,6 @@ std::vector<call> placement_calls(const placement& p) {
   return calls;
 }
 
-// The first failure among a batch's results, or ok.
-outcome first_failure(const std::vector<statement_result>& results) {
-  for (const statement_result& r : results) {
-    if (!r.ok()) return r.status;
-  }
-  return outcome::success();
-}
-
 // Runs `calls` as one transaction, committed with the batch; rolled back on failure.
 shoal::task<outcome> run_transaction(driver::session& s, std::vector<call> calls) {
   const outcome began = co_await s.begin();

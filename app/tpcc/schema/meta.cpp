@@ -95,13 +95,6 @@ meta_result parse(const std::vector<statement_result>& results) {
   return meta;
 }
 
-outcome first_failure(const std::vector<statement_result>& results) {
-  for (const statement_result& r : results) {
-    if (!r.ok()) return r.status;
-  }
-  return outcome::success();
-}
-
 }  // namespace
 
 bool load_meta::is_loaded(std::int64_t w_id) const noexcept {

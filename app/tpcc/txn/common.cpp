@@ -11,13 +11,6 @@ driver::call make_call(const driver::statement& stmt, std::vector<driver::value>
   return driver::call{.stmt = &stmt, .params = std::move(p)};
 }
 
-driver::outcome first_failure(std::span<const driver::statement_result> results) {
-  for (const driver::statement_result& r : results) {
-    if (!r.ok()) return r.status;
-  }
-  return driver::outcome::success();
-}
-
 driver::outcome one_row(const driver::statement_result& r, const char* what) {
   if (!r.ok()) return r.status;
   if (r.rows.size() == 1) return driver::outcome::success();

@@ -41,8 +41,7 @@ template <class... Values>
 // One call of `stmt` with `p`.
 [[nodiscard]] driver::call make_call(const driver::statement& stmt, std::vector<driver::value> p);
 
-// The first non-ok outcome of `results`, or ok when all are.
-[[nodiscard]] driver::outcome first_failure(std::span<const driver::statement_result> results);
+using driver::first_failure;
 
 // The outcome of a statement that must have returned exactly one row: its own failure, or a
 // failed outcome naming `what` when it found no row.

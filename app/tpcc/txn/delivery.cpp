@@ -31,7 +31,7 @@ const statement carrier{"tpcc_dl_orders",
 const statement delivered_lines{"tpcc_dl_order_line",
                                 "UPDATE order_line SET ol_delivery_d = $4 "
                                 "WHERE ol_w_id = $1 AND ol_d_id = $2 AND ol_o_id = $3"};
-const statement customer{
+const statement customer_delivered{
     "tpcc_dl_customer",
     "UPDATE customer SET c_balance = c_balance + (SELECT sum(ol_amount) FROM order_line "
     "WHERE ol_w_id = $1 AND ol_d_id = $2 AND ol_o_id = $3), "
@@ -67,7 +67,7 @@ std::vector<call> second_calls(const delivery_input& in, const delivery_output& 
     const auto d_id = static_cast<std::int64_t>(i + 1);
     calls.push_back(make_call(carrier, params(in.w_id, d_id, o_id, in.o_carrier_id)));
     calls.push_back(make_call(delivered_lines, params(in.w_id, d_id, o_id, out.delivery_d)));
-    calls.push_back(make_call(customer, params(in.w_id, d_id, o_id)));
+    calls.push_back(make_call(customer_delivered, params(in.w_id, d_id, o_id)));
   }
   return calls;
 }

@@ -27,9 +27,9 @@ const statement next_order_id{
     "UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = $1 AND d_id = $2; "
     "SELECT d_next_o_id - 1, d_tax FROM district WHERE d_w_id = $1 AND d_id = $2"};
 const statement warehouse_tax{"tpcc_no_warehouse", "SELECT w_tax FROM warehouse WHERE w_id = $1"};
-const statement customer{"tpcc_no_customer",
-                         "SELECT c_discount, c_last, c_credit FROM customer "
-                         "WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3"};
+const statement customer_terms{"tpcc_no_customer",
+                               "SELECT c_discount, c_last, c_credit FROM customer "
+                               "WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3"};
 const statement item{"tpcc_no_item", "SELECT i_price, i_name, i_data FROM item WHERE i_id = $1"};
 // Clause 2.4.2.2: S_QUANTITY drops by OL_QUANTITY when that leaves at least 10, else is
 // replenished by 91; S_DIST_xx is the order's district's. One statement per district names its
@@ -115,7 +115,7 @@ std::vector<call> reads(const new_order_input& in) {
   out.reserve(first_item + 2 * in.lines.size());
   out.push_back(make_call(next_order_id, params(in.w_id, in.d_id)));
   out.push_back(make_call(warehouse_tax, params(in.w_id)));
-  out.push_back(make_call(customer, params(in.w_id, in.d_id, in.c_id)));
+  out.push_back(make_call(customer_terms, params(in.w_id, in.d_id, in.c_id)));
   for (const order_line_input& line : in.lines) out.push_back(make_call(item, params(line.i_id)));
   for (std::size_t i : stock_order(in)) out.push_back(stock_call(in, in.lines[i]));
   return out;

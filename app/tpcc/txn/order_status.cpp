@@ -14,9 +14,9 @@ using driver::outcome;
 using driver::statement;
 using driver::statement_result;
 
-const statement customer{"tpcc_os_customer",
-                         "SELECT c_first, c_middle, c_last, c_balance FROM customer "
-                         "WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3"};
+const statement customer_balance{"tpcc_os_customer",
+                                 "SELECT c_first, c_middle, c_last, c_balance FROM customer "
+                                 "WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3"};
 const statement latest_order{
     "tpcc_os_latest_order",
     "SELECT o_id, o_entry_d, o_carrier_id, ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, "
@@ -25,7 +25,7 @@ const statement latest_order{
     "AND ol_w_id = o_w_id AND ol_d_id = o_d_id AND ol_o_id = o_id ORDER BY ol_number"};
 
 void append_reads(const order_status_input& in, std::int64_t c_id, std::vector<call>& out) {
-  out.push_back(make_call(customer, params(in.w_id, in.d_id, c_id)));
+  out.push_back(make_call(customer_balance, params(in.w_id, in.d_id, c_id)));
   out.push_back(make_call(latest_order, params(in.w_id, in.d_id, c_id)));
 }
 

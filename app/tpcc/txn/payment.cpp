@@ -31,7 +31,7 @@ const statement district{"tpcc_pay_district",
                          "SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip "
                          "FROM district WHERE d_w_id = $1 AND d_id = $2"};
 // Clause 2.5.2.2: a BC customer's C_DATA gets $5 in front, cut to 500 characters.
-const statement customer{
+const statement customer_paid{
     "tpcc_pay_customer",
     "UPDATE customer SET c_balance = c_balance - $4, c_ytd_payment = c_ytd_payment + $4, "
     "c_payment_cnt = c_payment_cnt + 1, c_data = CASE WHEN c_credit = 'BC' "
@@ -83,7 +83,7 @@ void append_customer_writes(const payment_input& in, std::int64_t c_id, const st
                             std::vector<call>& out) {
   const double amount = round_cents(in.h_amount);
   out.push_back(
-      make_call(customer, params(in.c_w_id, in.c_d_id, c_id, amount, bc_prefix(in, c_id))));
+      make_call(customer_paid, params(in.c_w_id, in.c_d_id, c_id, amount, bc_prefix(in, c_id))));
   out.push_back(make_call(customer_exists, params(in.c_w_id, in.c_d_id, c_id)));
   out.push_back(
       make_call(history, params(c_id, in.c_d_id, in.c_w_id, in.d_id, in.w_id, now, amount)));

@@ -34,27 +34,12 @@ using tpcc::check::condition_result;
 using tpcc::driver::call;
 using tpcc::driver::database;
 namespace data = tpcc::check::testing;
-
-check_options whole_dataset(std::int64_t chunk = 10) {
-  check_options o;
-  o.first_warehouse = 1;
-  o.last_warehouse = data::warehouses;
-  o.chunk = chunk;
-  o.population_delivered = data::population_delivered;
-  return o;
-}
+using data::failing;
+using data::opened;
+using data::whole_dataset;
 
 tpcc::driver::database_options sqlite_target(const std::string& path) {
   return {.target = "sqlite:" + path, .connections = 1};
-}
-
-task<std::unique_ptr<database>> opened(std::string path) {
-  const tpcc::driver::database_options where = sqlite_target(path);
-  tpcc::driver::open_result r = co_await tpcc::driver::open_database(where);
-  if (auto* failure = std::get_if<tpcc::driver::outcome>(&r)) {
-    throw std::runtime_error(failure->message);
-  }
-  co_return std::move(std::get<std::unique_ptr<database>>(r));
 }
 
 struct run_record {
@@ -67,7 +52,7 @@ struct run_record {
 task<run_record> checked(shoal::thread_pool& pool, std::string path, std::vector<call> corrupt,
                          check_options options, bool build) {
   co_await pool.schedule();
-  std::unique_ptr<database> db = co_await opened(std::move(path));
+  std::unique_ptr<database> db = co_await opened(sqlite_target(path));
   run_record record;
   auto note = [&record](std::int64_t done) { record.progress.push_back(done); };
   auto step = [&record](const tpcc::check::check_step& s) { record.steps.push_back(s); };
@@ -102,14 +87,6 @@ class scratch {
   int files_ = 0;
   shoal::testing::running_pool workers_{2};  // stopped before the directory goes
 };
-
-std::string failing(const std::vector<condition_result>& results) {
-  std::string out;
-  for (const condition_result& r : results) {
-    if (!r.passed) out += std::string(r.clause) + " ";
-  }
-  return out;
-}
 
 // Corrupts district (1, 3) for `clause`; expects that condition alone to fail, naming exactly
 // the offenders dataset.hpp expects.

@@ -7,7 +7,9 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 
+#include "driver/open.hpp"
 #include "driver/session.hpp"
 #include "schema/schema.hpp"
 
@@ -332,6 +334,31 @@ std::vector<std::string> expected_offenders(int clause) {
     default:
       return {};
   }
+}
+
+check_options whole_dataset(std::int64_t chunk) {
+  check_options o;
+  o.first_warehouse = 1;
+  o.last_warehouse = warehouses;
+  o.chunk = chunk;
+  o.population_delivered = population_delivered;
+  return o;
+}
+
+shoal::task<std::unique_ptr<driver::database>> opened(driver::database_options where) {
+  driver::open_result r = co_await driver::open_database(where);
+  if (auto* failure = std::get_if<driver::outcome>(&r)) {
+    throw std::runtime_error(failure->message);
+  }
+  co_return std::move(std::get<std::unique_ptr<driver::database>>(r));
+}
+
+std::string failing(const std::vector<condition_result>& results) {
+  std::string out;
+  for (const condition_result& r : results) {
+    if (!r.passed) out += std::string(r.clause) + " ";
+  }
+  return out;
 }
 
 }  // namespace tpcc::check::testing

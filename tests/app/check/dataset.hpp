@@ -12,9 +12,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "check/check.hpp"
 #include "driver/database.hpp"
 #include "driver/statement.hpp"
 #include "shoal/task.hpp"
@@ -39,5 +41,14 @@ inline constexpr std::int64_t population_delivered = 1;
 // Drops and creates the tables (schema.hpp), loads the dataset, then runs `corrupt` in one
 // transaction. Throws std::runtime_error naming the statement that failed.
 shoal::task<void> build(driver::database& db, std::vector<driver::call> corrupt);
+
+// Check options covering the whole dataset, `chunk` districts at a time.
+[[nodiscard]] check_options whole_dataset(std::int64_t chunk = 10);
+
+// The database at `where`, opened; throws std::runtime_error with the driver's message.
+shoal::task<std::unique_ptr<driver::database>> opened(driver::database_options where);
+
+// The clauses of the failing conditions among `results`, each followed by a space.
+[[nodiscard]] std::string failing(const std::vector<condition_result>& results);
 
 }  // namespace tpcc::check::testing

@@ -31,29 +31,15 @@ using tpcc::driver::call;
 using tpcc::driver::database;
 using tpcc::testing::postgres_server;
 namespace data = tpcc::check::testing;
+using data::failing;
+using data::opened;
+using data::whole_dataset;
 
 using outcomes = std::vector<std::vector<condition_result>>;
-
-check_options whole_dataset() {
-  check_options o;
-  o.last_warehouse = data::warehouses;
-  o.chunk = 1;
-  o.population_delivered = data::population_delivered;
-  return o;
-}
 
 // Built in a plain function: g++ 12 mishandles aggregate initialisers inside coroutines.
 tpcc::driver::database_options postgres_target(std::string conninfo) {
   return {.target = std::move(conninfo), .connections = 2};
-}
-
-task<std::unique_ptr<database>> opened(std::string conninfo) {
-  const tpcc::driver::database_options where = postgres_target(std::move(conninfo));
-  tpcc::driver::open_result r = co_await tpcc::driver::open_database(where);
-  if (auto* failure = std::get_if<tpcc::driver::outcome>(&r)) {
-    throw std::runtime_error(failure->message);
-  }
-  co_return std::move(std::get<std::unique_ptr<database>>(r));
 }
 
 // Clause 0: the consistent dataset; 1..12: that clause's corruption in district (1, 3).
@@ -66,8 +52,8 @@ task<std::vector<condition_result>> check_one(database& db, int clause, check_op
 
 task<outcomes> check_all(shoal::thread_pool& pool, std::string conninfo) {
   co_await pool.schedule();
-  std::unique_ptr<database> db = co_await opened(std::move(conninfo));
-  const check_options options = whole_dataset();
+  std::unique_ptr<database> db = co_await opened(postgres_target(std::move(conninfo)));
+  const check_options options = whole_dataset(1);
   outcomes out;
   std::exception_ptr failure;  // the database is closed before any failure is rethrown
   try {
@@ -79,14 +65,6 @@ task<outcomes> check_all(shoal::thread_pool& pool, std::string conninfo) {
   co_await db->close();
   if (failure) std::rethrow_exception(failure);
   co_return out;
-}
-
-std::string failing(const std::vector<condition_result>& results) {
-  std::string out;
-  for (const condition_result& r : results) {
-    if (!r.passed) out += std::string(r.clause) + " ";
-  }
-  return out;
 }
 
 TEST(tpcc_check_postgres, ConsistentDatasetPassesAndEachCorruptionFailsOnlyItsCondition) {

@@ -13,18 +13,14 @@
 
 #include "cli/help.hpp"
 #include "cli/options.hpp"
+#include "parse.hpp"
 
 namespace {
 
 using tpcc::cli::command;
 using tpcc::cli::config;
-
-tpcc::cli::parse_result parse(std::vector<std::string_view> args) { return tpcc::cli::parse(args); }
-
-std::string error_of(std::vector<std::string_view> args) {
-  auto r = parse(std::move(args));
-  return std::holds_alternative<std::string>(r) ? std::get<std::string>(r) : "";
-}
+using tpcc::cli::testing::error_of;
+using tpcc::cli::testing::parse;
 
 // The address parsed from `run --metrics-addr text`, as "host port".
 std::string address_of(std::string_view text) {

@@ -15,19 +15,15 @@
 #include "cli/command_line.hpp"
 #include "cli/help.hpp"
 #include "cli/values.hpp"
+#include "parse.hpp"
 
 namespace {
 
 using namespace std::chrono_literals;
 using tpcc::cli::command;
 using tpcc::cli::config;
-
-tpcc::cli::parse_result parse(std::vector<std::string_view> args) { return tpcc::cli::parse(args); }
-
-std::string error_of(std::vector<std::string_view> args) {
-  auto r = parse(std::move(args));
-  return std::holds_alternative<std::string>(r) ? std::get<std::string>(r) : "";
-}
+using tpcc::cli::testing::error_of;
+using tpcc::cli::testing::parse;
 
 TEST(cli_options, CommandAndOptionsInBothSpellings) {
   auto r = parse({"run", "--db", "sqlite:/tmp/x.db", "--warehouses=12", "--duration", "90s",

@@ -64,7 +64,7 @@ task<void> load_warehouses(std::string conninfo, std::int64_t count, load_method
   co_await db->close();
 }
 
-task<std::string> refuse_missing_schema(std::string conninfo) {
+task<std::string> refused_without_schema(std::string conninfo) {
   std::unique_ptr<database> db = co_await tpcc::testing::opened(conninfo, 1);
   load_progress progress;
   const load_options options = warehouses(1, load_method::copy);
@@ -104,7 +104,7 @@ TEST_F(loader_postgres, LoadsTwoWarehousesWithCopy) {
 }
 
 TEST_F(loader_postgres, RefusesToLoadWithoutASchema) {
-  EXPECT_EQ(scratch_.run(refuse_missing_schema(server_->conninfo())),
+  EXPECT_EQ(scratch_.run(refused_without_schema(server_->conninfo())),
             "42P01 schema missing: run `shoal-tpcc init` first");
 }
 

@@ -31,7 +31,7 @@ constexpr std::uint64_t seed = 42;
 constexpr tpcc::random::nurand_constants constants{.c_last = 123, .c_id = 456, .ol_i_id = 789};
 constexpr const char* load_time = "2024-05-06 07:08:09";
 
-population one_warehouse(std::int64_t w_id = 3) {
+population warehouse_rows(std::int64_t w_id = 3) {
   return population::warehouse(seed, w_id, constants, load_time);
 }
 
@@ -65,7 +65,7 @@ bool has_original(const value& v) { return text_of(v).find("ORIGINAL") != std::s
 
 TEST(population, OneWarehouseHasTheRowCountsOfClause4331) {
   std::int64_t lines_declared = 0;
-  population p = one_warehouse();
+  population p = warehouse_rows();
   const std::int64_t announced = p.total_rows();
   auto counts = each_row(std::move(p), [&](std::string_view table, row_view row) {
     if (table == "orders") lines_declared += int_of(row[6]);
@@ -96,7 +96,7 @@ TEST(population, ChunksNameTheirTableAndItsSchemaColumns) {
   ASSERT_NE(item, nullptr);
   EXPECT_EQ(rows.columns.data(), item->columns.data());
   EXPECT_EQ(rows.values.size(), 10 * item->columns.size());
-  population w = one_warehouse();
+  population w = warehouse_rows();
   std::set<std::string> seen;
   while (w.next(rows, 5000)) {
     const tpcc::schema::table* t = tpcc::schema::find_table(rows.table);
@@ -131,7 +131,7 @@ TEST(population, FirstThousandCustomersOfEachDistrictHaveSequentialLastNames) {
   std::int64_t checked = 0;
   std::int64_t bad_credit = 0;
   std::map<std::string, std::int64_t> later_names;
-  each_row(one_warehouse(), [&](std::string_view table, row_view row) {
+  each_row(warehouse_rows(), [&](std::string_view table, row_view row) {
     if (table != "customer") return;
     const std::int64_t c_id = int_of(row[0]);
     EXPECT_EQ(text_of(row[4]), "OE");
@@ -159,7 +159,7 @@ TEST(population, FirstThousandCustomersOfEachDistrictHaveSequentialLastNames) {
 
 TEST(population, StockHasTenPercentOriginalAndZeroCounts) {
   std::int64_t original = 0;
-  each_row(one_warehouse(), [&](std::string_view table, row_view row) {
+  each_row(warehouse_rows(), [&](std::string_view table, row_view row) {
     if (table != "stock") return;
     EXPECT_GE(int_of(row[2]), 10);
     EXPECT_LE(int_of(row[2]), 100);
@@ -174,7 +174,7 @@ TEST(population, StockHasTenPercentOriginalAndZeroCounts) {
 
 TEST(population, NewOrdersAreOrders2101To3000Of900PerDistrict) {
   std::map<std::int64_t, std::set<std::int64_t>> by_district;
-  each_row(one_warehouse(), [&](std::string_view table, row_view row) {
+  each_row(warehouse_rows(), [&](std::string_view table, row_view row) {
     if (table != "new_order") return;
     EXPECT_EQ(int_of(row[2]), 3);
     by_district[int_of(row[1])].insert(int_of(row[0]));
@@ -190,7 +190,7 @@ TEST(population, NewOrdersAreOrders2101To3000Of900PerDistrict) {
 TEST(population, OrderCustomersArePermutationsAndCarriersNullExactlyFromOrder2101) {
   std::map<std::int64_t, std::set<std::int64_t>> customers;
   std::vector<std::int64_t> in_order;
-  each_row(one_warehouse(), [&](std::string_view table, row_view row) {
+  each_row(warehouse_rows(), [&](std::string_view table, row_view row) {
     if (table != "orders") return;
     const std::int64_t o_id = int_of(row[0]);
     customers[int_of(row[1])].insert(int_of(row[3]));
@@ -221,7 +221,7 @@ TEST(population, OrderCustomersArePermutationsAndCarriersNullExactlyFromOrder210
 TEST(population, OrderLinesFollowTheirOrder) {
   std::map<std::int64_t, std::int64_t> lines_of;  // (d, o) -> ol_cnt
   std::map<std::int64_t, std::int64_t> seen;
-  each_row(one_warehouse(), [&](std::string_view table, row_view row) {
+  each_row(warehouse_rows(), [&](std::string_view table, row_view row) {
     if (table == "orders") lines_of[int_of(row[1]) * 10'000 + int_of(row[0])] = int_of(row[6]);
     if (table != "order_line") return;
     const std::int64_t o_id = int_of(row[0]);
@@ -263,8 +263,8 @@ TEST(population, SameSeedGivesTheSameRowsWhateverTheChunkSize) {
 TEST(population, WarehousesDifferFromEachOther) {
   bulk_rows one;
   bulk_rows two;
-  population a = one_warehouse(1);
-  population b = one_warehouse(2);
+  population a = warehouse_rows(1);
+  population b = warehouse_rows(2);
   ASSERT_TRUE(a.next(one, 1));
   ASSERT_TRUE(b.next(two, 1));
   EXPECT_EQ(int_of(one.values[0]), 1);

@@ -13,7 +13,7 @@ using tpcc::driver::outcome;
 using tpcc::txn::order_status_input;
 using tpcc::txn::order_status_output;
 
-order_status_input by_number(std::int64_t d_id, std::int64_t c_id) {
+order_status_input status_by_number(std::int64_t d_id, std::int64_t c_id) {
   order_status_input in;
   in.w_id = 1;
   in.d_id = d_id;
@@ -51,7 +51,7 @@ void expect_latest_of_customer_7(const order_status_output& out) {
 }
 
 shoal::task<void> latest_order_by_number(tpcc::driver::session& s) {
-  const order_status_input in = by_number(1, 7);
+  const order_status_input in = status_by_number(1, 7);
   order_status_output out;
   const outcome result = co_await tpcc::txn::run_order_status(s, in, out);
   EXPECT_TRUE(result.ok()) << result.message;
@@ -74,7 +74,7 @@ shoal::task<void> latest_order_by_name(tpcc::driver::session& s) {
 }
 
 shoal::task<void> no_order_for_customer(tpcc::driver::session& s) {
-  const order_status_input in = by_number(1, 12);  // (1,1) customer 12 has no order
+  const order_status_input in = status_by_number(1, 12);  // (1,1) customer 12 has no order
   order_status_output out;
   const outcome result = co_await tpcc::txn::run_order_status(s, in, out);
   EXPECT_TRUE(result.ok()) << result.message;

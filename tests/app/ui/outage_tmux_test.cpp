@@ -13,10 +13,7 @@ namespace tpcc::testing {
 namespace {
 
 using namespace std::chrono_literals;
-
-bool shows(const std::string& screen, const std::string& text) {
-  return screen.find(text) != std::string::npos;
-}
+using tpcc::testing::shows;
 
 // The "lost" column of the type's row on the run screen; -1 when the row is not shown.
 long lost_on_screen(const std::string& screen, const std::string& type) {

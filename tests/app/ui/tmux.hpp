@@ -15,6 +15,11 @@
 
 namespace tpcc::testing {
 
+// Whether `screen` holds `text`.
+inline bool shows(const std::string& screen, const std::string& text) {
+  return screen.find(text) != std::string::npos;
+}
+
 class tmux_session {
  public:
   [[nodiscard]] static bool available();

@@ -17,10 +17,7 @@ namespace tpcc::testing {
 namespace {
 
 using namespace std::chrono_literals;
-
-bool shows(const std::string& screen, const std::string& text) {
-  return screen.find(text) != std::string::npos;
-}
+using tpcc::testing::shows;
 
 // The default job (clean, init, load, run, check, clean) of one warehouse, waits x0.02. A run of
 // seconds exits 0: its verdict is INCONCLUSIVE where the window cannot decide (issue 28).

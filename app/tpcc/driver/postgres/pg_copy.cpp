@@ -17,11 +17,6 @@ namespace {
 // Rows are encoded and sent in pieces of about this size: libpq never buffers a whole batch.
 constexpr std::size_t chunk_bytes = std::size_t{64} * 1024;
 
-outcome lost(std::string why) {
-  return outcome::make(outcome_kind::connection_lost, "",
-                       std::string(lost_connection_prefix) + std::move(why));
-}
-
 std::string copy_sql(const bulk_rows& rows) { return "COPY " + bulk_target(rows) + " FROM STDIN"; }
 
 // What a COPY result says: ok when it has the `expected` status, the server's error, or out of

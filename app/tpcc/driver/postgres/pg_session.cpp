@@ -23,11 +23,6 @@ const char* begin_statement(isolation level) {
   return "BEGIN";
 }
 
-outcome lost(std::string why) {
-  return outcome::make(outcome_kind::connection_lost, "",
-                       std::string(lost_connection_prefix) + std::move(why));
-}
-
 bool send_simple(PGconn* c, const char* sql) {
   return PQsendQueryParams(c, sql, 0, nullptr, nullptr, nullptr, nullptr, 0) == 1;
 }

@@ -149,4 +149,9 @@ void to_text(const std::vector<value>& params, text_params& out) {
   }
 }
 
+outcome lost(std::string why) {
+  return outcome::make(outcome_kind::connection_lost, "",
+                       std::string(lost_connection_prefix) + std::move(why));
+}
+
 }  // namespace tpcc::driver::postgres

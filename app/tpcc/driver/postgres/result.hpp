@@ -42,6 +42,9 @@ using result_ptr = std::unique_ptr<PGresult, result_deleter>;
 inline constexpr std::string_view lost_connection_prefix = "connection to the server lost: ";
 inline constexpr std::string_view lost_node_prefix = "the database reported a lost node: ";
 
+// A connection_lost outcome: lost_connection_prefix, then `why`.
+[[nodiscard]] outcome lost(std::string why);
+
 // The outcome of an error result (PGRES_FATAL_ERROR and friends).
 [[nodiscard]] outcome error_outcome(const PGresult& r);
 
