@@ -36,7 +36,7 @@ cd "$root"
 
 # The layer diagram, bottom up. run_result is the run's data, which the reports read without
 # the run's machinery; figures, what the dashboard and the metrics endpoint derive from a run's
-# snapshot.
+# snapshot; commands, the commands main dispatches to, at the top.
 declare -A rank=(
   [driver]=0 [random]=0
   [cli]=1 [schema]=1 [txn]=1 [check]=1
@@ -45,6 +45,7 @@ declare -A rank=(
   [run]=4 [report]=4
   [figures]=5
   [ui]=6 [metrics]=6
+  [commands]=7
 )
 app=app/tpcc
 status=0
