@@ -7,10 +7,12 @@
 #include <thread>
 
 #include "commands/build.hpp"
+#include "schema/server_version.hpp"
 
 namespace tpcc::commands {
 
-void record_origin(const app& a, run::provenance& p) {
+shoal::task<run::provenance> origin_of(const app& a, driver::database& db) {
+  run::provenance p;
   p.command_line = a.command_line;
   p.version = build_version();
   p.commit = build_commit();
@@ -19,6 +21,8 @@ void record_origin(const app& a, run::provenance& p) {
   p.cores = std::thread::hardware_concurrency();
   p.workers = a.pool.size();
   p.connections = a.cfg.connections;
+  p.server_version = co_await schema::server_version(db);
+  co_return p;
 }
 
 }  // namespace tpcc::commands

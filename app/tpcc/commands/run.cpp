@@ -55,6 +55,7 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
     std::printf("run: %s: the figures measure the client's own cost\n", db.describe().c_str());
     std::fflush(stdout);
   }
+  run::provenance origin = co_await origin_of(a, db);
   auto shown = std::make_unique<shown_display>(a.console, a.cfg);
   shown->report(ui::run_reporter(shown->display(), *control, run_settings(rc, db)));
   a.console.set_interrupt([c = control.get(), &a] {
@@ -70,7 +71,7 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
     co_return a.console.interrupted() ? a.console.interrupt_status() : status;  // before the start
   }
   run::run_result& result = ran.emplace(std::move(std::get<run::run_result>(outcome)));
-  record_origin(a, result.origin);
+  result.origin = std::move(origin);
   if (!result.fatal.empty()) co_return exit_failed;
   if (result.interrupted || a.console.interrupted()) co_return a.console.interrupt_status();
   co_return exit_ok;

@@ -12,7 +12,6 @@
 #include "run/shard.hpp"
 #include "run/wall_clock.hpp"
 #include "schema/meta.hpp"
-#include "schema/server_version.hpp"
 #include "shoal/gate.hpp"
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
@@ -305,7 +304,6 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   fixed.warehouses = range.count();  // this process's (its shard's)
   fixed.terminals = terminals;
   fixed.simulated = db.simulated();
-  result.origin.server_version = co_await schema::server_version(db);
   result.started = std::chrono::system_clock::now();
   const clock::time_point started = clock::now();
   control.publish(&recorder, fixed, started);
