@@ -7,18 +7,36 @@
 # rank. The links are read from each module's CMakeLists.txt (`tpcc_module(NAME ... DEPENDS
 # ...)`), the same ones the build enforces with per-module include roots; this script also
 # catches a DEPENDS that points up (which would make the build accept an upward include) and an
-# include of a concrete driver (driver/postgres, sqlite, sim, pool) from outside the driver.
+# include of a concrete driver (driver/postgres, mysql, sqlite, sim, pool) from outside the
+# driver.
 #
-# Usage: scripts/check-layers.sh [-q]     (-q: print only violations)
+# Usage: scripts/check-layers.sh [-q] [--root DIR]
+#   -q          print only violations
+#   --root DIR  check the tree at DIR (holding app/tpcc) instead of this repository: a scratch
+#               copy with a planted violation (tests/tools/check_layers_test.sh)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+root="$(dirname "$0")/.."
 
 quiet=false
-[ "${1:-}" = "-q" ] && quiet=true
+while [ $# -gt 0 ]; do
+  case $1 in
+    -q) quiet=true ;;
+    --root)
+      [ $# -ge 2 ] || { echo "check-layers: --root needs a directory" >&2; exit 2; }
+      root=$2
+      shift
+      ;;
+    *) echo "check-layers: unknown argument '$1' (usage: check-layers.sh [-q] [--root DIR])" >&2
+       exit 2 ;;
+  esac
+  shift
+done
+[ -d "$root/app/tpcc" ] || { echo "check-layers: no app/tpcc under '$root'" >&2; exit 2; }
+cd "$root"
 
 # The layer diagram, bottom up. run_result is the run's data, which the reports read without
 # the run's machinery; figures, what the dashboard and the metrics endpoint derive from a run's
-# snapshot.
+# snapshot; commands, the commands main dispatches to, at the top.
 declare -A rank=(
   [driver]=0 [random]=0
   [cli]=1 [schema]=1 [txn]=1 [check]=1
@@ -27,6 +45,7 @@ declare -A rank=(
   [run]=4 [report]=4
   [figures]=5
   [ui]=6 [metrics]=6
+  [commands]=7
 )
 app=app/tpcc
 status=0
@@ -36,12 +55,12 @@ fail() {
   status=1
 }
 
-# The modules a module's CMakeLists.txt says it DEPENDS on (tpcc_module or tpcc_header_module).
+# The modules a module's CMakeLists.txt says it DEPENDS on (tpcc_module).
 declared_depends() {
   local module=$1
   tr '\n' ' ' < "$app/$module/CMakeLists.txt" |
-    grep -oE "tpcc_(header_)?module\($module [^)]*\)" | tr -d ')' |
-    sed -nE 's/.* DEPENDS //p' | sed -E 's/ (LIBS|PRIVATE_LIBS|SOURCES|HEADERS|DIR) .*//' |
+    grep -oE "tpcc_module\($module [^)]*\)" | tr -d ')' |
+    sed -nE 's/.* DEPENDS //p' | sed -E 's/ (LIBS|PRIVATE_LIBS|SOURCES) .*//' |
     tr -s ' ' '\n' | grep -v '^$' || true
 }
 
@@ -80,7 +99,7 @@ reachable() {
 for module in $(for m in "${!rank[@]}"; do echo "${rank[$m]} $m"; done | sort -k1,1nr -k2 |
                 cut -d' ' -f2); do
   allowed=" $(reachable "$module") "
-  mapfile -t files < <(git ls-files "$app/$module/*.hpp" "$app/$module/*.cpp")
+  mapfile -t files < <(find "$app/$module" -type f \( -name '*.hpp' -o -name '*.cpp' \) | sort)
   [ ${#files[@]} -gt 0 ] || continue
   # "file:line:#include "x/y.hpp"" for every quoted include of an application module.
   includes=$(grep -HnoE '^#include "[a-z_]+/[^"]+"' "${files[@]}" || true)
@@ -96,7 +115,7 @@ for module in $(for m in "${!rank[@]}"; do echo "${rank[$m]} $m"; done | sort -k
     if [[ "$allowed" != *" $target "* ]]; then
       fail "${hit%%:#*}: $module includes \"$path\" ($target is not below $module)"
     fi
-    if [ "$module" != driver ] && [[ "$path" =~ ^driver/(postgres|sqlite|sim|pool)/ ]]; then
+    if [ "$module" != driver ] && [[ "$path" =~ ^driver/(postgres|mysql|sqlite|sim|pool)/ ]]; then
       fail "${hit%%:#*}: $module includes the concrete driver \"$path\" (only driver/*.hpp)"
     fi
   done <<< "$includes"

@@ -12,7 +12,6 @@
 #include "run/shard.hpp"
 #include "run/wall_clock.hpp"
 #include "schema/meta.hpp"
-#include "schema/server_version.hpp"
 #include "shoal/gate.hpp"
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
@@ -129,16 +128,15 @@ shoal::task<std::variant<prepared, outcome>> prepare(driver::database& db,
   co_return p;
 }
 
-// Runs the phases on a ready context; fills `result`.
+// Runs the phases on a ready context, the terminals of `range`; fills `result`.
 shoal::task<void> perform(shoal::thread_pool& pool, terminal::run_context& ctx,
-                          const run_config& config, run_control& control, run_result& result,
-                          clock::time_point measure_start, clock::time_point end,
-                          random::rng& rng) {
+                          const run_config& config, warehouse_range range, run_control& control,
+                          run_result& result, clock::time_point measure_start,
+                          clock::time_point end, random::rng& rng) {
   crew c;
   control.enter(phase::warmup);
   start_deliverers(pool, ctx, c, config.deliverers);
-  result.terminals =
-      start_terminals(pool, ctx, c, config, rng, {result.first_warehouse, result.last_warehouse});
+  result.terminals = start_terminals(pool, ctx, c, config, rng, range);
   const bool full = co_await wait_for_end(ctx, control, measure_start, end);
   if (!full) ctx.recorder.close_window(clock::now());
   result.interrupted = !full;
@@ -176,18 +174,13 @@ shoal::task<bool> count_down_to(std::chrono::system_clock::time_point at) {
   }
 }
 
-// This process's warehouses, once the agreed start (--start-at) has come.
-shoal::task<std::variant<warehouse_range, outcome>> take_part(const run_config& config,
-                                                              run_control& control,
-                                                              std::int64_t warehouses) {
-  const warehouse_range range = shard_range(warehouses, config.shard);
-  if (range.count() == 0) co_return refuse(no_warehouses(config, warehouses));
-  if (config.start_at) {
-    const bool reached = co_await shoal::with_stop_token(control.interrupt.get_token(),
-                                                         count_down_to(*config.start_at));
-    if (!reached) co_return refuse("interrupted while waiting for --start-at");
-  }
-  co_return range;
+// Waits for the agreed start (--start-at), if any; an outcome when interrupted meanwhile.
+shoal::task<std::optional<outcome>> wait_for_start(const run_config& config, run_control& control) {
+  if (!config.start_at) co_return std::nullopt;
+  const bool reached = co_await shoal::with_stop_token(control.interrupt.get_token(),
+                                                       count_down_to(*config.start_at));
+  if (!reached) co_return refuse("interrupted while waiting for --start-at");
+  co_return std::nullopt;
 }
 
 // An error log line on stderr (the dashboard's log pane shows stderr while it is up).
@@ -214,6 +207,23 @@ std::unique_ptr<terminal::run_context> make_context(driver::database& db, stats:
   ctx->retry = config.retry;
   ctx->wait_scale = config.wait_scale;
   return ctx;
+}
+
+// The result as it starts: the run's settings as effective (the warehouses as loaded), this
+// process's warehouses, the NURand constants. Every shard derives the same run constants from
+// the load's (merge needs them equal).
+run_result start_result(const run_config& config, const schema::load_meta& meta,
+                        warehouse_range range, bool simulated) {
+  run_result result;
+  result.config = config;
+  result.warehouses = config.warehouses;
+  result.wait_scale = config.wait_scale;
+  result.load_constants = meta.constants;
+  result.run_constants = random::shared_run_constants(meta.constants);
+  result.first_warehouse = range.first;
+  result.last_warehouse = range.last;
+  result.simulated = simulated;
+  return result;
 }
 
 }  // namespace
@@ -260,22 +270,18 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   auto ready = co_await prepare(db, config);
   if (auto* failure = std::get_if<outcome>(&ready)) co_return std::move(*failure);
   const prepared& p = std::get<prepared>(ready);
+  config.warehouses = p.warehouses;  // as loaded when not given
+  const warehouse_range range = shard_range(p.warehouses, config.shard);  // this process's
+  if (range.count() == 0) co_return refuse(no_warehouses(config, p.warehouses));
   // A size that cannot fit is refused now, before any wait for --start-at.
-  const std::int64_t terminals =
-      shard_range(p.warehouses, config.shard).count() * config.terminals_per_warehouse;
+  const std::int64_t terminals = range.count() * config.terminals_per_warehouse;
   if (auto why = stats::too_big_for(terminals, stats::memory_room())) co_return refuse(*why);
-  auto part = co_await take_part(config, control, p.warehouses);
-  if (auto* failure = std::get_if<outcome>(&part)) co_return std::move(*failure);
-  const warehouse_range range = std::get<warehouse_range>(part);
+  // Not `if (auto x = co_await ...)`: g++ 12 miscompiles a co_await in a condition.
+  std::optional<outcome> late = co_await wait_for_start(config, control);
+  if (late) co_return std::move(*late);
 
   random::rng rng(config.seed);
-  run_result result;
-  result.warehouses = p.warehouses;
-  result.wait_scale = config.wait_scale;
-  result.load_constants = p.meta.constants;
-  // Every shard derives the same run constants from the load's (merge needs them equal).
-  result.run_constants = random::shared_run_constants(p.meta.constants);
-
+  run_result result = start_result(config, p.meta, range, db.simulated());
   const clock::time_point measure_start = clock::now() + config.warmup;
   const clock::time_point end = measure_start + config.measure;
   stats::recorder recorder(measure_start, end);
@@ -298,12 +304,6 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   fixed.warehouses = range.count();  // this process's (its shard's)
   fixed.terminals = terminals;
   fixed.simulated = db.simulated();
-  result.simulated = db.simulated();
-  result.config = config;
-  result.config.warehouses = p.warehouses;  // as loaded when not given
-  result.origin.server_version = co_await schema::server_version(db);
-  result.first_warehouse = range.first;
-  result.last_warehouse = range.last;
   result.started = std::chrono::system_clock::now();
   const clock::time_point started = clock::now();
   control.publish(&recorder, fixed, started);
@@ -314,7 +314,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
     return queued;
   });
   watch->start();
-  co_await perform(pool, *ctx, config, control, result, measure_start, end, rng);
+  co_await perform(pool, *ctx, config, range, control, result, measure_start, end, rng);
   co_await watch->stop();  // nothing of it stays on the pool
   watch->finish(result, result.terminals, config.client_lag_limit);
   control.publish(nullptr);

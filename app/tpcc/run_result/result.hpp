@@ -61,8 +61,8 @@ struct run_config {
   std::chrono::nanoseconds client_lag_limit = std::chrono::milliseconds(50);
 };
 
-// How a result was obtained, in every output: filled by main (the command line, the build,
-// the host) and by the run (the server's version).
+// How a result was obtained, in every output: filled in one place, commands/origin.hpp (the
+// command line, the build, the host, the server's version); the run itself leaves it empty.
 struct provenance {
   std::string command_line;    // as typed, any password redacted
   std::string version;         // shoal-tpcc's version

@@ -1,0 +1,38 @@
+// app/tpcc/commands/commands.hpp: shoal-tpcc's commands, one a file: what main dispatches to.
+//
+// What: each command but merge runs on an opened database (commands/app.hpp: run_app), prints
+// its result on stdout and its failure on stderr, and returns the exit status (app.hpp):
+//   init   creates the schema (schema/);        load   populates it (loader/), resumably;
+//   run    one measured run and its reports;    check  the consistency conditions (check/);
+//   clean  drops every table;                   all    the default job: clean, init, load,
+//          run, check, the run's reports, clean (not with --keep); a step starts only when
+//          the one before succeeded and no Ctrl-C came.
+// merge reads shards' result files (report/merge.hpp) and load_estimate (load --dry-run) only
+// computes: they need neither pool nor database.
+// Resumes on: the worker they were awaited on (app::pool's). Interrupted (Ctrl-C): the status
+// is cli::console::interrupt_status(), after what was measured is printed.
+#pragma once
+
+#include "cli/config.hpp"
+#include "commands/app.hpp"
+#include "driver/database.hpp"
+#include "shoal/task.hpp"
+
+namespace tpcc::commands {
+
+[[nodiscard]] shoal::task<int> init_command(app& a, driver::database& db);
+[[nodiscard]] shoal::task<int> load_command(app& a, driver::database& db);
+[[nodiscard]] shoal::task<int> run_command(app& a, driver::database& db);
+[[nodiscard]] shoal::task<int> check_command(app& a, driver::database& db);
+[[nodiscard]] shoal::task<int> clean_command(app& a, driver::database& db);
+[[nodiscard]] shoal::task<int> all_commands(app& a, driver::database& db);
+
+/// shoal-tpcc load --dry-run: prints what loading --warehouses would take (loader/estimate.hpp)
+/// and loads nothing. Result: exit_ok.
+[[nodiscard]] int load_estimate(const cli::config& cfg);
+
+/// shoal-tpcc merge a.json b.json ...: one result from several shards'. Result: exit_ok;
+/// exit_usage when a file cannot be read or merged; exit_failed when a report cannot be written.
+[[nodiscard]] int merge_command(const cli::config& cfg);
+
+}  // namespace tpcc::commands

@@ -1,0 +1,65 @@
+// app/tpcc/commands/finish_run.cpp: a run's summary, report files and judgement (see
+// steps.hpp: finish_run).
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "commands/reports.hpp"
+#include "commands/steps.hpp"
+#include "report/summary.hpp"
+#include "report/verdict.hpp"
+#include "stats/process.hpp"
+
+namespace tpcc::commands {
+namespace {
+
+// Transactions of the whole run that failed with a non-retryable error.
+std::uint64_t hard_failures(const run::run_result& r) {
+  std::uint64_t n = 0;
+  for (const stats::interval_sample& i : r.series) {
+    for (const stats::interval_kind& k : i.kinds) n += k.outcomes[stats::txn_outcome::failed];
+  }
+  return n;
+}
+
+// exit_judged, saying why, when the verdict failed or transactions failed for good; exit_ok
+// otherwise or with --tolerate-errors (which the message names).
+int judged_status(const cli::config& cfg, const run::run_result& r, const std::string& target) {
+  const report::verdict v = report::evaluate(r, target);
+  const std::uint64_t failed = hard_failures(r);
+  if (v.failing().empty() && failed == 0) return exit_ok;
+  std::string why = v.failing().empty() ? std::string() : "the verdict FAILED";
+  if (failed > 0) {
+    why += (why.empty() ? "" : " and ") + std::to_string(failed) +
+           " transaction(s) failed with non-retryable errors (each distinct error printed "
+           "above)";
+  }
+  std::fprintf(stderr, "shoal-tpcc: run: %s%s\n", why.c_str(),
+               cfg.tolerate_errors ? "; exit status 0 (--tolerate-errors)"
+                                   : "; exit status 3 (--tolerate-errors to exit 0)");
+  return cfg.tolerate_errors ? exit_ok : exit_judged;
+}
+
+// The summary's peak RSS is the run's, before any report was built; this one, printed last,
+// includes the memory of writing them (the JSON document above all).
+void print_final_rss() {
+  const stats::process_usage usage = stats::read_process_usage();
+  std::printf("  client      peak RSS with every report written %.1f MiB\n",
+              static_cast<double>(usage.peak_rss_bytes) / 1048576.0);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int finish_run(const app& a, const run::run_result& result, const std::string& target,
+               int run_status) {
+  std::printf("%s", report::format_summary(result, target).c_str());
+  std::fflush(stdout);
+  if (!write_report_files(a.cfg, result, target)) return exit_failed;
+  if (!write_result_json(a.cfg, result, target)) return exit_failed;
+  print_final_rss();
+  if (run_status != exit_ok) return run_status;
+  return judged_status(a.cfg, result, target);
+}
+
+}  // namespace tpcc::commands

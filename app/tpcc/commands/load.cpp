@@ -1,0 +1,65 @@
+// app/tpcc/commands/load.cpp: `shoal-tpcc load`: the population loaded, with its live display;
+// `load --dry-run`: what it would take (see commands.hpp).
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "commands/commands.hpp"
+#include "commands/display.hpp"
+#include "driver/open.hpp"
+#include "loader/estimate.hpp"
+#include "loader/loader.hpp"
+#include "random/rng.hpp"
+#include "shoal/stop.hpp"
+#include "ui/load_screen.hpp"
+
+namespace tpcc::commands {
+namespace {
+
+std::string fixed(double v, int digits) {
+  std::array<char, 64> b{};
+  std::snprintf(b.data(), b.size(), "%.*f", digits, v);
+  return b.data();
+}
+
+}  // namespace
+
+shoal::task<int> load_command(app& a, driver::database& db) {
+  loader::load_options options;
+  options.warehouses = a.cfg.warehouses;
+  options.parallel = a.cfg.load_parallel;
+  options.seed = a.cfg.seed != 0 ? a.cfg.seed : random::seed_from_time();
+  auto progress = std::make_unique<loader::load_progress>();
+  auto shown = std::make_unique<shown_display>(a.console, a.cfg);
+  shown->report(ui::load_reporter(shown->display(), *progress, db.describe()));
+  const driver::outcome done = co_await shoal::with_stop_token(
+      a.interrupt.get_token(), loader::load(db, options, *progress));
+  shown->close();
+  const loader::progress_snapshot last = progress->snapshot();
+  if (shown->display().mode() == ui::display_mode::lines) {  // the last line, every table's end
+    std::fprintf(stderr, "%s\n", ui::load_line(last).c_str());
+  }
+  if (!done.ok()) {
+    if (last.warehouses_total > 0) {  // the count is recorded: a plain `load` resumes
+      std::fprintf(stderr, "shoal-tpcc: load: resume it with: shoal-tpcc load --db %s\n",
+                   driver::redact(a.cfg.db.text).c_str());
+    }
+    co_return a.console.interrupted() ? a.console.interrupt_status() : fail("load", done.message);
+  }
+  std::printf("load: %lld warehouse%s loaded, %lld rows in %s s (%s rows/s)\n",
+              static_cast<long long>(last.warehouses_total), last.warehouses_total == 1 ? "" : "s",
+              static_cast<long long>(last.rows), fixed(last.elapsed_seconds, 1).c_str(),
+              fixed(last.rows_per_second, 0).c_str());
+  std::fflush(stdout);
+  co_return exit_ok;
+}
+
+int load_estimate(const cli::config& cfg) {
+  std::printf("%s", loader::format_estimate(std::max<std::int64_t>(1, cfg.warehouses)).c_str());
+  return exit_ok;
+}
+
+}  // namespace tpcc::commands

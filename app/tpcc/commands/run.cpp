@@ -1,0 +1,86 @@
+// app/tpcc/commands/run.cpp: `shoal-tpcc run`: one measured run with its live display and
+// --metrics-addr's endpoint, then its reports (see commands.hpp, steps.hpp).
+#include <cstdio>
+#include <memory>
+#include <utility>
+#include <variant>
+
+#include "commands/commands.hpp"
+#include "commands/display.hpp"
+#include "commands/origin.hpp"
+#include "commands/run_config.hpp"
+#include "commands/steps.hpp"
+#include "metrics/render.hpp"
+#include "metrics/server.hpp"
+#include "metrics/view.hpp"
+#include "run/run.hpp"
+#include "shoal/task_group.hpp"
+#include "ui/live_display.hpp"
+
+namespace tpcc::commands {
+namespace {
+
+// What the run's display shows besides the live view.
+ui::run_screen run_settings(const run::run_config& rc, const driver::database& db) {
+  ui::run_screen s;
+  s.wait_scale = rc.wait_scale;
+  s.client_lag_limit = rc.client_lag_limit;
+  s.target = db.describe();
+  if (db.simulated()) s.note = "SIMULATED database: client capacity, not a database result";
+  return s;
+}
+
+// The run, with the metrics endpoint (--metrics-addr) served beside it for as long as it runs:
+// a child of the run's scope, stopped (and awaited) when the run ends.
+shoal::task<run::run_outcome> serving_metrics(app& a, const run::run_control& control,
+                                              ui::run_screen settings,
+                                              shoal::task<run::run_outcome> run) {
+  if (a.metrics == nullptr) co_return co_await std::move(run);
+  co_return co_await shoal::with_task_group<void>(
+      [&](shoal::task_group<void>& group) -> shoal::task<run::run_outcome> {
+        group.spawn(metrics::serve(*a.metrics, [&control, &settings] {
+          return metrics::render(metrics::take_view(control, settings));
+        }));
+        co_return co_await std::move(run);
+      });
+}
+
+}  // namespace
+
+shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_result>& ran) {
+  const run::run_config rc = run_config_of(a.cfg);
+  warn_if_start_passed(a.cfg);
+  auto control = std::make_unique<run::run_control>();
+  if (db.simulated()) {
+    std::printf("run: %s: the figures measure the client's own cost\n", db.describe().c_str());
+    std::fflush(stdout);
+  }
+  run::provenance origin = co_await origin_of(a, db);
+  auto shown = std::make_unique<shown_display>(a.console, a.cfg);
+  shown->report(ui::run_reporter(shown->display(), *control, run_settings(rc, db)));
+  a.console.set_interrupt([c = control.get(), &a] {
+    c->interrupt.request_stop();
+    a.interrupt.request_stop();  // and the commands after the run do not start
+  });
+  auto outcome = co_await serving_metrics(a, *control, run_settings(rc, db),
+                                          run::run_benchmark(a.pool, db, rc, *control));
+  shown->close();
+  a.console.set_interrupt([&a] { a.interrupt.request_stop(); });
+  if (auto* refused = std::get_if<driver::outcome>(&outcome)) {
+    const int status = fail("run", refused->message);
+    co_return a.console.interrupted() ? a.console.interrupt_status() : status;  // before the start
+  }
+  run::run_result& result = ran.emplace(std::move(std::get<run::run_result>(outcome)));
+  result.origin = std::move(origin);
+  if (!result.fatal.empty()) co_return exit_failed;
+  if (result.interrupted || a.console.interrupted()) co_return a.console.interrupt_status();
+  co_return exit_ok;
+}
+
+shoal::task<int> run_command(app& a, driver::database& db) {
+  std::optional<run::run_result> ran;
+  const int status = co_await run_step(a, db, ran);
+  co_return ran ? finish_run(a, *ran, db.describe(), status) : status;
+}
+
+}  // namespace tpcc::commands
