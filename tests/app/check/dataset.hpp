@@ -18,6 +18,7 @@
 
 #include "check/check.hpp"
 #include "driver/database.hpp"
+#include "driver/open.hpp"
 #include "driver/statement.hpp"
 #include "shoal/task.hpp"
 
