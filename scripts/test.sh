@@ -11,11 +11,13 @@
 #   tsan-all (the application under TSan too) instead of tsan, every test of gcc-release,
 #   gcc-dev (g++ -O0 with ASan+UBSan, the runtime), and clang-tidy over the tests as well.
 #
-# The lint runs in the background, at a lower priority, from the moment build/release has its
-# compile_commands.json: it soaks up the CPU that the tests leave idle while they wait on
-# databases, child processes and sleeps. Its output is printed when it is joined, at the end.
+# Most tests wait on a database, a child process or a clock and leave a core idle, so the next
+# preset's build runs beside this preset's tests (in the background, at a lower priority; its
+# log is build/<preset>.build.log, printed if it fails), and the lint runs in the background from
+# the first configure to the end, lower still. The presets are ordered so that the longest builds
+# hide behind the longest test runs: release, dev, gcc-release, tsan.
 #
-# Usage: scripts/test.sh [--full] [preset ...]   (default: release dev tsan gcc-release)
+# Usage: scripts/test.sh [--full] [preset ...]   (default: release dev gcc-release tsan)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,8 +28,8 @@ if [ "${1:-}" = --full ]; then
 fi
 presets=("$@")
 if [ ${#presets[@]} -eq 0 ]; then
-  presets=(release dev tsan gcc-release)
-  [ "${full}" -eq 0 ] || presets=(release dev tsan-all gcc-release gcc-dev)
+  presets=(release dev gcc-release tsan)
+  [ "${full}" -eq 0 ] || presets=(release dev gcc-release tsan-all gcc-dev)
 fi
 lint_args=()
 [ "${full}" -eq 0 ] || lint_args=(--all)
@@ -42,6 +44,7 @@ step_seconds=()
 step_cpu=()
 run_start=$SECONDS
 lint_pid=""
+behind_pid=""
 lint_cpu=0
 lint_log=build/lint.log
 lint_status=build/lint.status
@@ -66,9 +69,12 @@ print_table() {
 
 on_exit() {
   local rc=$?
-  if [ -n "${lint_pid}" ] && kill -0 "${lint_pid}" 2>/dev/null; then
-    kill -- "-${lint_pid}" 2>/dev/null || true  # its own process group (setsid)
-  fi
+  local pid
+  for pid in "${lint_pid}" "${behind_pid}"; do
+    if [ -n "${pid}" ] && kill -0 "${pid}" 2>/dev/null; then
+      kill -- "-${pid}" 2>/dev/null || true  # its own process group (setsid)
+    fi
+  done
   print_table
   [ "${rc}" -eq 0 ] || echo "=== FAILED (exit status ${rc}) ==="
 }
@@ -144,10 +150,53 @@ seed_test_costs() {
 
 step "install-deps" scripts/install-deps.sh
 
-for preset in "${presets[@]}"; do
-  step "${preset} configure" cmake --preset "${preset}"
-  if [ "${preset}" = release ] && [ -z "${lint_pid}" ]; then start_lint; fi
-  step "${preset} build" cmake --build --preset "${preset}"
+# build_behind PRESET: starts PRESET's build in the background, in a session of its own (so that
+# it can be stopped as a group), at a lower priority than the tests it runs beside.
+behind_preset=""
+behind_start=0
+build_behind() {
+  behind_preset=$1
+  behind_start=$SECONDS
+  echo "=== ${behind_preset} build: started beside the tests (log in build/$1.build.log) ==="
+  setsid nice -n 5 cmake --build --preset "$1" > "build/$1.build.log" 2>&1 &
+  behind_pid=$!
+}
+
+# join_behind: waits for the build started by build_behind, records its wall time and CPU seconds
+# (a background child's CPU is counted when it is waited for), prints its log's end if it failed.
+join_behind() {
+  local cpu rc=0 waited=$SECONDS
+  cpu=$(children_cpu)
+  wait "${behind_pid}" || rc=$?
+  behind_pid=""
+  cpu=$(($(children_cpu) - cpu))
+  step_names+=("${behind_preset} build (beside)")
+  step_seconds+=($((SECONDS - behind_start)))
+  step_cpu+=("${cpu}")
+  echo "=== ${behind_preset} build: $((SECONDS - behind_start)) s wall (beside the tests;" \
+       "$((SECONDS - waited)) s waited for), ${cpu} s CPU ==="
+  if [ "${rc}" -ne 0 ]; then
+    tail -n 200 "build/${behind_preset}.build.log"
+    echo "=== ${behind_preset} build failed (exit status ${rc}) ==="
+    return 1
+  fi
+}
+
+mkdir -p build
+for i in "${!presets[@]}"; do
+  preset=${presets[$i]}
+  if [ "${i}" -eq 0 ]; then
+    step "${preset} configure" cmake --preset "${preset}"
+    [ -n "${lint_pid}" ] || start_lint
+    step "${preset} build" cmake --build --preset "${preset}"
+  else
+    join_behind
+  fi
+  next=${presets[$((i + 1))]:-}
+  if [ -n "${next}" ]; then
+    step "${next} configure" cmake --preset "${next}"
+    build_behind "${next}"
+  fi
   seed_test_costs "${preset}"
   step "${preset} test" ctest --preset "$(test_preset "${preset}")"
 done
