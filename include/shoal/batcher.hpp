@@ -1,50 +1,20 @@
 // shoal/batcher.hpp: automatic batching. Many coroutines each await one call; the batcher
 // gathers their arguments and runs one bulk call for all of them.
 //
-// What: `batcher<Arg, Result>` is built from a bulk function, either
-//   shoal::task<std::vector<Result>>(std::span<Arg>)   (it may await: a query, a sleep), or
-//   std::vector<Result>(std::span<Arg>)                  (a plain function),
-// which gets the arguments of one batch in arrival order (it may move them out) and returns one
-// Result per argument, in the same order. `co_await b(arg)` joins the batch being filled; the
-// batch is flushed (taken, and the bulk function called once for it) as soon as one of:
-//   - by size: it holds `max_size` arguments (0: no limit);
-//   - by predicate: `flush_if(arguments)` says so, checked after each arrival;
-//   - by time: `max_wait` has passed since its first argument arrived (zero: no limit);
-//   - by idleness, always: an executor that a caller in the batch suspended on has no other
-//     ready work left (pool worker: nothing local, global or stealable; see
-//     shoal/detail/idle_hooks.hpp). So a run never stalls on a half-full batch, and while
-//     callers keep arriving the batch keeps filling.
-// Batches are independent: one may be in its bulk call while the next fills and flushes.
-// Per-item errors: a Result of shoal::item_result<T> carries a T or an exception_ptr; the
-// caller gets the T or its own exception rethrown, the other callers are unaffected.
+// What: `batcher<Arg, Result>` is built from a bulk function that gets the arguments of one batch
+// in arrival order (it may move them out) and returns one Result per argument, in the same
+// order. `co_await b(arg)` joins the batch being filled; the batch is flushed by size, predicate
+// or time (batch_options), and always when the executors its callers suspended on have no other
+// ready work, so a run never stalls on a half-full batch. Batches are independent: one may be in
+// its bulk call while the next fills. A Result of item_result<T> carries a T or the error of
+// that item alone. shoal/bound_batcher.hpp is the same for callers of one worker, without locks.
 //
 // Lifetime: destroy the batcher only after every co_await on it has returned; the bulk function
 // and the executors its callers ran on must stay alive as long as it is in use.
 // Thread-safety: callers on any threads and executors, concurrently; stats() and pending() from
-// any thread. Memory ordering: what a caller did before its co_await happens-before the bulk
-// call that gets its argument; the bulk call happens-before every caller of its batch resumes.
-// Allocation: none per call in steady state (the awaiter lives in the caller's frame, batch
-// buffers are reused); per batch, the bulk function's result vector and the runner's frames
-// (from the recycling frame allocator).
-//
-// Awaiting b(arg):
-//   Result: std::optional<T> with T = Result (or T for item_result<T>): the caller's own item;
-//           nullopt when the call was cancelled.
-//   Errors: the caller's item error (item_result); the bulk function's exception, rethrown in
-//           every caller of that batch; std::logic_error when the bulk function returned a
-//           wrong number of results or when awaited with no executor on this thread;
-//           std::bad_alloc, or what flush_if threw, when the call could not join (it joined
-//           nothing: the batch and its other callers are as before).
-//   Cancellation: the chain's stop token (shoal/stop.hpp). Stopped before the await: nullopt
-//                 at once, nothing joins. Stopped while its batch fills: it leaves the batch
-//                 (its argument is not sent) and resumes promptly with nullopt. Stopped during
-//                 the bulk call: the call goes on for the others, and this caller gets nullopt
-//                 when it returns. The bulk call itself runs under no stop token.
-//   Resumes on: the executor it suspended on (pinned there: each caller on its own worker).
-//   Thread-safety: any number of callers at once.
-//   Example:
-//     shoal::batcher<user_id, prefs> get_prefs(fetch_prefs, {.max_size = 100});
-//     std::optional<prefs> p = co_await get_prefs(user.id);
+// any thread. What a caller did before its co_await happens-before the bulk call that gets its
+// argument; the bulk call happens-before every caller of its batch resumes.
+// Allocation and the mechanism: docs/design/batcher.md.
 #pragma once
 
 #include <cstddef>
@@ -64,7 +34,8 @@
 
 namespace shoal {
 
-// One item of a bulk result: a value, or the error of this item alone.
+/// One item of a bulk result: a value, or the error of this item alone. The caller gets the
+/// value or its own exception rethrown; the other callers are unaffected.
 template <class T>
 class item_result {
  public:
@@ -84,6 +55,12 @@ class item_result {
   std::variant<T, std::exception_ptr> state_;
 };
 
+/// When a batch is flushed (taken, and the bulk function called once for it): as soon as one of
+///   - by size: it holds `max_size` arguments (0: no limit);
+///   - by predicate: `flush_if(arguments)` says so, checked after each arrival;
+///   - by time: `max_wait` has passed since its first argument arrived (zero: no limit);
+///   - by idleness, always: an executor that a caller in the batch suspended on has no other
+///     ready work left (pool worker: nothing local, global or stealable).
 template <class Arg>
 struct batch_options {
   std::size_t max_size = 0;              // flush at this many arguments; 0: no limit
@@ -135,23 +112,38 @@ class batcher_front {
 };
 }  // namespace detail
 
-// What `b(arg)` returns: an awaitable (see the header comment).
+/// What `b(arg)` returns: an awaitable (see batcher::operator()).
 template <class Arg, class Result>
 using batch_call_awaiter = detail::batch_call<Arg, Result>;
 
+/// Gathers the arguments of concurrent callers into bulk calls (see the top of this header).
 template <class Arg, class Result>
 class batcher : public detail::batcher_front<detail::batcher_state<Arg, Result>> {
   using front = detail::batcher_front<detail::batcher_state<Arg, Result>>;
 
  public:
-  // Bulk: shoal::task<std::vector<Result>>(std::span<Arg>) or std::vector<Result>(std::span<Arg>)
-  // (when it is both, the awaiting one is called).
+  /// Bulk: shoal::task<std::vector<Result>>(std::span<Arg>) (it may await: a query, a sleep)
+  /// or std::vector<Result>(std::span<Arg>) (when it is both, the awaiting one is called).
   template <class Bulk>
     requires detail::bulk_function<Bulk, Arg, Result>
   explicit batcher(Bulk bulk, batch_options<Arg> options = {})
       : front(std::move(bulk), detail::policy_of(std::move(options))) {}
 
-  // Awaitable: see the header comment.
+  /// Joins the batch being filled with `arg`.
+  /// Result: std::optional<T> with T = Result (or T for item_result<T>): the caller's own item;
+  ///   nullopt when the call was cancelled.
+  /// Errors: the caller's item error (item_result); the bulk function's exception, rethrown in
+  ///   every caller of that batch; std::logic_error when the bulk function returned a wrong
+  ///   number of results or when awaited with no executor on this thread; std::bad_alloc, or
+  ///   what flush_if threw, when the call could not join (it joined nothing).
+  /// Cancellation: the chain's stop token. Stopped before the await: nullopt at once, nothing
+  ///   joins. Stopped while its batch fills: it leaves the batch (its argument is not sent) and
+  ///   resumes promptly with nullopt. Stopped during the bulk call: the call goes on for the
+  ///   others, and this caller gets nullopt when it returns. The bulk call runs under no token.
+  /// Resumes on: the executor it suspended on (pinned there: each caller on its own worker).
+  /// Thread-safety: any number of callers at once.
+  /// Example: `shoal::batcher<user_id, prefs> get_prefs(fetch_prefs, {.max_size = 100});`
+  ///          `std::optional<prefs> p = co_await get_prefs(user.id);`
   [[nodiscard]] batch_call_awaiter<Arg, Result> operator()(Arg arg) {
     return batch_call_awaiter<Arg, Result>(this->state_, std::move(arg));
   }
