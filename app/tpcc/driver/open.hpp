@@ -42,5 +42,8 @@ shoal::task<open_result> open_database(database_options options);
 
 // The target with any password replaced by "***", for messages and reports.
 [[nodiscard]] std::string redact(const std::string& target);
+// `message` (a library's or a server's) with every occurrence of the password `target` holds,
+// as libpq or the MySQL reader reads it, replaced by "***".
+[[nodiscard]] std::string without_password(std::string message, const std::string& target);
 
 }  // namespace tpcc::driver
