@@ -6,6 +6,7 @@
 // than v. Thread-safety: plain functions.
 #pragma once
 
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -34,9 +35,22 @@ inline void collect(const nlohmann::json& v, const nlohmann::json::json_pointer&
 }
 }  // namespace detail
 
+// Every scalar but those of repeated entries past the first two: buckets[2...], series[2...]
+// and worker_busy[2...] are read as their first entries are.
 inline std::vector<scalar_at> scalars(const nlohmann::json& doc) {
+  std::vector<scalar_at> all;
+  detail::collect(doc, nlohmann::json::json_pointer(), "", all);
   std::vector<scalar_at> out;
-  detail::collect(doc, nlohmann::json::json_pointer(), "", out);
+  for (scalar_at& s : all) {
+    bool repeated = false;
+    for (const char* list : {"buckets[", "series[", "worker_busy[", "workers["}) {
+      const std::size_t at = s.path.find(list);
+      repeated = repeated ||
+                 (at != std::string::npos && s.path.compare(at + std::strlen(list), 2, "0]") != 0 &&
+                  s.path.compare(at + std::strlen(list), 2, "1]") != 0);
+    }
+    if (!repeated) out.push_back(std::move(s));
+  }
   return out;
 }
 
@@ -50,11 +64,29 @@ inline nlohmann::json wrong_type(const nlohmann::json& v) {
 // Names of fields the reader does not read: figures derived from the counts (recomputed on
 // reading), and descriptions for people. A wrong type there changes nothing.
 inline bool derived(const std::string& path) {
-  for (const char* part :
-       {"verdict", "mean_us", "p50_us", "p90_us", "p95_us", "p99_us", "p999_us", "tpmC",
-        "completed_per_minute", "round_trips_per_transaction", ".failures", ".completed",
-        "histogram_layout.unit", "histogram_layout.bucket_count", "histogram_layout.bucket_entry",
-        "histogram_layout.rule", "consistency_check.passed", "summary"}) {
+  for (const char* part : {"verdict",
+                           "mean_us",
+                           "p50_us",
+                           "p90_us",
+                           "p95_us",
+                           "p99_us",
+                           "p99_9_us",
+                           "p99_99_us",
+                           "tpmc",
+                           "completed_per_minute",
+                           "round_trips_per_transaction",
+                           ".failures",
+                           ".completed",
+                           "histogram_layout.unit",
+                           "histogram_layout.bucket_count",
+                           "histogram_layout.bucket_entry",
+                           "histogram_layout.rule",
+                           "consistency_check.passed",
+                           "summary",
+                           "capacity_mode",
+                           "efficiency",
+                           "c_last_delta",
+                           "tpc_c_waits"}) {
     if (path.find(part) != std::string::npos) return true;
   }
   return false;
