@@ -7,7 +7,7 @@
 // refuses those; one may be the rest of a password typed with a space). Then safety nets: when
 // libpq or the MySQL reader parses the string and finds a password that still appears in the
 // result, the result is rebuilt from libpq's parse with password=***, or cut to the MySQL
-// scheme. A string that is neither form is returned unchanged.
+// scheme. sqlite: and sim: targets, and a target of one word, are returned unchanged.
 #include <libpq-fe.h>
 
 #include <algorithm>
@@ -20,6 +20,7 @@
 
 #include "driver/mysql/uri.hpp"
 #include "driver/open.hpp"
+#include "driver/target.hpp"
 
 namespace tpcc::driver {
 
@@ -171,7 +172,13 @@ std::string mysql_net(const std::string& target, std::string out) {
 }  // namespace
 
 std::string redact(const std::string& target) {
-  std::string out = is_uri(target) ? redact_uri(target) : redact_key_values(target);
+  const engine kind = engine_of(target);
+  if (kind == engine::sqlite || kind == engine::sim) return target;  // no password there
+  // A URI of another scheme is refused naming it: its user-info hidden all the same.
+  const bool uri =
+      is_uri(target) || (kind == engine::unknown && target.find("://") != std::string::npos);
+  if (!uri && kind != engine::postgres) return target;  // one word: no password form
+  std::string out = uri ? redact_uri(target) : redact_key_values(target);
   if (mysql::is_mysql_uri(target)) return mysql_net(target, std::move(out));
   PQconninfoOption* options = PQconninfoParse(target.c_str(), nullptr);
   if (options == nullptr) return out;
