@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include "driver/database.hpp"
@@ -45,5 +46,7 @@ shoal::task<open_result> open_database(database_options options);
 // `message` (a library's or a server's) with every occurrence of the password `target` holds,
 // as libpq or the MySQL reader reads it, replaced by "***".
 [[nodiscard]] std::string without_password(std::string message, const std::string& target);
+// `message` with every occurrence of `secret` (when not empty) replaced by "***".
+[[nodiscard]] std::string without_secret(std::string message, std::string_view secret);
 
 }  // namespace tpcc::driver

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -193,14 +194,17 @@ std::string redact(const std::string& target) {
   return out;
 }
 
-std::string without_password(std::string message, const std::string& target) {
-  const std::string password = password_of(target);
-  if (password.empty()) return message;
-  for (std::size_t p = message.find(password); p != std::string::npos;
-       p = message.find(password, p + hidden.size())) {
-    message.replace(p, password.size(), hidden);
+std::string without_secret(std::string message, std::string_view secret) {
+  if (secret.empty()) return message;
+  for (std::size_t p = message.find(secret); p != std::string::npos;
+       p = message.find(secret, p + hidden.size())) {
+    message.replace(p, secret.size(), hidden);
   }
   return message;
+}
+
+std::string without_password(std::string message, const std::string& target) {
+  return without_secret(std::move(message), password_of(target));
 }
 
 }  // namespace tpcc::driver
