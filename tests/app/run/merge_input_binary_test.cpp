@@ -65,12 +65,15 @@ TEST_F(merge_input, TheRealResultMerges) {
   EXPECT_EQ(r.exit_code, 0) << describe(r);
 }
 
-// Every scalar outside the histograms' buckets and the series (the in-process test,
-// report/json_hostile_test.cpp, covers those): one binary run each.
+// Every scalar outside the histograms' buckets, the series and the transaction types after
+// the first (read as it is; the in-process test, report/json_hostile_test.cpp, covers them
+// all): one binary run each.
 TEST_F(merge_input, EachScalarOfAnotherTypeExitsTwoNamingTheField) {
   int tried = 0;
   for (const auto& s : tpcc::testing::scalars(*real_)) {
-    if (contains(s.path, "buckets") || s.path.starts_with("series[") ||
+    const bool same_reader_as_first =
+        s.path.starts_with("transactions[") && !s.path.starts_with("transactions[0]");
+    if (contains(s.path, "buckets") || s.path.starts_with("series[") || same_reader_as_first ||
         tpcc::testing::derived(s.path))
       continue;
     json bad = *real_;
@@ -79,7 +82,7 @@ TEST_F(merge_input, EachScalarOfAnotherTypeExitsTwoNamingTheField) {
     EXPECT_TRUE(contains(r.err, "field " + s.path)) << s.path << ": " << r.err;
     ++tried;
   }
-  EXPECT_GT(tried, 100);
+  EXPECT_GT(tried, 60);
 }
 
 TEST_F(merge_input, TheFieldsThatDumpedCoreExitTwo) {
