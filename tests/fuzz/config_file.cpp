@@ -13,6 +13,8 @@
 
 #include "cli/options.hpp"
 
+// libFuzzer names the entry point.
+// NOLINTNEXTLINE(readability-identifier-naming)
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::string path = "/tmp/shoal-fuzz-config-" + std::to_string(getpid()) + ".toml";
   {

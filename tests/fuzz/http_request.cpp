@@ -9,6 +9,8 @@
 
 #include "metrics/http.hpp"
 
+// libFuzzer names the entry point.
+// NOLINTNEXTLINE(readability-identifier-naming)
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view head(reinterpret_cast<const char*>(data), size);
   (void)tpcc::metrics::head_complete(head);

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+// libFuzzer names the entry point.
+// NOLINTNEXTLINE(readability-identifier-naming)
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
 int main(int argc, char** argv) {

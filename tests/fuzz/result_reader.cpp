@@ -22,6 +22,8 @@ void require(bool ok, const char* what) {
 
 }  // namespace
 
+// libFuzzer names the entry point.
+// NOLINTNEXTLINE(readability-identifier-naming)
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace tpcc::report;
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -42,6 +42,8 @@ void expect_hidden(const std::string& t, const std::string& text, const char* wh
 
 }  // namespace
 
+// libFuzzer names the entry point.
+// NOLINTNEXTLINE(readability-identifier-naming)
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string bytes(reinterpret_cast<const char*>(data), size);
   if (bytes.find('\0') != std::string::npos) return 0;  // a C string: no command line holds one
