@@ -24,24 +24,24 @@ using tpcc::testing::run_binary;
 class merge_input : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new tpcc::testing::temp_dir("shoal-tpcc-merge-input");
+    scratch = new tpcc::testing::temp_dir("shoal-tpcc-merge-input");
     const binary_result r =
         run_binary({"run", "--db", "sim:latency=1ms", "--warehouses", "1", "--warmup", "1s",
                     "--duration", "2s", "--drain", "2s", "--wait-scale", "0.005", "--seed", "3",
-                    "--no-progress", "--no-tui", "--json", dir_->file("real.json")},
+                    "--no-progress", "--no-tui", "--json", scratch->file("real.json")},
                    120s);
     ASSERT_EQ(r.exit_code, 0) << describe(r);
-    std::ifstream in(dir_->file("real.json"));
-    real_ = new json(json::parse(in));
+    std::ifstream in(scratch->file("real.json"));
+    real = new json(json::parse(in));
   }
   static void TearDownTestSuite() {
-    delete real_;
-    delete dir_;
+    delete real;
+    delete scratch;
   }
 
   // Merges `doc` written to a file; expects exit 2 and the file named on one line.
   static binary_result refused(const json& doc, const std::string& name) {
-    const std::string file = dir_->file(name);
+    const std::string file = scratch->file(name);
     std::ofstream(file) << doc.dump();
     return refused_text(file);
   }
@@ -53,15 +53,15 @@ class merge_input : public ::testing::Test {
     return r;
   }
 
-  static tpcc::testing::temp_dir* dir_;
-  static json* real_;
+  static tpcc::testing::temp_dir* scratch;
+  static json* real;
 };
 
-tpcc::testing::temp_dir* merge_input::dir_ = nullptr;
-json* merge_input::real_ = nullptr;
+tpcc::testing::temp_dir* merge_input::scratch = nullptr;
+json* merge_input::real = nullptr;
 
 TEST_F(merge_input, TheRealResultMerges) {
-  const binary_result r = run_binary({"merge", dir_->file("real.json")});
+  const binary_result r = run_binary({"merge", scratch->file("real.json")});
   EXPECT_EQ(r.exit_code, 0) << describe(r);
 }
 
@@ -70,14 +70,14 @@ TEST_F(merge_input, TheRealResultMerges) {
 // all): one binary run each.
 TEST_F(merge_input, EachScalarOfAnotherTypeExitsTwoNamingTheField) {
   int tried = 0;
-  for (const auto& s : tpcc::testing::scalars(*real_)) {
+  for (const auto& s : tpcc::testing::scalars(*real)) {
     const bool same_reader_as_first =
         s.path.starts_with("transactions[") && !s.path.starts_with("transactions[0]");
     if (contains(s.path, "buckets") || s.path.starts_with("series[") || same_reader_as_first ||
         tpcc::testing::derived(s.path))
       continue;
-    json bad = *real_;
-    bad[s.pointer] = tpcc::testing::wrong_type((*real_)[s.pointer]);
+    json bad = *real;
+    bad[s.pointer] = tpcc::testing::wrong_type((*real)[s.pointer]);
     const binary_result r = refused(bad, "typed.json");
     EXPECT_TRUE(contains(r.err, "field " + s.path)) << s.path << ": " << r.err;
     ++tried;
@@ -89,7 +89,7 @@ TEST_F(merge_input, TheFieldsThatDumpedCoreExitTwo) {
   for (const char* where : {"/config/terminals_per_warehouse", "/config/isolation",
                             "/series/0/client/deliveries_queued", "/config/warmup_seconds"}) {
     for (const json& v : {json("ten"), json(1e300), json(-3), json::array(), json(nullptr)}) {
-      json bad = *real_;
+      json bad = *real;
       bad[json::json_pointer(where)] = v;
       const binary_result r = refused(bad, "core.json");
       const std::string field = std::string(where).substr(std::string(where).rfind('/') + 1);
@@ -99,8 +99,8 @@ TEST_F(merge_input, TheFieldsThatDumpedCoreExitTwo) {
 }
 
 TEST_F(merge_input, TruncatedGarbageAndDeepFilesExitTwo) {
-  const std::string text = real_->dump();
-  const std::string file = dir_->file("broken.json");
+  const std::string text = real->dump();
+  const std::string file = scratch->file("broken.json");
   for (const std::string& body :
        {text.substr(0, text.size() / 2), std::string("\x01\xff garbage"), std::string(),
         std::string(200'000, '[') + std::string(200'000, ']')}) {
