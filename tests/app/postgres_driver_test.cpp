@@ -620,8 +620,11 @@ TEST(postgres_redact, HidesTheKeyValuePasswordQuotedOrNot) {
   EXPECT_EQ(redact("password=s3cret"), std::string("password=***"));
   EXPECT_EQ(redact("host=db dbname=tpcc"), std::string("host=db dbname=tpcc"));
   EXPECT_EQ(redact("sqlite:/tmp/x.db"), std::string("sqlite:/tmp/x.db"));
-  EXPECT_EQ(redact("host=db dbname password=s3cret"), std::string("host=db dbname password=***"));
-  EXPECT_EQ(redact("host=db password s3cret"), std::string("host=db password ***"));
+  // A word without '=' is hidden too: it may be the rest of a password typed with a space.
+  EXPECT_EQ(redact("host=db dbname password=s3cret"), std::string("host=db *** password=***"));
+  EXPECT_EQ(redact("host=db password s3cret"), std::string("host=db *** ***"));
+  EXPECT_EQ(redact("host=db password=two words dbname=x"),
+            std::string("host=db password=*** *** dbname=x"));
   const std::string unterminated = redact("host=db password='s3cret");
   EXPECT_EQ(unterminated.find("s3cret"), std::string::npos) << unterminated;
 }

@@ -3,12 +3,22 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <string_view>
 
 namespace tpcc::cli {
 namespace {
+
+bool control(char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }
+
+// toml++'s description on one line: it may quote the file's bytes, a newline among them.
+std::string one_line(std::string_view text) {
+  std::string out(text);
+  std::replace_if(out.begin(), out.end(), control, ' ');
+  return out;
+}
 
 std::string where(const std::string& path, const toml::source_region& at) {
   return path + ":" + std::to_string(at.begin.line);
@@ -18,7 +28,14 @@ std::string where(const std::string& path, const toml::source_region& at) {
 std::variant<config_entry, std::string> entry_of(const std::string& path, std::string_view key,
                                                  const toml::node& node) {
   config_entry e{std::string(key), std::nullopt, static_cast<long>(node.source().begin.line)};
+  if (std::any_of(key.begin(), key.end(), control)) {
+    return where(path, node.source()) + ": a key with a control character (no option has one)";
+  }
   if (const auto* s = node.as_string()) {
+    if (std::any_of(s->get().begin(), s->get().end(), control)) {
+      return where(path, node.source()) + ": " + std::string(key) +
+             " holds a control character (a newline, a tab): no option takes one";
+    }
     e.value = s->get();
   } else if (const auto* i = node.as_integer()) {
     e.value = std::to_string(i->get());
@@ -41,9 +58,9 @@ std::variant<std::vector<config_entry>, std::string> read_config_file(const std:
     table = toml::parse_file(path);
   } catch (const toml::parse_error& error) {
     const toml::source_position at = error.source().begin;
-    if (at.line == 0) return path + ": " + std::string(error.description());  // unreadable
+    if (at.line == 0) return path + ": " + one_line(error.description());  // unreadable
     return path + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " +
-           std::string(error.description());
+           one_line(error.description());
   }
   std::vector<config_entry> entries;
   for (const auto& [key, node] : table) {

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include "driver/database.hpp"
@@ -42,5 +43,10 @@ shoal::task<open_result> open_database(database_options options);
 
 // The target with any password replaced by "***", for messages and reports.
 [[nodiscard]] std::string redact(const std::string& target);
+// `message` (a library's or a server's) with every occurrence of the password `target` holds,
+// as libpq or the MySQL reader reads it, replaced by "***".
+[[nodiscard]] std::string without_password(std::string message, const std::string& target);
+// `message` with every occurrence of `secret` (when not empty) replaced by "***".
+[[nodiscard]] std::string without_secret(std::string message, std::string_view secret);
 
 }  // namespace tpcc::driver

@@ -1,10 +1,13 @@
 // redact() (open.hpp): a connection string with its password replaced by "***".
 //
-// Both of libpq's forms, keeping the form: in a URI the password of the user-info part
-// (user:PASSWORD@host) and any `password=` query parameter; in the key/value form the value of
-// `password`, quoted or not. Then a safety net: when libpq parses the string and finds a
-// password that still appears in the result, the result is rebuilt from libpq's parse as
-// key/value pairs with password=***. A string that is neither form is returned unchanged.
+// Both of libpq's forms and the MySQL URI, keeping the form: in a URI the password of the
+// user-info part (user:PASSWORD@host, to the LAST '@', so that a raw '/', '?', '#' or '@' in
+// the password is hidden with it) and any `password=` query parameter (to the next '&'); in the
+// key/value form the value of `password`, quoted or not, and every word without '=' (libpq
+// refuses those; one may be the rest of a password typed with a space). Then safety nets: when
+// libpq or the MySQL reader parses the string and finds a password that still appears in the
+// result, the result is rebuilt from libpq's parse with password=***, or cut to the MySQL
+// scheme. sqlite: and sim: targets, and a target of one word, are returned unchanged.
 #include <libpq-fe.h>
 
 #include <algorithm>
@@ -12,8 +15,13 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
 
+#include "driver/mysql/uri.hpp"
 #include "driver/open.hpp"
+#include "driver/target.hpp"
 
 namespace tpcc::driver {
 
@@ -26,45 +34,55 @@ bool is_uri(std::string_view s) {
          s.starts_with("mysql://") || s.starts_with("mariadb://");
 }
 
-// The query part: every password=VALUE parameter.
-std::string redact_query(std::string_view query) {
-  std::string out;
-  std::size_t start = 0;
-  while (start <= query.size()) {
-    std::size_t end = query.find('&', start);
-    if (end == std::string_view::npos) end = query.size();
-    const std::string_view param = query.substr(start, end - start);
-    if (param.starts_with("password=")) {
-      out.append("password=").append(hidden);
-    } else {
-      out.append(param);
-    }
-    if (end < query.size()) out.push_back('&');
-    start = end + 1;
+// A piece of the target to show as "***".
+struct span {
+  std::size_t from;
+  std::size_t to;
+};
+
+// Every password=VALUE parameter of the query: its value up to the next '&'. Searched from the
+// end of the scheme, not from the first '?' (a raw '?' may be in the password).
+void query_passwords(std::string_view s, std::size_t authority, std::vector<span>& out) {
+  constexpr std::string_view key = "password=";
+  for (std::size_t p = s.find(key, authority); p != std::string_view::npos;
+       p = s.find(key, p + 1)) {
+    if (s[p - 1] != '?' && s[p - 1] != '&') continue;
+    const std::size_t value = p + key.size();
+    const std::size_t end = s.find('&', value);
+    out.push_back({value, end == std::string_view::npos ? s.size() : end});
   }
-  return out;
+}
+
+// The user-info's password: from the first ':' of what precedes the LAST '@' (a raw '@', '/',
+// '?' or '#' typed in a password ends nothing before it) to that '@'.
+void userinfo_password(std::string_view s, std::size_t authority, std::vector<span>& out) {
+  const std::size_t at = s.rfind('@');
+  if (at == std::string_view::npos || at < authority) return;
+  const std::size_t colon = s.substr(0, at).find(':', authority);
+  if (colon != std::string_view::npos) out.push_back({colon + 1, at});
+}
+
+// `s` with each span (merged where they overlap) replaced by "***".
+std::string hide(std::string_view s, std::vector<span> spans) {
+  std::sort(spans.begin(), spans.end(), [](span a, span b) { return a.from < b.from; });
+  std::string out;
+  std::size_t shown = 0;
+  for (const span& x : spans) {
+    if (x.to <= shown) continue;
+    if (x.from >= shown) {
+      out.append(s.substr(shown, x.from - shown)).append(hidden);
+    }
+    shown = x.to;
+  }
+  return out.append(s.substr(shown));
 }
 
 std::string redact_uri(std::string_view s) {
   const std::size_t authority = s.find("://") + 3;
-  std::size_t authority_end = s.find('/', authority);
-  if (authority_end == std::string_view::npos) authority_end = s.size();
-  std::string out;
-  // The last '@' before the path: hides more than libpq's first '@' when a raw '@' is typed.
-  const std::size_t at = s.substr(0, authority_end).rfind('@');
-  std::size_t rest = authority;
-  if (at != std::string_view::npos && at >= authority) {
-    const std::size_t colon = s.substr(0, at).find(':', authority);
-    if (colon != std::string_view::npos) {
-      out.append(s.substr(0, colon + 1)).append(hidden);
-      rest = at;
-    }
-  }
-  if (out.empty()) out.append(s.substr(0, authority));
-  const std::size_t query = s.find('?', rest);
-  if (query == std::string_view::npos) return out.append(s.substr(rest));
-  out.append(s.substr(rest, query + 1 - rest));
-  return out.append(redact_query(s.substr(query + 1)));
+  std::vector<span> spans;
+  userinfo_password(s, authority, spans);
+  query_passwords(s, authority, spans);
+  return hide(s, std::move(spans));
 }
 
 bool space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
@@ -75,16 +93,18 @@ std::string redact_key_values(std::string_view s) {
   std::string out;
   std::size_t i = 0;
   while (i < s.size()) {
+    if (space(s[i])) {
+      out.push_back(s[i++]);
+      continue;
+    }
     const std::size_t key_start = i;
     while (i < s.size() && s[i] != '=' && !space(s[i])) ++i;
     const std::string_view key = s.substr(key_start, i - key_start);
+    const std::size_t key_end = i;
     while (i < s.size() && space(s[i])) ++i;
-    if (i >= s.size() || s[i] != '=') {  // a word without '=': keep it, unless "password"
-      out.append(s.substr(key_start, i - key_start));
-      if (key == "password") {  // "password secret": hide the next word too
-        while (i < s.size() && !space(s[i])) ++i;
-        out.append(hidden);
-      }
+    if (i >= s.size() || s[i] != '=') {  // a word without '=': libpq refuses it, and it may
+      out.append(hidden);                // be the rest of a password typed with a space
+      i = key_end;
       continue;
     }
     ++i;
@@ -126,10 +146,41 @@ std::string rebuilt(const PQconninfoOption* options) {
   return out;
 }
 
+// The password `target` holds, as the MySQL reader or libpq reads it; empty when none.
+std::string password_of(const std::string& target) {
+  if (mysql::is_mysql_uri(target)) {
+    const auto parsed = mysql::parse_uri(target);
+    const auto* u = std::get_if<mysql::uri>(&parsed);
+    return u != nullptr ? u->password : std::string();
+  }
+  std::string password;
+  PQconninfoOption* options = PQconninfoParse(target.c_str(), nullptr);
+  if (options == nullptr) return password;
+  for (const PQconninfoOption* o = options; o->keyword != nullptr; ++o) {
+    if (std::string_view(o->keyword) == "password" && o->val != nullptr) password = o->val;
+  }
+  PQconninfoFree(options);
+  return password;
+}
+
+// The MySQL reader's password, when it still shows: only the scheme is left.
+std::string mysql_net(const std::string& target, std::string out) {
+  const std::string password = password_of(target);
+  if (password.empty() || out.find(password) == std::string::npos) return out;
+  return target.substr(0, target.find("://") + 3).append(hidden);
+}
+
 }  // namespace
 
 std::string redact(const std::string& target) {
-  std::string out = is_uri(target) ? redact_uri(target) : redact_key_values(target);
+  const engine kind = engine_of(target);
+  if (kind == engine::sqlite || kind == engine::sim) return target;  // no password there
+  // A URI of another scheme is refused naming it: its user-info hidden all the same.
+  const bool uri =
+      is_uri(target) || (kind == engine::unknown && target.find("://") != std::string::npos);
+  if (!uri && kind != engine::postgres) return target;  // one word: no password form
+  std::string out = uri ? redact_uri(target) : redact_key_values(target);
+  if (mysql::is_mysql_uri(target)) return mysql_net(target, std::move(out));
   PQconninfoOption* options = PQconninfoParse(target.c_str(), nullptr);
   if (options == nullptr) return out;
   for (const PQconninfoOption* o = options; o->keyword != nullptr; ++o) {
@@ -141,6 +192,19 @@ std::string redact(const std::string& target) {
   }
   PQconninfoFree(options);
   return out;
+}
+
+std::string without_secret(std::string message, std::string_view secret) {
+  if (secret.empty()) return message;
+  for (std::size_t p = message.find(secret); p != std::string::npos;
+       p = message.find(secret, p + hidden.size())) {
+    message.replace(p, secret.size(), hidden);
+  }
+  return message;
+}
+
+std::string without_password(std::string message, const std::string& target) {
+  return without_secret(std::move(message), password_of(target));
 }
 
 }  // namespace tpcc::driver

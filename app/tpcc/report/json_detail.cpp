@@ -1,9 +1,11 @@
 // app/tpcc/report/json_detail.cpp: ISO 8601 times and phase names (see json_detail.hpp).
 #include "report/json_detail.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <ctime>
+#include <string>
 
 namespace tpcc::report::detail {
 
@@ -23,6 +25,22 @@ std::string iso_utc(std::chrono::system_clock::time_point t) {
   return b.data();
 }
 
+namespace {
+
+bool digits(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Each field in its range, the year within what a nanosecond clock holds with room to add a
+// run's durations (1970 to 2200): no overflow when merge shifts times.
+bool plausible(const std::tm& tm) {
+  return tm.tm_year >= 1970 && tm.tm_year <= 2200 && tm.tm_mon >= 1 && tm.tm_mon <= 12 &&
+         tm.tm_mday >= 1 && tm.tm_mday <= 31 && tm.tm_hour >= 0 && tm.tm_hour <= 23 &&
+         tm.tm_min >= 0 && tm.tm_min <= 59 && tm.tm_sec >= 0 && tm.tm_sec <= 60;
+}
+
+}  // namespace
+
 std::optional<std::chrono::system_clock::time_point> parse_iso_utc(std::string_view text) {
   std::tm tm{};
   int fraction = 0;
@@ -34,13 +52,11 @@ std::optional<std::chrono::system_clock::time_point> parse_iso_utc(std::string_v
   }
   std::size_t at = static_cast<std::size_t>(used);
   if (at < s.size() && s[at] == '.') {
-    int digits = 0;
-    if (std::sscanf(s.c_str() + at, ".%3d%n", &fraction, &digits) != 1 || digits != 4) {
-      return std::nullopt;
-    }
-    at += static_cast<std::size_t>(digits);
+    if (at + 4 > s.size() || !digits(s.substr(at + 1, 3))) return std::nullopt;
+    fraction = std::stoi(s.substr(at + 1, 3));
+    at += 4;
   }
-  if (at + 1 != s.size() || s[at] != 'Z') return std::nullopt;
+  if (at + 1 != s.size() || s[at] != 'Z' || !plausible(tm)) return std::nullopt;
   tm.tm_year -= 1900;
   tm.tm_mon -= 1;
   const std::time_t seconds = timegm(&tm);

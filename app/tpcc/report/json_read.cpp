@@ -2,7 +2,11 @@
 //
 // Each accessor names the field it reads by its path ("transactions[2].committed"); a missing
 // or mistyped field throws malformed (internal to this file), which parse_json turns into the
-// error value naming the file and the field.
+// error value naming the file and the field. Numbers are range-checked where they are read
+// (finite; seconds and settings bounded so that merge's clock arithmetic cannot overflow); an
+// optional field, when present, must have its type like any other.
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -24,19 +28,35 @@ struct malformed : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The largest figure a result may hold where a number of seconds or an integer setting is
+// expected: about three years, a billion warehouses. Beyond them the clock arithmetic of merge
+// would overflow; no run comes near them.
+constexpr double max_seconds = 1e8;
+constexpr std::int64_t max_integer = 1'000'000'000;
+
+// `path` as one line: a key with a control character (a newline) shown as '?'.
+std::string printable(std::string path) {
+  for (char& c : path) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  }
+  return path;
+}
+
 // A JSON value and where it is in the document.
 struct at {
   const json& value;
   std::string path;
 
   [[noreturn]] void fail(std::string_view what) const {
-    throw malformed(std::string("field ").append(path).append(": ").append(what));
+    throw malformed(std::string("field ").append(printable(path)).append(": ").append(what));
   }
-  [[nodiscard]] at operator[](const char* key) const {
+  [[nodiscard]] bool has(const std::string& key) const {
+    return value.is_object() && value.contains(key);
+  }
+  [[nodiscard]] at operator[](const std::string& key) const {
     if (!value.is_object()) fail("expected an object");
     const auto it = value.find(key);
-    const std::string where =
-        path.empty() ? std::string(key) : std::string(path).append(".").append(key);
+    const std::string where = path.empty() ? key : std::string(path).append(".").append(key);
     if (it == value.end()) at{value, where}.fail("missing");
     return at{*it, where};
   }
@@ -54,13 +74,24 @@ struct at {
       fail("expected a non-negative integer");
     return value.get<std::uint64_t>();
   }
+  // An integer from 0 to max_integer.
   [[nodiscard]] std::int64_t integer() const {
-    if (!value.is_number_integer()) fail("expected an integer");
+    if (!value.is_number_integer() ||
+        (!value.is_number_unsigned() && value.get<std::int64_t>() < 0) ||
+        value.get<std::uint64_t>() > static_cast<std::uint64_t>(max_integer))
+      fail("expected an integer from 0 to 1000000000");
     return value.get<std::int64_t>();
   }
+  // A finite number.
   [[nodiscard]] double number() const {
-    if (!value.is_number()) fail("expected a number");
+    if (!value.is_number() || !std::isfinite(value.get<double>())) fail("expected a number");
     return value.get<double>();
+  }
+  // A number from 0 to max_seconds (seconds, or a factor).
+  [[nodiscard]] double bounded() const {
+    const double x = value.is_number() ? value.get<double>() : -1;
+    if (!(x >= 0 && x <= max_seconds)) fail("expected a number from 0 to 1e8");
+    return x;
   }
   [[nodiscard]] bool boolean() const {
     if (!value.is_boolean()) fail("expected true or false");
@@ -72,14 +103,15 @@ struct at {
   }
   [[nodiscard]] std::chrono::system_clock::time_point time() const {
     const auto t = detail::parse_iso_utc(text());
-    if (!t) fail("expected an ISO 8601 UTC time such as 2024-05-01T12:00:00.000Z");
+    if (!t)
+      fail("expected an ISO 8601 UTC time from 1970 to 2200 such as 2024-05-01T12:00:00.000Z");
     return *t;
   }
 };
 
 std::chrono::nanoseconds duration(const at& a) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
-      std::chrono::duration<double>(a.number()));
+      std::chrono::duration<double>(a.bounded()));
 }
 
 // The [index, upper_edge_us, count] entries, checked against this build's layout.
@@ -123,17 +155,27 @@ void check_layout(const at& a) {
   }
 }
 
+// Older files: none (read committed).
+driver::isolation isolation(const at& config) {
+  if (!config.has("isolation")) return driver::isolation::read_committed;
+  const at a = config["isolation"];
+  const std::string level = a.text();
+  if (level == "read-committed") return driver::isolation::read_committed;
+  if (level == "repeatable-read") return driver::isolation::repeatable_read;
+  if (level == "serializable") return driver::isolation::serializable;
+  a.fail("expected read-committed, repeatable-read or serializable");
+}
+
 run::run_config config(const at& a) {
   run::run_config c;
   c.warehouses = a["warehouses"].integer();
-  c.terminals_per_warehouse = a.value.value("terminals_per_warehouse", std::int64_t{10});
+  if (a.has("terminals_per_warehouse"))  // older files: none (the spec's 10)
+    c.terminals_per_warehouse = a["terminals_per_warehouse"].integer();
   c.warmup = duration(a["warmup_seconds"]);
   c.measure = duration(a["measure_seconds"]);
   c.drain = duration(a["drain_seconds"]);
-  c.wait_scale = a["wait_scale"].number();
-  const std::string level = a.value.value("isolation", "read-committed");  // older files: none
-  if (level == "repeatable-read") c.isolation = driver::isolation::repeatable_read;
-  if (level == "serializable") c.isolation = driver::isolation::serializable;
+  c.wait_scale = a["wait_scale"].bounded();
+  c.isolation = isolation(a);
   c.deliverers = a["deliverers"].count();
   c.seed = a["seed"].count();
   c.shard.index = a["shard"]["index"].integer();
@@ -147,38 +189,36 @@ run::run_config config(const at& a) {
   return c;
 }
 
-// Files written before results carried their provenance have none: left empty.
-run::provenance origin(const json& doc) {
+// Files written before results carried their provenance have none: left empty; so is each
+// field a file lacks.
+run::provenance origin(const at& doc) {
   run::provenance p;
-  if (!doc.contains("provenance") || !doc["provenance"].is_object()) return p;
-  const json& o = doc["provenance"];
-  try {
-    p.command_line = o.value("command_line", "");
-    p.version = o.value("version", "");
-    p.commit = o.value("commit", "");
-    p.server_version = o.value("server_version", "");
-    p.host = o.value("host", "");
-    p.cores = o.value("cores", 0U);
-    p.workers = o.value("workers", std::size_t{0});
-    p.connections = o.value("connections", std::size_t{0});
-  } catch (const json::exception& e) {
-    throw malformed(std::string("field provenance: ").append(e.what()));
-  }
+  if (!doc.has("provenance") || !doc["provenance"].value.is_object()) return p;
+  const at o = doc["provenance"];
+  const auto text = [&o](const char* key) { return o.has(key) ? o[key].text() : std::string(); };
+  const auto count = [&o](const char* key) {
+    return o.has(key) ? static_cast<std::size_t>(o[key].integer()) : std::size_t{0};
+  };
+  p.command_line = text("command_line");
+  p.version = text("version");
+  p.commit = text("commit");
+  p.server_version = text("server_version");
+  p.host = text("host");
+  p.cores = static_cast<unsigned>(count("cores"));
+  p.workers = count("workers");
+  p.connections = count("connections");
   return p;
 }
 
 // Absent (older files) or null: no check ran with this result.
-run::consistency_status consistency(const json& doc) {
+run::consistency_status consistency(const at& doc) {
   run::consistency_status c;
-  if (!doc.contains("consistency_check") || doc["consistency_check"].is_null()) return c;
-  try {
-    const json& o = doc["consistency_check"];
-    c.checked = true;
-    c.conditions = o.at("conditions").get<std::size_t>();
-    c.failing = o.at("failing").get<std::vector<std::string>>();
-  } catch (const json::exception& e) {
-    throw malformed(std::string("field consistency_check: ").append(e.what()));
-  }
+  if (!doc.has("consistency_check") || doc["consistency_check"].value.is_null()) return c;
+  const at o = doc["consistency_check"];
+  c.checked = true;
+  c.conditions = static_cast<std::size_t>(o["conditions"].integer());
+  const at failing = o["failing"];
+  for (std::size_t i = 0; i < failing.array().size(); ++i) c.failing.push_back(failing[i].text());
   return c;
 }
 
@@ -202,7 +242,7 @@ void per_kind(const at& a, Read read) {
 stats::outcome_counts outcomes(const at& e) {
   stats::outcome_counts o;
   for (const stats::outcome_info& i : stats::outcome_table) {
-    o[i.outcome] = e[std::string(i.key).c_str()].count();
+    o[i.outcome] = e[std::string(i.key)].count();
   }
   return o;
 }
@@ -211,7 +251,7 @@ stats::outcome_counts outcomes(const at& e) {
 stats::error_class_counts error_classes(const at& a) {
   if (!a.value.is_object()) a.fail("expected an object of counts by SQLSTATE class");
   stats::error_class_counts out;
-  for (const auto& [cls, n] : a.value.items()) out[cls] = a[cls.c_str()].count();
+  for (const auto& [cls, n] : a.value.items()) out[cls] = a[cls].count();
   return out;
 }
 
@@ -255,18 +295,18 @@ stats::kind_totals kind_totals(const at& e) {
 stats::input_counts inputs(const at& a) {
   stats::input_counts in;
   for (const stats::input_counter& c : stats::input_counter_table) {
-    in.*c.field = a[std::string(c.key).c_str()].count();
+    in.*c.field = a[std::string(c.key)].count();
   }
-  in.think_seconds = a[std::string(stats::think_seconds_key).c_str()].number();
+  in.think_seconds = a[std::string(stats::think_seconds_key)].number();
   // Written since the thinks are counted by start; older results judge by their mean alone.
   if (a.value.contains(stats::think_censored_key)) {
-    in.think_censored = a[std::string(stats::think_censored_key).c_str()].count();
-    in.think_relative = a[std::string(stats::think_relative_key).c_str()].number();
+    in.think_censored = a[std::string(stats::think_censored_key)].count();
+    in.think_relative = a[std::string(stats::think_relative_key)].number();
   }
   // Written since each think's lateness is counted; older results count none.
   if (a.value.contains(stats::think_late_seconds_key)) {
-    in.think_late_seconds = a[std::string(stats::think_late_seconds_key).c_str()].number();
-    in.think_late_relative = a[std::string(stats::think_late_relative_key).c_str()].number();
+    in.think_late_seconds = a[std::string(stats::think_late_seconds_key)].number();
+    in.think_late_relative = a[std::string(stats::think_late_relative_key)].number();
   }
   return in;
 }
@@ -281,8 +321,8 @@ void deliveries(const at& a, stats::snapshot& s) {
 
 stats::client_totals client(const at& a) {
   stats::client_totals c;
-  c.cpu_seconds = a["cpu_seconds"].number();
-  c.measure_cpu_seconds = a["measure_cpu_seconds"].number();
+  c.cpu_seconds = a["cpu_seconds"].bounded();
+  c.measure_cpu_seconds = a["measure_cpu_seconds"].bounded();
   c.peak_rss_bytes = a["peak_rss_bytes"].count();
   c.rss_before_terminals = a["rss_before_terminals"].count();
   c.rss_with_terminals = a["rss_with_terminals"].count();
@@ -309,16 +349,17 @@ stats::client_sample client_sample(const at& a) {
   c.pool_size = a["pool_size"].count();
   c.pool_in_use = a["pool_in_use"].count();
   c.pool_waiting = a["pool_waiting"].count();
-  c.deliveries_queued = a.value.value("deliveries_queued", std::size_t{0});  // older files: none
-  c.cpu_seconds = a["cpu_seconds"].number();
+  if (a.has("deliveries_queued"))  // older files: none
+    c.deliveries_queued = static_cast<std::size_t>(a["deliveries_queued"].count());
+  c.cpu_seconds = a["cpu_seconds"].bounded();
   c.rss_bytes = a["rss_bytes"].count();
   return c;
 }
 
 stats::interval_sample sample(const at& a) {
   stats::interval_sample s;
-  s.start_seconds = a["start_seconds"].number();
-  s.end_seconds = a["end_seconds"].number();
+  s.start_seconds = a["start_seconds"].bounded();
+  s.end_seconds = a["end_seconds"].bounded();
   const auto p = detail::parse_phase(a["phase"].text());
   if (!p) a["phase"].fail("expected starting, warm-up, measuring, draining or done");
   s.in = *p;
@@ -370,8 +411,8 @@ void figures(const at& doc, run::run_result& r) {
   r.terminals = doc["terminals"].integer();
   r.first_warehouse = doc["first_warehouse"].integer();
   r.last_warehouse = doc["last_warehouse"].integer();
-  r.wait_scale = doc["wait_scale"].number();
-  r.measured_seconds = doc["measured_seconds"].number();
+  r.wait_scale = doc["wait_scale"].bounded();
+  r.measured_seconds = doc["measured_seconds"].bounded();
   r.interrupted = doc["interrupted"].boolean();
   r.drained = doc["drained"].boolean();
   r.fatal = doc["fatal"].text();
@@ -404,18 +445,48 @@ loaded_result document(const at& doc) {
   r.started = doc["started"].time();
   r.ended = doc["ended"].time();
   r.config = config(doc["config"]);
-  r.origin = origin(doc.value);
-  r.consistency = consistency(doc.value);
+  r.origin = origin(doc);
+  r.consistency = consistency(doc);
   r.load_constants = constants(doc["nurand"]["load"]);
   r.run_constants = constants(doc["nurand"]["run"]);
   figures(doc, r);
   return out;
 }
 
+// A result nests six levels; anything far deeper is refused before it is parsed.
+constexpr int max_nesting = 64;
+
+// How deep the arrays and objects of `text` nest (brackets inside strings not counted).
+int nesting(std::string_view text) {
+  int depth = 0;
+  int deepest = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
 }  // namespace
 
 std::variant<loaded_result, std::string> parse_json(std::string_view text,
                                                     const std::string& name) {
+  if (nesting(text) > max_nesting) {
+    return std::string(name)
+        .append(": nested deeper than ")
+        .append(std::to_string(max_nesting))
+        .append(" levels (not a shoal-tpcc result)");
+  }
   const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return std::string(name).append(": not valid JSON");
   try {

@@ -135,6 +135,16 @@ TEST_F(config_file_test, ErrorsNameTheFileAndTheLine) {
             std::string::npos);
 }
 
+// Found by the config_file fuzz target: toml++ quotes the file's bytes, a newline among them.
+TEST_F(config_file_test, EveryErrorIsOneLine) {
+  for (const std::string text :
+       {"no-tui = tru\n", "\"dura\\ntion\" = \"1m\"\n", "duration = \"1m\\n2m\"\n"}) {
+    const std::string error = error_of({"run", "--config", write(text)});
+    EXPECT_FALSE(error.empty()) << text;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  }
+}
+
 TEST(cli_values, DurationsTakeUnits) {
   EXPECT_EQ(tpcc::cli::read_duration("250ms"), 250ms);
   EXPECT_EQ(tpcc::cli::read_duration("90s"), 90s);

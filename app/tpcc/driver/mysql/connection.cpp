@@ -11,6 +11,7 @@
 #include <stop_token>
 #include <utility>
 
+#include "driver/open.hpp"
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
 #include "shoal/timeout.hpp"
@@ -88,7 +89,8 @@ shoal::task<outcome> connection::connect(const uri& target, const std::string& s
     status = mysql_real_connect_cont(&ret, mysql_, ready);
   }
   if (ret == nullptr) {
-    outcome failure = connect_failure(shown, mysql_errno(mysql_), mysql_error(mysql_));
+    outcome failure = connect_failure(shown, mysql_errno(mysql_),
+                                      without_secret(mysql_error(mysql_), target.password));
     close();
     co_return failure;
   }

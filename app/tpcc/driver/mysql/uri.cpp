@@ -66,19 +66,49 @@ std::string query_setting(uri& u, std::string_view key, std::string value) {
   return {};
 }
 
+// After a password= setting nothing of the query is quoted: a raw '&' in the password would
+// make its rest look like a setting.
 std::string read_query(uri& u, std::string_view query) {
+  bool after_password = false;
   while (!query.empty()) {
     const std::size_t amp = query.find('&');
     const std::string_view pair = query.substr(0, amp);
     query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
     if (pair.empty()) continue;
     const std::size_t eq = pair.find('=');
-    if (eq == std::string_view::npos) return "setting '" + std::string(pair) + "' has no value";
+    if (eq == std::string_view::npos) {
+      return after_password ? "a setting without a value after password= (write a '&' in a "
+                              "password as %26)"
+                            : "setting '" + std::string(pair) + "' has no value";
+    }
     std::optional<std::string> value = decode(pair.substr(eq + 1));
     if (!value) return "a malformed %-escape in setting '" + std::string(pair.substr(0, eq)) + "'";
     if (std::string why = query_setting(u, pair.substr(0, eq), std::move(*value)); !why.empty()) {
-      return why;
+      return after_password ? "a malformed setting after password= (write a '&' in a "
+                              "password as %26)"
+                            : why;
     }
+    after_password = after_password || pair.substr(0, eq) == "password";
+  }
+  return {};
+}
+
+std::string read_userinfo(uri& u, std::string_view userinfo) {
+  const std::size_t colon = userinfo.find(':');
+  // "host/db?password=a@b": the '@' was a query value's; the user name would quote it.
+  if (userinfo.substr(0, colon).find_first_of("/?") != std::string_view::npos ||
+      userinfo.find("?password=") != std::string_view::npos ||
+      userinfo.find("&password=") != std::string_view::npos) {
+    return "an '@' after the host, or a raw '/' or '?' in the user name (write them %40, %2F "
+           "and %3F)";
+  }
+  std::optional<std::string> user = decode(userinfo.substr(0, colon));
+  if (!user) return "a malformed %-escape in the user name";
+  if (!user->empty()) u.user = std::move(*user);
+  if (colon != std::string_view::npos) {
+    std::optional<std::string> password = decode(userinfo.substr(colon + 1));
+    if (!password) return "a malformed %-escape in the password";
+    u.password = std::move(*password);
   }
   return {};
 }
@@ -114,6 +144,11 @@ std::variant<uri, std::string> parse_uri(std::string_view text) {
   if (!is_mysql_uri(text)) return std::string("does not start with mysql:// or mariadb://");
   uri u;
   std::string_view rest = text.substr(text.find("://") + 3);
+  // The user-info first, to the LAST '@': a raw '/', '?', '#' or '@' in a password stays in it.
+  if (const std::size_t at = rest.rfind('@'); at != std::string_view::npos) {
+    if (std::string why = read_userinfo(u, rest.substr(0, at)); !why.empty()) return why;
+    rest = rest.substr(at + 1);
+  }
   std::string_view query;
   if (const std::size_t q = rest.find('?'); q != std::string_view::npos) {
     query = rest.substr(q + 1);
@@ -123,19 +158,6 @@ std::variant<uri, std::string> parse_uri(std::string_view text) {
   if (const std::size_t slash = rest.find('/'); slash != std::string_view::npos) {
     path = rest.substr(slash + 1);
     rest = rest.substr(0, slash);
-  }
-  if (const std::size_t at = rest.rfind('@'); at != std::string_view::npos) {
-    const std::string_view userinfo = rest.substr(0, at);
-    rest = rest.substr(at + 1);
-    const std::size_t colon = userinfo.find(':');
-    std::optional<std::string> user = decode(userinfo.substr(0, colon));
-    if (!user) return std::string("a malformed %-escape in the user name");
-    if (!user->empty()) u.user = std::move(*user);
-    if (colon != std::string_view::npos) {
-      std::optional<std::string> password = decode(userinfo.substr(colon + 1));
-      if (!password) return std::string("a malformed %-escape in the password");
-      u.password = std::move(*password);
-    }
   }
   if (std::string why = read_host_port(u, rest); !why.empty()) return why;
   if (!path.empty()) {

@@ -1,8 +1,10 @@
 // app/tpcc/driver/mysql/uri.hpp: a MySQL or MariaDB --db target, read.
 //
 // What: `mysql://[user[:password]@][host][:port][/database][?key=value&...]`, `mariadb://` the
-// same. User, password and database may be percent-encoded (%40 for '@'). The host defaults to
-// localhost, the port to 3306, the user to "root", the database to "tpcc". Query keys:
+// same. User, password and database may be percent-encoded (%40 for '@'). The user-info ends at
+// the LAST '@' of the target, so a password may hold a raw '/', '?', '#' or '@' (generated
+// passwords do); an '@' in the database name or a query value is then written %40. The host
+// defaults to localhost, the port to 3306, the user to "root", the database to "tpcc". Query keys:
 //   socket=/path       connect over this Unix socket (host and port are then ignored);
 //   ssl=true           require TLS (the server's certificate is not verified);
 //   ssl=verify         require TLS and verify the server's certificate and host name;

@@ -9,6 +9,7 @@
 #include <stop_token>
 #include <utility>
 
+#include "driver/open.hpp"
 #include "shoal/stop.hpp"
 #include "shoal/timeout.hpp"
 
@@ -19,7 +20,8 @@ namespace {
 void swallow_notice(void* /*arg*/, const PGresult* /*notice*/) {}
 void swallow_message(void* /*arg*/, const char* /*message*/) {}
 
-outcome connect_failure(const std::string& shown, const std::string& why) {
+outcome connect_failure(const std::string& shown, const std::string& conninfo, std::string why) {
+  why = without_password(std::move(why), conninfo);
   // Wrong credentials or database: retrying will not help; anything else may be transient.
   const bool refused = why.find("authentication") != std::string::npos ||
                        why.find("does not exist") != std::string::npos;
@@ -49,11 +51,11 @@ shoal::task<outcome> connection::connect(const std::string& conninfo, const std:
   const std::array<const char*, 3> keys{"dbname", "fallback_application_name", nullptr};
   const std::array<const char*, 3> values{conninfo.c_str(), "shoal-tpcc", nullptr};
   conn_ = PQconnectStartParams(keys.data(), values.data(), 1);
-  if (conn_ == nullptr) co_return connect_failure(shown, "out of memory");
+  if (conn_ == nullptr) co_return connect_failure(shown, conninfo, "out of memory");
   PQsetNoticeReceiver(conn_, &swallow_notice, nullptr);
   PQsetNoticeProcessor(conn_, &swallow_message, nullptr);
   if (PQstatus(conn_) == CONNECTION_BAD) {
-    outcome failure = connect_failure(shown, one_line(PQerrorMessage(conn_)));
+    outcome failure = connect_failure(shown, conninfo, one_line(PQerrorMessage(conn_)));
     close();
     co_return failure;
   }
@@ -62,21 +64,22 @@ shoal::task<outcome> connection::connect(const std::string& conninfo, const std:
   if (status != io_status::ok) {
     close();
     if (caller.stop_requested()) co_return outcome::make(outcome_kind::failed, "", "cancelled");
-    co_return connect_failure(shown, "timed out after " + std::to_string(timeout.count()) + " ms");
+    co_return connect_failure(shown, conninfo,
+                              "timed out after " + std::to_string(timeout.count()) + " ms");
   }
   if (PQstatus(conn_) != CONNECTION_OK) {
-    outcome failure = connect_failure(shown, one_line(PQerrorMessage(conn_)));
+    outcome failure = connect_failure(shown, conninfo, one_line(PQerrorMessage(conn_)));
     close();
     co_return failure;
   }
   if (PQsetnonblocking(conn_, 1) != 0 || PQenterPipelineMode(conn_) != 1) {
-    outcome failure = connect_failure(shown, one_line(PQerrorMessage(conn_)));
+    outcome failure = connect_failure(shown, conninfo, one_line(PQerrorMessage(conn_)));
     close();
     co_return failure;
   }
   if (!watch(PQsocket(conn_))) {
     close();
-    co_return connect_failure(shown, "cannot watch the connection's socket");
+    co_return connect_failure(shown, conninfo, "cannot watch the connection's socket");
   }
   co_return outcome::success();
 }

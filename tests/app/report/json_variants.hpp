@@ -1,0 +1,95 @@
+// tests/app/report/json_variants.hpp: hostile variants of a real result document, for the tests
+// of the result reader (in process and through `shoal-tpcc merge`).
+//
+// What: scalars(doc) lists every scalar of a document with the path the reader names it by
+// ("transactions[2].histograms.response.max_us"); wrong_type(v) is a value of another JSON type
+// than v. Thread-safety: plain functions.
+#pragma once
+
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace tpcc::testing {
+
+struct scalar_at {
+  nlohmann::json::json_pointer pointer;
+  std::string path;  // as the reader's messages name it
+};
+
+namespace detail {
+inline void collect(const nlohmann::json& v, const nlohmann::json::json_pointer& p,
+                    const std::string& path, std::vector<scalar_at>& out) {
+  if (v.is_object()) {
+    for (const auto& [key, child] : v.items()) {
+      collect(child, p / key, path.empty() ? key : path + "." + key, out);
+    }
+  } else if (v.is_array()) {
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      collect(v[i], p / i, path + "[" + std::to_string(i) + "]", out);
+    }
+  } else {
+    out.push_back({p, path});
+  }
+}
+}  // namespace detail
+
+// Every scalar but those of repeated entries past the first two: buckets[2...], series[2...]
+// and worker_busy[2...] are read as their first entries are.
+inline std::vector<scalar_at> scalars(const nlohmann::json& doc) {
+  std::vector<scalar_at> all;
+  detail::collect(doc, nlohmann::json::json_pointer(), "", all);
+  std::vector<scalar_at> out;
+  for (scalar_at& s : all) {
+    bool repeated = false;
+    for (const char* list : {"buckets[", "series[", "worker_busy[", "workers["}) {
+      const std::size_t at = s.path.find(list);
+      repeated = repeated ||
+                 (at != std::string::npos && s.path.compare(at + std::strlen(list), 2, "0]") != 0 &&
+                  s.path.compare(at + std::strlen(list), 2, "1]") != 0);
+    }
+    if (!repeated) out.push_back(std::move(s));
+  }
+  return out;
+}
+
+// A value of another type: a number for a string or null, a string for a number or a boolean.
+inline nlohmann::json wrong_type(const nlohmann::json& v) {
+  if (v.is_string() || v.is_null()) return 7;
+  if (v.is_boolean()) return "yes";
+  return "7";
+}
+
+// Names of fields the reader does not read: figures derived from the counts (recomputed on
+// reading), and descriptions for people. A wrong type there changes nothing.
+inline bool derived(const std::string& path) {
+  for (const char* part : {"verdict",
+                           "mean_us",
+                           "p50_us",
+                           "p90_us",
+                           "p95_us",
+                           "p99_us",
+                           "p99_9_us",
+                           "p99_99_us",
+                           "tpmc",
+                           "completed_per_minute",
+                           "round_trips_per_transaction",
+                           ".failures",
+                           ".completed",
+                           "histogram_layout.unit",
+                           "histogram_layout.bucket_count",
+                           "histogram_layout.bucket_entry",
+                           "histogram_layout.rule",
+                           "consistency_check.passed",
+                           "summary",
+                           "capacity_mode",
+                           "efficiency",
+                           "c_last_delta",
+                           "tpc_c_waits"}) {
+    if (path.find(part) != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace tpcc::testing
