@@ -182,6 +182,35 @@ join_behind() {
   fi
 }
 
+# run_tests PRESET: the preset's tests, then the skips: a test that skipped (a missing server,
+# browser or tool, or a build where it cannot apply) must be listed for this preset in
+# tests/expected_skips.txt with its reason, or the run fails: so that a green run never hides a
+# test that did not run.
+run_tests() {
+  local log="build/$1.ctest.log" skipped unexpected=() name
+  ctest --preset "$(test_preset "$1")" 2>&1 | tee "${log}"
+  skipped=$(sed -n -E 's/.*Test +#[0-9]+: ([^ ]+) .*\*\*\*Skipped.*/\1/p' "${log}")
+  for name in ${skipped}; do
+    expected_skip "$1" "${name}" || unexpected+=("${name}")
+  done
+  [ -z "${skipped}" ] || echo "=== $1: $(echo "${skipped}" | wc -l) skipped as expected or listed below ==="
+  if [ ${#unexpected[@]} -gt 0 ]; then
+    printf '  skipped, and not in tests/expected_skips.txt for %s: %s\n' "$1" "${unexpected[@]}"
+    return 1
+  fi
+}
+
+# expected_skip PRESET TEST: whether tests/expected_skips.txt lists TEST as skipping in PRESET
+# (lines "PRESET-REGEX TEST-REGEX reason...", both regexes anchored; # starts a comment).
+expected_skip() {
+  local preset_re test_re reason
+  while read -r preset_re test_re reason; do
+    case "${preset_re}" in '' | '#'*) continue ;; esac
+    [[ "$1" =~ ^(${preset_re})$ ]] && [[ "$2" =~ ^(${test_re})$ ]] && return 0
+  done < tests/expected_skips.txt
+  return 1
+}
+
 mkdir -p build
 for i in "${!presets[@]}"; do
   preset=${presets[$i]}
@@ -198,7 +227,7 @@ for i in "${!presets[@]}"; do
     build_behind "${next}"
   fi
   seed_test_costs "${preset}"
-  step "${preset} test" ctest --preset "$(test_preset "${preset}")"
+  step "${preset} test" run_tests "${preset}"
 done
 
 if [ -n "${lint_pid}" ]; then
