@@ -113,7 +113,7 @@ shoal::task<std::uint64_t> trips(tpcc::driver::session& s,
   co_return s.round_trips() - before;
 }
 
-// The round trips each transaction's design promises (docs/design/tpcc-transactions.md), on
+// The round trips each transaction's design promises (docs/tpcc/design/tpcc-transactions.md), on
 // the one engine that pipelines; also runs Order-Status, Delivery and Stock-Level there.
 shoal::task<void> expect_round_trips(tpcc::driver::session& s) {
   // Each count is bound to a local first: g++ 12 miscompiles a co_await inside the condition
