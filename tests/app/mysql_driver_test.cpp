@@ -28,8 +28,8 @@
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
 #include "shoal/when_all.hpp"
-#include "support/mariadb_server.hpp"
 #include "support/running_pool.hpp"
+#include "testing/mariadb_server.hpp"
 
 namespace {
 

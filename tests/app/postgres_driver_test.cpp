@@ -29,8 +29,8 @@
 #include "shoal/sync_wait.hpp"
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
-#include "support/postgres_server.hpp"
 #include "support/running_pool.hpp"
+#include "testing/postgres_server.hpp"
 
 namespace {
 
