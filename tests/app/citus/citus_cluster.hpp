@@ -17,7 +17,7 @@
 #include <memory>
 #include <string>
 
-#include "postgres_server.hpp"
+#include "testing/postgres_server.hpp"
 
 namespace tpcc::testing {
 

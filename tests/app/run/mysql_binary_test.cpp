@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "binary.hpp"
-#include "mariadb_server.hpp"
 #include "temp_dir.hpp"
+#include "testing/mariadb_server.hpp"
 
 namespace {
 
