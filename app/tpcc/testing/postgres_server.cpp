@@ -16,8 +16,6 @@ namespace tpcc::testing {
 
 namespace {
 
-using tpcc::testing::require_in_ci;
-
 namespace fs = std::filesystem;
 
 constexpr int socket_port = 5432;  // only names the socket file; nothing listens on TCP
