@@ -2,7 +2,7 @@
 # Checks shoal-tpcc's layering without a build: prints each module's includes of other modules
 # and fails on one that crosses the layer diagram upward (or sideways).
 #
-# The diagram (app/tpcc/README.md, docs/design/tpcc-layers.md) is the `rank` table below: a
+# The diagram (app/tpcc/README.md, docs/tpcc/design/tpcc-layers.md) is the `rank` table below: a
 # module may include itself and the modules it links, and it may link only modules of a lower
 # rank. The links are read from each module's CMakeLists.txt (`tpcc_module(NAME ... DEPENDS
 # ...)`), the same ones the build enforces with per-module include roots; this script also

@@ -18,7 +18,7 @@ packages=(
   libpq-dev postgresql libsqlite3-dev libfmt-dev nlohmann-json3-dev libncurses-dev
   libtomlplusplus-dev  # --config FILE (TOML)
   # MySQL / MariaDB: the driver's Connector/C, and the server binaries the tests start in a
-  # temporary directory of their own (tests/support/mariadb_server.hpp; the packaged service is
+  # temporary directory of their own (app/tpcc/testing/mariadb_server.hpp; the packaged service is
   # not used by them)
   libmariadb-dev mariadb-server
   # tests that drive the binary as a person would

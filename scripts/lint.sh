@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Checks that the code obeys .clang-format and .clang-tidy. Configures a compile database of its
-# own (build/lint: the release preset, one entry per source, no unity batches, no precompiled
+# Checks that the code obeys .clang-format and .clang-tidy, the layering, and that the links
+# between files resolve (scripts/check-links.py). Configures a compile database of its own
+# (build/lint: the release preset, one entry per source, no unity batches, no precompiled
 # header, so each source is checked on its own includes); builds nothing.
 # clang-format reads every file; clang-tidy every non-test source (src/, app/, examples/, bench/),
 # and with --all the tests' sources too (scripts/test.sh --full; CI leaves them out for its time).
@@ -13,6 +14,8 @@ cmake --preset release -B build/lint -DCMAKE_UNITY_BUILD=OFF -DSHOAL_TEST_PCH=OF
 
 # The application's layering (app/tpcc/README.md): no include crosses the diagram upward.
 scripts/check-layers.sh -q
+# Every relative markdown link and every docs/...md path named in the tree resolves.
+scripts/check-links.py
 
 mapfile -t files < <(git ls-files '*.hpp' '*.cpp')
 clang-format-19 --dry-run -Werror "${files[@]}"

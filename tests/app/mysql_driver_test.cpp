@@ -1,4 +1,4 @@
-// The MySQL / MariaDB driver against a real, throwaway MariaDB server (tests/support/
+// The MySQL / MariaDB driver against a real, throwaway MariaDB server (app/tpcc/testing/
 // mariadb_server.hpp) on a Unix socket, driven from a 2-worker pool: typed rows, parameters
 // used twice, a multi-step statement, round trips, an error aborting the transaction, a
 // deadlock between two sessions (retryable), a killed connection (connection_lost) and the pool
@@ -28,8 +28,8 @@
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
 #include "shoal/when_all.hpp"
-#include "support/mariadb_server.hpp"
 #include "support/running_pool.hpp"
+#include "testing/mariadb_server.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The PostgreSQL driver against a real, throwaway PostgreSQL server (tests/support/
+// The PostgreSQL driver against a real, throwaway PostgreSQL server (app/tpcc/testing/
 // postgres_server.hpp) on a Unix socket, driven from a 2-worker pool: typed rows, pipelined
 // round trips, an error in the middle of a pipeline, a serialization failure between two
 // sessions, a server restart under an open pool, pool exhaustion with cancellation, bad
@@ -29,8 +29,8 @@
 #include "shoal/sync_wait.hpp"
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
-#include "support/postgres_server.hpp"
 #include "support/running_pool.hpp"
+#include "testing/postgres_server.hpp"
 
 namespace {
 

@@ -9,10 +9,10 @@
 // A chunk's statements run in one transaction, at the database's isolation level: check a
 // quiesced database, as clause 3.3.3 does after a run. They run one at a time (a round trip
 // each, plus the commit), so that each is timed: condition_result::duration sums its
-// statement's time over the chunks (docs/design/tpcc-check.md weighs the cost).
+// statement's time over the chunks (docs/tpcc/design/tpcc-check.md weighs the cost).
 // Condition 3.3.2.11 as written holds for the population of clause 4.3 (2100 delivered orders
 // per district); after a run it is checked in the form that stays true, see
-// docs/design/tpcc-check.md.
+// docs/tpcc/design/tpcc-check.md.
 //
 // Lifetime: `db` and `options` must outlive the await (the coroutine keeps references).
 //

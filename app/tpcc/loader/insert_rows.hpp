@@ -3,9 +3,9 @@
 // What: writes a bulk_rows with INSERT statements of up to 100 rows each
 // (`INSERT INTO t (cols) VALUES ($1, ...), (...)`), all of one chunk sent as one execute_batch
 // in the current transaction (so a pipelining driver sends them in one round trip). It exists
-// to measure COPY against (bench/load_bench.cpp, load_method::insert); the loader's default is
-// session::copy. The statements are built once per (table, rows) and kept for the process's
-// lifetime: drivers key prepared statements by the statement's address.
+// to measure COPY against (app/tpcc/bench/load_bench.cpp, load_method::insert); the loader's
+// default is session::copy. The statements are built once per (table, rows) and kept for the
+// process's lifetime: drivers key prepared statements by the statement's address.
 //
 // Awaiting insert_rows:
 //   Result: ok, or the first failed outcome (the transaction is then aborted: roll it back).

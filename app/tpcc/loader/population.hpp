@@ -5,7 +5,7 @@
 // (30,000), ORDERS (30,000), NEW_ORDER (9,000), ORDER_LINE (5..15 per order, about 300,000) and
 // STOCK (100,000). `next(out, max_rows)` fills `out` with at most max_rows rows of ONE table,
 // columns in schema::find_table(table)->columns order, and returns false once every table is
-// done. The values follow clause 4.3.3.1 (see docs/design/tpcc-loader.md for each column).
+// done. The values follow clause 4.3.3.1 (see docs/tpcc/design/tpcc-loader.md for each column).
 //
 // Deterministic: the same seed (and w_id, constants, load time) gives the same rows whatever the
 // chunk sizes, so a resumed load regenerates exactly the warehouse it lost. Each table draws

@@ -11,7 +11,7 @@
 // per type; the response-time distribution per type over the measurement interval; and the
 // per-type table. Long runs are downsampled for drawing by merging consecutive intervals
 // (html_data.hpp). Every string embedded is escaped. Layout and how to read it:
-// docs/design/tpcc-html-report.md. Thread-safety: pure functions.
+// docs/tpcc/design/tpcc-html-report.md. Thread-safety: pure functions.
 #pragma once
 
 #include <optional>

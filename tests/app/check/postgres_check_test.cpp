@@ -1,4 +1,4 @@
-// The consistency conditions on a throwaway PostgreSQL (tests/support/postgres_server.hpp): the
+// The consistency conditions on a throwaway PostgreSQL (app/tpcc/testing/postgres_server.hpp): the
 // same statements as on SQLite, so the consistent dataset passes every condition and each
 // corruption of dataset.hpp fails exactly its condition with the same offenders, described the
 // same way (NUMERIC sums are exact here, doubles on SQLite).
@@ -19,8 +19,8 @@
 #include "shoal/sync_wait.hpp"
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
-#include "support/postgres_server.hpp"
 #include "support/running_pool.hpp"
+#include "testing/postgres_server.hpp"
 
 namespace {
 

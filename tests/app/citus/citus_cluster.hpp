@@ -1,6 +1,6 @@
 // tests/app/citus/citus_cluster.hpp: a throwaway Citus cluster for one test process.
 //
-// What: three PostgreSQL servers (tests/support/postgres_server.hpp) with citus preloaded, each
+// What: three PostgreSQL servers (app/tpcc/testing/postgres_server.hpp) with citus preloaded, each
 // on its own Unix socket directory: a coordinator and two workers. The constructor creates the
 // extension on each, names the coordinator (citus_set_coordinator_host) and adds the workers
 // (citus_add_node) by socket directory and port. Nodes reach each other over those sockets.
@@ -17,7 +17,7 @@
 #include <memory>
 #include <string>
 
-#include "postgres_server.hpp"
+#include "testing/postgres_server.hpp"
 
 namespace tpcc::testing {
 

@@ -1,4 +1,4 @@
-// The loader against a throwaway PostgreSQL (tests/support/postgres_server.hpp): init detects
+// The loader against a throwaway PostgreSQL (app/tpcc/testing/postgres_server.hpp): init detects
 // PostgreSQL without Citus; a missing schema is refused with SQLSTATE 42P01; a 2-warehouse load
 // with COPY, two parts at a time, gives every table its rows, the meta and the indexes; the
 // INSERT baseline loads one warehouse the same way.
@@ -18,7 +18,7 @@
 #include "schema/apply.hpp"
 #include "schema/meta.hpp"
 #include "shoal/task.hpp"
-#include "support/postgres_server.hpp"
+#include "testing/postgres_server.hpp"
 
 namespace {
 

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "binary.hpp"
-#include "postgres_server.hpp"
 #include "temp_dir.hpp"
+#include "testing/postgres_server.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // tests/app/run/mysql_binary_test.cpp: shoal-tpcc against a real MariaDB, run as users run it.
 //
-// One throwaway server (tests/support/mariadb_server.hpp) for the whole program, one load of 2
+// One throwaway server (app/tpcc/testing/mariadb_server.hpp) for the whole program, one load of 2
 // warehouses, then in order: a short run without a failure (protocol=text); the server killed
 // (SIGKILL) and restarted in the middle of a run: what was lost is counted, commits resume, and the
 // check passes; a trigger refusing every stock update: shown once with its SQLSTATE, counted, exit
@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "binary.hpp"
-#include "mariadb_server.hpp"
 #include "temp_dir.hpp"
+#include "testing/mariadb_server.hpp"
 
 namespace {
 

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "binary.hpp"
-#include "postgres_server.hpp"
 #include "support/temp_dir.hpp"
+#include "testing/postgres_server.hpp"
 
 namespace {
 

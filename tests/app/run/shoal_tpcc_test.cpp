@@ -12,10 +12,10 @@
 
 #include "binary.hpp"
 #include "driver/open.hpp"
-#include "postgres_server.hpp"
 #include "running_pool.hpp"
 #include "shoal/sync_wait.hpp"
 #include "support/temp_dir.hpp"
+#include "testing/postgres_server.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// New-Order and Payment against a throwaway PostgreSQL (tests/support/postgres_server.hpp) with
+// New-Order and Payment against a throwaway PostgreSQL (app/tpcc/testing/postgres_server.hpp) with
 // the same dataset and checks as on SQLite: one SQL text runs on both engines.
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include "new_order_cases.hpp"
 #include "payment_cases.hpp"
 #include "shoal/sync_wait.hpp"
-#include "support/postgres_server.hpp"
+#include "testing/postgres_server.hpp"
 #include "txn/delivery.hpp"
 #include "txn/new_order.hpp"
 #include "txn/order_status.hpp"
@@ -113,7 +113,7 @@ shoal::task<std::uint64_t> trips(tpcc::driver::session& s,
   co_return s.round_trips() - before;
 }
 
-// The round trips each transaction's design promises (docs/design/tpcc-transactions.md), on
+// The round trips each transaction's design promises (docs/tpcc/design/tpcc-transactions.md), on
 // the one engine that pipelines; also runs Order-Status, Delivery and Stock-Level there.
 shoal::task<void> expect_round_trips(tpcc::driver::session& s) {
   // Each count is bound to a local first: g++ 12 miscompiles a co_await inside the condition

@@ -6,7 +6,7 @@
 #include <regex>
 #include <string>
 
-#include "support/postgres_server.hpp"
+#include "testing/postgres_server.hpp"
 #include "tmux.hpp"
 
 namespace tpcc::testing {

@@ -1,7 +1,7 @@
 // app/tpcc/driver/mysql/mysql.hpp: the MySQL / MariaDB driver's entry point.
 //
 // MariaDB Connector/C's non-blocking API on shoal's reactor, server-side prepared statements,
-// a pool of sessions (docs/design/mysql-driver.md). Used only by open.cpp and target.cpp:
+// a pool of sessions (docs/tpcc/design/mysql-driver.md). Used only by open.cpp and target.cpp:
 // transactions see the driver interface (database.hpp), never this.
 #pragma once
 

@@ -12,7 +12,7 @@
 //   password=...       the password, as in the user-info part;
 //   protocol=text      (the default) every batch of statements one multi-statement text query
 //                      (values escaped into the SQL): one round trip per batch, as on
-//                      PostgreSQL (docs/design/mysql-driver.md: fewer round trips, less client
+//                      PostgreSQL (docs/tpcc/design/mysql-driver.md: fewer round trips, less client
 //                      and server CPU than prepared statements, measured);
 //   protocol=prepared  every statement a server-side prepared statement, one round trip per
 //                      statement.

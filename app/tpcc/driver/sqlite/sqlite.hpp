@@ -8,7 +8,7 @@
 // shoal::foreign_completion, so no shoal worker ever blocks in SQLite. Files are opened (and
 // created when missing) in WAL mode with synchronous=NORMAL and no foreign keys enforced (TPC-C
 // needs none; the transactions keep the references right). Every transaction starts with
-// BEGIN IMMEDIATE. See docs/design/sqlite-driver.md.
+// BEGIN IMMEDIATE. See docs/tpcc/design/sqlite-driver.md.
 //
 // Awaiting open / connect:
 //   Result: the database (a session), or failed with the path and SQLite's message.

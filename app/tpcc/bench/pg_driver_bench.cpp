@@ -1,7 +1,7 @@
 // pg_driver_bench: the PostgreSQL driver on a New-Order-shaped transaction, sequential vs
 // pipelined, by 1, 64 and 1024 coroutines over a pool of 16 connections.
 //
-// Starts its own throwaway PostgreSQL (tests/support/postgres_server.hpp: Unix socket, fsync
+// Starts its own throwaway PostgreSQL (app/tpcc/testing/postgres_server.hpp: Unix socket, fsync
 // off) and loads a small schema (16 warehouses). One transaction is 25 statements with
 // New-Order's dependencies:
 //   1. read the warehouse, the customer and the items; bump the district's next order id
@@ -12,7 +12,7 @@
 // Reported per run: statements per second, client CPU seconds per 1000 statements (getrusage of
 // this process: the server's CPU is not counted), round trips per transaction, retries.
 // Not a test and never fails on a time. SHOAL_BENCH_SMOKE=1 shortens every run to 0.5 s.
-// Run: build/release/bench/pg_driver_bench [seconds-per-run]
+// Run: build/release/app/tpcc/bench/pg_driver_bench [seconds-per-run]
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -34,7 +34,7 @@
 #include "shoal/sync_wait.hpp"
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
-#include "support/postgres_server.hpp"
+#include "testing/postgres_server.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // A throwaway PostgreSQL server for tests (postgres_server.hpp).
-#include "support/postgres_server.hpp"
-#include "support/required_in_ci.hpp"
+#include "testing/postgres_server.hpp"
+#include "testing/required_in_ci.hpp"
 
 #include <pwd.h>
 #include <unistd.h>
@@ -15,8 +15,6 @@
 namespace tpcc::testing {
 
 namespace {
-
-using shoal::testing::require_in_ci;
 
 namespace fs = std::filesystem;
 

@@ -1,6 +1,6 @@
 // A throwaway MariaDB server for tests (mariadb_server.hpp).
-#include "support/mariadb_server.hpp"
-#include "support/required_in_ci.hpp"
+#include "testing/mariadb_server.hpp"
+#include "testing/required_in_ci.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -46,7 +46,7 @@ std::string user_option() { return running_as_root() ? " --user=root" : ""; }
 bool mariadb_server::available() {
   const bool found =
       fs::exists(server_binary) && fs::exists(install_binary) && fs::exists(client_binary);
-  if (!found) shoal::testing::require_in_ci("the MariaDB server binaries");
+  if (!found) require_in_ci("the MariaDB server binaries");
   return found;
 }
 

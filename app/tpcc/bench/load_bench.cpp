@@ -1,13 +1,13 @@
 // load_bench: the loader's write path, COPY against 100-row INSERTs, on PostgreSQL.
 //
-// Starts its own throwaway PostgreSQL (tests/support/postgres_server.hpp: Unix socket, fsync
+// Starts its own throwaway PostgreSQL (app/tpcc/testing/postgres_server.hpp: Unix socket, fsync
 // off), then for each method: drops and re-creates the schema and loads the same warehouses
 // (same seed, so the same rows) with `parallel` loading coroutines, without the secondary
 // indexes (built after the data either way, and not part of the write path measured).
 // Reported per method: rows, seconds, rows/s, MiB/s of generated values (loader/progress.hpp)
 // and client CPU seconds (getrusage of this process: population and driver; the server's CPU is
 // not counted), then the ratio copy / insert. Not a test and never fails on a time.
-// Run: build/release/bench/load_bench [warehouses=2] [parallel=2] [rows-per-copy=2000]
+// Run: build/release/app/tpcc/bench/load_bench [warehouses=2] [parallel=2] [rows-per-copy=2000]
 #include <sys/resource.h>
 
 #include <cstdint>
@@ -27,7 +27,7 @@
 #include "shoal/sync_wait.hpp"
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
-#include "support/postgres_server.hpp"
+#include "testing/postgres_server.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace shoal::testing {
+namespace tpcc::testing {
 
 // Throws std::runtime_error naming `what` when CI=true (the test fails where it would have
 // skipped); does nothing otherwise.
@@ -20,4 +20,4 @@ inline void require_in_ci(std::string_view what) {
   }
 }
 
-}  // namespace shoal::testing
+}  // namespace tpcc::testing

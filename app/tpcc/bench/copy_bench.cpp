@@ -1,7 +1,7 @@
 // copy_bench: loading STOCK rows into PostgreSQL with session::copy (COPY FROM STDIN) against
 // multi-row INSERTs of 100 rows per statement.
 //
-// Starts its own throwaway PostgreSQL (tests/support/postgres_server.hpp: Unix socket, fsync
+// Starts its own throwaway PostgreSQL (app/tpcc/testing/postgres_server.hpp: Unix socket, fsync
 // off) with a table shaped like TPC-C's STOCK (clause 1.3.1: 17 columns, the same types and key
 // as app/tpcc/schema). Rows are generated in batches of 10,000 (one warehouse's tenth), the
 // same rows for both methods (a fixed seed); generating the rows (and, for INSERT, splitting them
@@ -13,7 +13,7 @@
 // spent in the driver calls, and the client's CPU seconds per 100,000 rows (getrusage of this
 // process: the server's CPU is not counted), then the copy / insert ratio of the best runs.
 // Not a test and never fails on a time. SHOAL_BENCH_SMOKE=1 loads 20,000 rows instead.
-// Run: build/release/bench/copy_bench [rows]   (default 200000)
+// Run: build/release/app/tpcc/bench/copy_bench [rows]   (default 200000)
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -37,7 +37,7 @@
 #include "shoal/sync_wait.hpp"
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
-#include "support/postgres_server.hpp"
+#include "testing/postgres_server.hpp"
 
 namespace {
 
