@@ -126,7 +126,8 @@ struct flaky_factory {
   int most_in_flight = 0;
 
   shoal::task<tpcc::driver::pool::factory_result> make() {
-    refusal r{.began = std::chrono::steady_clock::now()};
+    refusal r;
+    r.began = std::chrono::steady_clock::now();
     {
       std::scoped_lock lock(mutex);
       ++calls;
