@@ -16,6 +16,17 @@ shoal::task<std::size_t> fib(std::size_t n) {
   co_return x + y;
 }
 
+// fib(n) by iteration: the answer the recursive one is checked against.
+std::size_t fib_by_loop(std::size_t n) {
+  std::size_t a = 0, b = 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t next = a + b;
+    a = b;
+    b = next;
+  }
+  return a;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -26,5 +37,11 @@ int main(int argc, char** argv) {
   const auto n = static_cast<std::size_t>(std::atoi(argv[1]));
   return forkjoin::run(
       forkjoin::threads_arg(argc, argv, 2), [] { return fib(30); },
-      [n]() -> shoal::task<void> { std::printf("output: %zu\n", co_await fib(n)); });
+      [n]() -> shoal::task<void> {
+        const std::size_t answer = co_await fib(n);
+        std::printf("output: %zu\n", answer);
+        if (answer != fib_by_loop(n)) {
+          std::printf("ERROR: wrong result - %zu, expected %zu\n", answer, fib_by_loop(n));
+        }
+      });
 }

@@ -106,30 +106,41 @@ class stub_session final : public tpcc::driver::session {
   std::atomic<bool>* healthy_;
 };
 
+// One refused factory call: when it began and ended, and whether a refusal had already ended
+// when it began (then the pool had seen a failure before admitting it: a probe, not one of the
+// first attempts that were running together when the first failure came).
+struct refusal {
+  std::chrono::steady_clock::time_point began, ended;
+  bool after_a_failure = false;
+};
+
 // Sessions for the pool; while `refusals` is positive each call fails (and counts it down).
-// Every call is timed, and the number in flight at once tracked.
+// Every refused call is recorded, and the number in flight at once tracked.
 struct flaky_factory {
   std::atomic<int> refusals{0};
   std::atomic<bool> sessions_healthy{true};
   std::mutex mutex;
-  std::vector<std::chrono::steady_clock::time_point> refused;  // when each refused call began
+  std::vector<refusal> refused;  // in the order they ended
   std::size_t calls = 0;
   int in_flight = 0;
   int most_in_flight = 0;
 
   shoal::task<tpcc::driver::pool::factory_result> make() {
-    const auto started = std::chrono::steady_clock::now();
+    refusal r;
+    r.began = std::chrono::steady_clock::now();
     {
       std::scoped_lock lock(mutex);
       ++calls;
       most_in_flight = std::max(most_in_flight, ++in_flight);
+      r.after_a_failure = !refused.empty();
     }
     std::this_thread::sleep_for(2ms);  // a connect takes a little time
     const bool refuse = refusals.fetch_sub(1) > 0;
     {
       std::scoped_lock lock(mutex);
       --in_flight;
-      if (refuse) refused.push_back(started);
+      r.ended = std::chrono::steady_clock::now();
+      if (refuse) refused.push_back(r);
     }
     if (refuse) co_return outcome::make(outcome_kind::connection_lost, "", "refused");
     co_return std::make_unique<stub_session>(sessions_healthy);
@@ -143,14 +154,14 @@ struct flaky_factory {
 // Opens a pool of `size`, breaks every session while lent with `refusals` refusals ahead, and
 // waits until a usable session comes back.
 shoal::task<void> scenario(shoal::thread_pool& threads, flaky_factory& f, std::size_t size,
-                           int refusals) {
+                           int refusals, std::chrono::milliseconds max_backoff) {
   co_await threads.schedule();
   tpcc::driver::pool::session_pool_options options{
       .size = size,
       .description = "flaky",
       .factory = [&f] { return f.make(); },
       .min_backoff = 50ms,
-      .max_backoff = 400ms,
+      .max_backoff = max_backoff,
   };
   tpcc::driver::open_result opened = co_await tpcc::driver::pool::session_pool::open(options);
   auto* db = std::get_if<std::unique_ptr<tpcc::driver::database>>(&opened);
@@ -172,26 +183,28 @@ shoal::task<void> scenario(shoal::thread_pool& threads, flaky_factory& f, std::s
   co_await (*db)->close();
 }
 
-// Spacing of consecutive refused calls from the `first`th on: each in [ceiling/2, ceiling + slack]
-// with the ceiling doubling from 50 ms up to 400 ms.
-void expect_backoff(const std::vector<std::chrono::steady_clock::time_point>& refused,
-                    std::size_t first) {
-  std::chrono::nanoseconds ceiling = 50ms;
-  for (std::size_t i = first; i < refused.size(); ++i) {
-    const auto spacing = refused[i] - refused[i - 1];
-    EXPECT_GE(spacing, ceiling / 2) << "refusal " << i;
-    EXPECT_LE(spacing, ceiling + 150ms) << "refusal " << i;
-    ceiling = std::min<std::chrono::nanoseconds>(ceiling * 2, 400ms);
-  }
+// Waits are only ever checked from below (a timer never fires early, whatever the load): an
+// attempt admitted after a failure starts at least half the back-off after that failure was
+// recorded, which is after the refused call ended. The ceilings' upper side is the arithmetic's
+// (ReconnectPacing above, on the fake clock).
+std::chrono::nanoseconds waited(const refusal& earlier, const refusal& later) {
+  return later.began - earlier.ended;
 }
 
 TEST(SessionPoolReconnect, AFactoryFailingNTimesIsRetriedWithGrowingJitteredSpacing) {
   flaky_factory f;
   shoal::testing::running_pool threads(2);
-  shoal::sync_wait(scenario(threads.pool, f, 1, 6));
+  // No cap in sight (an hour): a pool that waited the cap instead of the doubling back-off would
+  // wait half an hour, far beyond the test's timeout.
+  shoal::sync_wait(scenario(threads.pool, f, 1, 6, 3'600'000ms));
   EXPECT_EQ(f.count(), 1U + 6U + 1U) << "the open, six refusals, the replacement";
   ASSERT_EQ(f.refused.size(), 6U);
-  expect_backoff(f.refused, 1);
+  std::chrono::nanoseconds ceiling = 50ms;  // the back-off after the first failure, doubling
+  for (std::size_t i = 1; i < f.refused.size(); ++i) {
+    EXPECT_TRUE(f.refused[i].after_a_failure) << "refusal " << i;
+    EXPECT_GE(waited(f.refused[i - 1], f.refused[i]), ceiling / 2) << "refusal " << i;
+    ceiling *= 2;
+  }
   EXPECT_EQ(f.most_in_flight, 1);
 }
 
@@ -201,18 +214,33 @@ TEST(SessionPoolReconnect, ManyBrokenSessionsProbeOneAtATimeInsteadOfAStorm) {
   shoal::testing::running_pool threads(2);
   // The replacements' first attempts fail together (as many as run before the first failure
   // is known), then the rest of the refusals go to one probe at a time.
-  shoal::sync_wait(scenario(threads.pool, f, size, static_cast<int>(size) + 5));
+  shoal::sync_wait(scenario(threads.pool, f, size, static_cast<int>(size) + 5, 400ms));
   EXPECT_EQ(f.count(), size + (size + 5) + size) << "fill, refusals, replacements";
   ASSERT_EQ(f.refused.size(), size + 5);
-  std::sort(f.refused.begin(), f.refused.end());
-  std::size_t wave = 1;
-  while (wave < f.refused.size() && f.refused[wave] - f.refused.front() < 10ms) ++wave;
-  EXPECT_LE(wave, size);
-  // The probes after the first wave: spaced by the back-off, not eight clocks each retrying.
-  const std::vector<std::chrono::steady_clock::time_point> probes(
-      f.refused.begin() + static_cast<std::ptrdiff_t>(wave) - 1, f.refused.end());
-  ASSERT_GE(probes.size(), 6U);
-  expect_backoff(probes, 1);
+  std::vector<refusal> by_start = f.refused;
+  std::sort(by_start.begin(), by_start.end(),
+            [](const refusal& a, const refusal& b) { return a.began < b.began; });
+  const auto first_wave = static_cast<std::size_t>(std::count_if(
+      by_start.begin(), by_start.end(), [](const refusal& r) { return !r.after_a_failure; }));
+  // The first wave ran before any failure was known: at most one attempt per broken session.
+  EXPECT_GE(first_wave, 1U);
+  EXPECT_LE(first_wave, size);
+  // The probes that ran alone, each after every earlier call had ended (a first-wave call still
+  // running when the first probe went out can let one more probe out beside it): from there the
+  // pool probes one at a time, each after a back-off doubling from 100 ms up to 400 ms.
+  std::vector<refusal> alone;
+  auto ended_by = by_start.front().ended;
+  for (std::size_t i = 1; i < by_start.size(); ++i) {
+    if (by_start[i].began < ended_by || !by_start[i].after_a_failure) alone.clear();
+    if (by_start[i].began >= ended_by && by_start[i].after_a_failure) alone.push_back(by_start[i]);
+    ended_by = std::max(ended_by, by_start[i].ended);
+  }
+  ASSERT_GE(alone.size(), 3U) << "the probes never settled to one at a time";
+  std::chrono::nanoseconds ceiling = 100ms;
+  for (std::size_t i = 1; i < alone.size(); ++i) {
+    EXPECT_GE(waited(alone[i - 1], alone[i]), ceiling / 2) << "probe " << i;
+    ceiling = std::min<std::chrono::nanoseconds>(ceiling * 2, 400ms);
+  }
 }
 
 }  // namespace

@@ -3,9 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <latch>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -106,19 +108,49 @@ TEST(ThreadPoolStress, StartAndStopRepeatedlyWithWorkInFlight) {
 // Finding 5 of issue 20: a second `co_await pool.stop()` used to join the worker threads while
 // the first was joining them too (undefined: TSan reports the race on the std::thread, glibc's
 // pthread_join may fail with EINVAL). Both awaiters must resume once every worker is joined.
+// Counts a worker's exit: its thread-local destructor runs as the thread ends, before a join
+// of it returns.
+struct counted_worker_exit {
+  std::atomic<int>* exits = nullptr;
+  ~counted_worker_exit() {
+    if (exits != nullptr) exits->fetch_add(1);
+  }
+};
+
+task<> count_this_workers_exit(std::atomic<int>& exits) {
+  thread_local counted_worker_exit on_exit;
+  on_exit.exits = &exits;
+  co_return;
+}
+
+// Both stops resume only after every worker has exited and been joined, neither throws (a
+// second join of a joined thread would), and the pool is stopped for good.
 TEST(ThreadPoolStress, StopAwaitedFromTwoThreadsAtOnceJoinsTheWorkersOnce) {
   for (int i = 0; i < 200; ++i) {
     shoal::thread_pool pool({.workers = 2});
     pool.start();
+    std::atomic<int> exits{0};
+    for (std::size_t k = 0; k < 2; ++k) pool.spawn_on(k, count_this_workers_exit(exits));
     std::latch go(2);
-    auto stopper = [&] {
+    std::atomic<int> failed{0};
+    std::array<int, 2> exits_seen{-1, -1};
+    auto stopper = [&](std::size_t who) {
       go.arrive_and_wait();
-      shoal::sync_wait(pool.stop());
+      try {
+        shoal::sync_wait(pool.stop());
+      } catch (...) {
+        failed.fetch_add(1);
+      }
+      exits_seen[who] = exits.load();
     };
-    std::thread a(stopper);
-    std::thread b(stopper);
+    std::thread a(stopper, 0);
+    std::thread b(stopper, 1);
     a.join();
     b.join();
+    ASSERT_EQ(failed.load(), 0) << "round " << i;
+    EXPECT_EQ(exits_seen[0], 2) << "round " << i << ": a stop resumed before both workers exited";
+    EXPECT_EQ(exits_seen[1], 2) << "round " << i << ": a stop resumed before both workers exited";
+    EXPECT_THROW(pool.start(), std::logic_error) << "round " << i << ": the pool is not stopped";
   }
 }
 

@@ -460,18 +460,34 @@ TEST(Fiber, StacksArePooledAndReused) {
   EXPECT_EQ(after.live, before.live);
 }
 
+// 512 nested frames of 1 KiB each, every one kept alive by a volatile read after the call
+// returns: the depth reached, 512, when no frame overflowed the stack.
+int fill_half_a_mebibyte(int n) {
+  std::array<volatile char, 1024> buffer{};
+  buffer[static_cast<std::size_t>(n) % buffer.size()] = static_cast<char>(n);
+  if (n == 0) return 0;
+  const int below = fill_half_a_mebibyte(n - 1);
+  return below + 1 + (buffer[static_cast<std::size_t>(n) % buffer.size()] - static_cast<char>(n));
+}
+
 TEST(Fiber, StackSizeIsRoundedToPagesAndAFiberCanUseMostOfIt) {
-  // A fiber with 1 MiB fills 512 KiB of it: no overflow.
-  auto fill = [] {
-    std::vector<char> unused;
-    auto deep = [](auto& self, int n) -> int {
-      std::array<char, 1024> buffer{};
-      buffer[static_cast<std::size_t>(n) % buffer.size()] = static_cast<char>(n);
-      return n == 0 ? buffer[0] : self(self, n - 1) + (buffer[1] != 0 ? 1 : 0);
-    };
-    return deep(deep, 512);
-  };
-  EXPECT_GE(shoal::sync_wait(shoal::fiber(fill, {.stack_size = std::size_t{1} << 20})), 0);
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  // A size no other test asks for, one byte past a page boundary: a new stack is mapped for it,
+  // one page larger than asked, plus its guard page.
+  const std::size_t asked = (std::size_t{1} << 20) + 3 * page + 1;
+  const std::size_t rounded = (std::size_t{1} << 20) + 4 * page;
+  const shoal::fiber_stack_stats before = shoal::fiber_stacks();
+  shoal::fiber_stack_stats during;
+  const int depth = shoal::sync_wait(shoal::fiber(
+      [&] {
+        during = shoal::fiber_stacks();
+        return fill_half_a_mebibyte(512);  // 512 KiB of the 1 MiB: no overflow
+      },
+      {.stack_size = asked}));
+  EXPECT_EQ(depth, 512);
+  EXPECT_EQ(during.mapped_total, before.mapped_total + 1) << "no new stack was mapped";
+  EXPECT_EQ(during.mapped_bytes - before.mapped_bytes, rounded + page)
+      << "the stack was not rounded up to whole pages (plus the guard page)";
 }
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)

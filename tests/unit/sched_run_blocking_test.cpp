@@ -81,17 +81,27 @@ TEST(RunBlocking, MoveOnlyResultsAndFunctionsWork) {
 TEST(RunBlocking, ABlockingCallNeverHoldsTheWorker) {
   running_pool p(1);
   std::latch released(1);
-  auto blocker = [&]() -> task<> { co_await shoal::run_blocking([&] { released.wait(); }); };
+  std::thread::id blocking_thread, releasing_thread, worker_thread;
+  auto blocker = [&]() -> task<> {
+    co_await shoal::run_blocking([&] {
+      blocking_thread = std::this_thread::get_id();
+      released.wait();
+    });
+  };
   auto releaser = [&]() -> task<> {
+    releasing_thread = std::this_thread::get_id();
     released.count_down();
     co_return;
   };
   auto body = [&]() -> task<> {
     co_await p.pool.schedule();
+    worker_thread = std::this_thread::get_id();
     co_await shoal::when_all(blocker(), releaser());
   };
   shoal::sync_wait(body());
-  SUCCEED();
+  EXPECT_EQ(releasing_thread, worker_thread) << "the releaser ran on the pool's one worker";
+  EXPECT_NE(blocking_thread, std::thread::id{});
+  EXPECT_NE(blocking_thread, worker_thread) << "the blocking call held the worker";
 }
 
 TEST(RunBlocking, ThreadsStartOnDemandAndRetireWhenIdle) {

@@ -2,7 +2,8 @@
 #include "shoal/thread_pool.hpp"
 
 #include <gtest/gtest.h>
-#include <sys/resource.h>
+#include <pthread.h>
+#include <time.h>
 
 #include <atomic>
 #include <chrono>
@@ -17,6 +18,7 @@
 #include "shoal/stop.hpp"
 #include "shoal/sync_wait.hpp"
 #include "shoal/yield.hpp"
+#include "support/manual_scheduler.hpp"
 #include "support/running_pool.hpp"
 
 namespace {
@@ -152,10 +154,20 @@ TEST(ThreadPool, StopAwaitedOnItsOwnWorkerThrowsLogicError) {
   EXPECT_TRUE(shoal::sync_wait(body()));
 }
 
+// "At once": the awaiting chain never suspends, so one resumption on a manual scheduler runs
+// it to its end (a stop that waited for workers would need a post that never comes).
 TEST(ThreadPool, StopOfAPoolNeverStartedCompletesAtOnce) {
   thread_pool pool({.workers = 2});
-  shoal::sync_wait(pool.stop());
-  SUCCEED();
+  shoal::testing::manual_scheduler sched;
+  auto stop_twice = [&]() -> task<> {
+    co_await pool.stop();
+    co_await pool.stop();
+  };
+  auto stopped = sched.spawn(stop_twice());
+  EXPECT_TRUE(sched.run_one());
+  EXPECT_TRUE(stopped.done()) << "the stop of a pool never started waited";
+  EXPECT_EQ(sched.ready_count(), 0U);
+  EXPECT_EQ(pool.blocking_thread_count(), 0U);
 }
 
 // Re-queues the awaiting coroutine through executor::post or executor::defer.
@@ -235,27 +247,53 @@ TEST(ThreadPool, StickyWorkOfAWorkerThatBlocksInSyncWaitIsRunByAnother) {
   EXPECT_NE(sticky, blocked);
 }
 
-double cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  auto secs = [](timeval tv) {
-    return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
+// The CPU time worker k's thread has used so far, read from its thread CPU clock.
+struct worker_cpu_clock {
+  clockid_t id{};
+  [[nodiscard]] std::chrono::nanoseconds used() const {
+    timespec t{};
+    clock_gettime(id, &t);
+    return std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
+  }
+};
+
+worker_cpu_clock cpu_clock_of_worker(thread_pool& pool, std::size_t k) {
+  auto on_worker = [&]() -> task<pthread_t> {
+    co_await pool.schedule_on(k);
+    co_return pthread_self();
   };
-  return secs(usage.ru_utime) + secs(usage.ru_stime);
+  worker_cpu_clock c;
+  EXPECT_EQ(pthread_getcpuclockid(shoal::sync_wait(on_worker()), &c.id), 0);
+  return c;
 }
 
+// An idle worker sleeps in the kernel: its thread's CPU clock stands still. A worker that
+// busy-waits, however loaded the machine, moves its own clock by far more than a millisecond in
+// the window. The window measures; it orders nothing: the workers are first seen asleep.
 TEST(ThreadPool, AnIdlePoolBurnsNoCpu) {
-  running_pool p(2);
-  // Give the workers work once so they have run, spun and parked.
-  auto body = [&]() -> task<> { co_await p.pool.schedule(); };
-  shoal::sync_wait(body());
-  std::this_thread::sleep_for(50ms);
-  const double before = cpu_seconds();
-  std::this_thread::sleep_for(500ms);
-  const double used = cpu_seconds() - before;
-  // Two busy-waiting workers would burn ~1 s here; parked ones burn nothing measurable.
-  EXPECT_LT(used, 0.05) << "CPU seconds burnt by an idle pool in 0.5 s";
-  EXPECT_GT(p.pool.stats(0).parked + p.pool.stats(1).parked, 0u);
+  thread_pool pool({.workers = 2, .spin_rounds = 0});
+  pool.start();
+  std::vector<worker_cpu_clock> clocks;
+  for (std::size_t k = 0; k < 2; ++k) clocks.push_back(cpu_clock_of_worker(pool, k));
+  for (std::size_t k = 0; k < 2; ++k) {
+    auto last = clocks[k].used();
+    int still = 0;  // consecutive polls (1 ms apart) that saw the clock stand still
+    const bool asleep = shoal::testing::eventually([&] {
+      const auto now = clocks[k].used();
+      still = now == last ? still + 1 : 0;
+      last = now;
+      return still >= 5;
+    });
+    EXPECT_TRUE(asleep) << "worker " << k << " never went to sleep";
+  }
+  const auto before0 = clocks[0].used();
+  const auto before1 = clocks[1].used();
+  std::this_thread::sleep_for(300ms);
+  EXPECT_LT(clocks[0].used() - before0, 1ms) << "worker 0 burnt CPU while idle";
+  EXPECT_LT(clocks[1].used() - before1, 1ms) << "worker 1 burnt CPU while idle";
+  EXPECT_GT(pool.stats(0).parked, 0U);
+  EXPECT_GT(pool.stats(1).parked, 0U);
+  shoal::sync_wait(pool.stop());
 }
 
 TEST(ThreadPool, SleepingWorkersWakeForTheirTimers) {
@@ -268,7 +306,10 @@ TEST(ThreadPool, SleepingWorkersWakeForTheirTimers) {
   };
   const auto slept = shoal::sync_wait(body());
   EXPECT_GE(slept, 20ms);
-  EXPECT_LT(slept, 2s);
+  // Nothing else wakes the worker: one parked past its timer's deadline would sleep until the
+  // test's timeout. The bound is only a clearer message, beyond anything load does to a 20 ms
+  // timer.
+  EXPECT_LT(slept, 30s);
 }
 
 }  // namespace

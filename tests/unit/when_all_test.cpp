@@ -256,7 +256,7 @@ TEST(WhenAll, StopRequestedAfterCompletionChangesNothing) {
   EXPECT_EQ(s.get(), std::make_tuple(true, true));
 }
 
-const shoal::coroutine_local<int> inherited_tenant{-1};
+const shoal::coroutine_local<int> when_all_tenant{-1};
 
 TEST(WhenAll, ChildrenInheritLocalsAndHomeButGetAForkedToken) {
   manual_scheduler sched;
@@ -269,11 +269,11 @@ TEST(WhenAll, ChildrenInheritLocalsAndHomeButGetAForkedToken) {
     co_await shoal::sleep_for(1ms);
     const shoal::detail::task_env* env = shoal::detail::current_env;
     co_return seen{
-        inherited_tenant.get(), env->home == shoal::executor::current(),
+        when_all_tenant.get(), env->home == shoal::executor::current(),
         shoal::current_stop_token() != parent && shoal::current_stop_token().stop_possible()};
   };
   auto body = [&]() -> task<std::tuple<seen, seen>> {
-    auto scope = co_await inherited_tenant.bind(7);
+    auto scope = co_await when_all_tenant.bind(7);
     const std::stop_token mine = shoal::current_stop_token();
     co_return co_await shoal::when_all(child(mine), child(mine));
   };

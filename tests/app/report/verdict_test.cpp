@@ -6,18 +6,21 @@
 #include <span>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "report/confidence.hpp"
 #include "report/summary.hpp"
 #include "report/verdict.hpp"
 #include "sample_result.hpp"
+#include "support/verdict_count.hpp"
 
 namespace {
 
 using tpcc::report::evaluate;
 using tpcc::report::verdict;
 using tpcc::testing::compliant;
+using tpcc::testing::verdict_count;
 namespace txn = tpcc::txn;
 
 constexpr const char* postgres = "postgresql://tpcc@db/tpcc";
@@ -353,6 +356,18 @@ TEST(verdict, FailedAndLostTransactionsAreJudgedAgainstTheirThreshold) {
   pay[txn_outcome::lost] = 50;  // 1.1 %: over, but within chance of 1 %
   v = evaluate(r, postgres);
   EXPECT_TRUE(undecided(v, "lost transactions"));
+}
+
+// What the binary tests read from the printed verdict (support/verdict_count.hpp): the line
+// is printed either way, its count says whether anything was lost.
+TEST(verdict, ThePrintedLostTransactionsLineCarriesTheCountTheTestsCheck) {
+  auto r = compliant();
+  EXPECT_EQ(verdict_count(tpcc::report::format_verdict(evaluate(r, postgres)), "lost transactions"),
+            0U);
+  r.results.kinds[txn::index(txn::kind::payment)].outcomes[txn_outcome::lost] = 37;
+  const std::string printed = tpcc::report::format_verdict(evaluate(r, postgres));
+  EXPECT_EQ(verdict_count(printed, "lost transactions"), 37U) << printed;
+  EXPECT_EQ(verdict_count(printed, "no such item"), std::nullopt);
 }
 
 // A run of the README demo's size: every input drawn as the spec says, yet a short run's

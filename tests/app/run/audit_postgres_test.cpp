@@ -82,6 +82,14 @@ TEST_F(audited_postgres, SeveralDeliverersOnOneWarehouseReportNoFalseSkippedDist
   const json& d = doc["deferred_delivery"];
   ASSERT_GT(d["completed"].get<std::uint64_t>(), 10U);
   EXPECT_EQ(d["skipped_districts"].get<std::uint64_t>(), 0U);
+  // --tolerate-errors keeps the exit status 0 whatever failed: the counts say nothing did.
+  EXPECT_EQ(d["failed"].get<std::uint64_t>(), 0U);
+  for (const json& t : doc["transactions"]) {
+    EXPECT_GT(t["committed"].get<std::uint64_t>(), 0U) << t["type"];
+    EXPECT_EQ(t["failed"].get<std::uint64_t>(), 0U) << t["type"];
+    EXPECT_EQ(t["lost"].get<std::uint64_t>(), 0U) << t["type"];
+    EXPECT_EQ(t["failed_retries_exhausted"].get<std::uint64_t>(), 0U) << t["type"];
+  }
 }
 
 TEST_F(audited_postgres, SerializationFailuresAreRetriedAndCountedAtSerializable) {
