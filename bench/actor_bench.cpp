@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/actor_bench.cpp: actors against async_mutex and std::mutex, ports of coroactors'
 // ping-pong (benchmark_actor_latency) and its uncontended call (benchmark_actor).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/actor_latency.cpp: coroactors' actor latency program
 // (github snaury/coroactors, src/benchmarks/benchmark_actor_latency.cpp) written with shoal, so
 // that scripts/actors-peers.sh runs both on the same command line and reads the same last line.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/await_bench.cpp: the cost of `co_await` on a child task that completes at once.
 //
 // Measures: one iteration is `v = co_await child(v)` in a loop inside one task run by

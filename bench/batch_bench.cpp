@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/batch_bench.cpp: automatic batching (shoal::batcher and shoal::bound_batcher) against
 // manual batching and no batching, the table of the corobatch talk (seed 000) reproduced in one
 // run.

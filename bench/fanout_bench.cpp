@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/fanout_bench.cpp: spawning and joining a million tasks (skynet-style), 1 and 2 workers.
 //
 // Flat: one task on the pool spawns N detached children with pool.spawn(); each child counts

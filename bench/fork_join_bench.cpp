@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/fork_join_bench.cpp: structured concurrency: when_all of 2 and of 1000 tasks, task_group
 // spawn-and-join per child, and the cost of a stop-token check on the fast path.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/future_bench.cpp: the cost of a shoal future on one thread (no pool: the scheduler's
 // cost of futures is measured by bench/sched_bench.cpp's shoal_future rows).
 //

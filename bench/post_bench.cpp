@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/post_bench.cpp: posting work to a worker and resuming it, on one worker and across two.
 //
 // Round trip on one worker: one iteration is `co_await shoal::yield()` by the only task on a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/sched_bench.cpp: the four task-scheduling benchmarks of asynqro (seed 003), over shoal,
 // Boost.Asio's thread_pool and oneTBB, each system on the same jobs and the same number of worker
 // threads (one per hardware thread), in one program.

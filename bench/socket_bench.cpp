@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/socket_bench.cpp: loopback TCP ping-pong, one client and one server coroutine.
 //
 // One iteration: the client writes a 64-byte request and reads the 64-byte answer the server

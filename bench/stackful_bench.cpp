@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/stackful_bench.cpp: stackless tasks against stackful fibers, the async_simple experiments
 // (seed 002) over shoal's task, shoal's fiber and bare Boost.Context, in one run.
 //

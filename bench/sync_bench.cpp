@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/sync_bench.cpp: the synchronisation primitives, uncontended and contended.
 //
 // Uncontended: one iteration is `co_await sem.acquire()` + `sem.release()` on a semaphore with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/threads_vs_coroutines_bench.cpp: N workers doing ~1 us of CPU work, then yielding, as
 // coroutines on a 2-worker pool and as std::threads (the experiment from the TPC-C talk).
 //

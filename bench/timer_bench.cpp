@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/timer_bench.cpp: timers: schedule+cancel throughput, and lateness under a million sleepers.
 //
 // Schedule+cancel: one iteration arms a timer and disarms it, with `pending` other timers

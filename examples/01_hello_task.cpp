@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 01_hello_task: shoal::task<T> and shoal::sync_wait, with no threads at all.
 //
 // Shows: a task is lazy (creating it runs nothing; awaiting it runs it, on the awaiting

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 02_thread_pool: moving coroutines onto a shoal::thread_pool and back off it.
 //
 // Shows: `co_await pool.schedule()` moves a coroutine onto some worker; `co_await

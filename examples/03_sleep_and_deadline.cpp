@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 03_sleep_and_deadline: timers without a thread per sleep.
 //
 // Shows: `co_await shoal::sleep_for(d)` suspends only the calling coroutine, and works under

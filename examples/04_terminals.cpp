@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 04_terminals: ten thousand TPC-C-shaped terminals, each a coroutine bound to its worker.
 //
 // Shows: `pool.spawn_on(k, terminal(...))` binds each terminal to worker k for its whole life;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 05_sync_primitives: coroutines coordinating on a two-worker pool without blocking a thread.
 //
 // Shows: a channel<T> as a bounded work queue (producers wait while it is full, consumers drain

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 06_structured_concurrency: fan out with when_all, race replicas with when_any.
 //
 // Shows, on a two-worker pool: a query fanned out to 8 simulated shards at once with when_all

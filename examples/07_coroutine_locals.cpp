@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 07_coroutine_locals: a request id that follows the request, not the thread.
 //
 // Shows: a `shoal::coroutine_local<T>` declared once, like a thread_local; each terminal binds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 08_async_backtrace: who is waiting for whom, printed from inside the chain.
 //
 // Shows: `co_await shoal::async_backtrace_here()` inside a coroutine three awaits deep gives the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 09_echo_server: a TCP echo server and 100 clients on one two-worker pool, no thread per
 // connection. Each client sends a line, reads the echo and checks it; one extra client waits for
 // an answer that never comes and gives up after 50 ms (with_timeout cancels its read).

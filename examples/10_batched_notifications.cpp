@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 10_batched_notifications: the corobatch use case, written once per user, batched by shoal.
 //
 // "Notify the users who want it": each user is a coroutine that asks a service for its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 11_frame_recycling: awaiting a child task in a loop costs no call to the system allocator.
 //
 // Shows: coroutine frames come from a thread-local recycling allocator

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 12_task_group: a group of concurrent tasks, results taken as they come, bounded in time.
 //
 // Shows: with_task_group gives a scope whose spawned children cannot outlive it;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 13_cancellation: a std::stop_token reaches everything a coroutine awaits, without being passed.
 //
 // Shows: `shoal::with_stop_token(token, t)` runs t under a token, and everything t awaits,

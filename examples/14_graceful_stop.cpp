@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 14_graceful_stop: Ctrl-C drains the terminals through a gate: stop issuing, finish what is in
 // flight, report.
 //

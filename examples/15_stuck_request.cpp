@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 15_stuck_request: the async backtrace of a chain that is suspended, as a watchdog logs it.
 //
 // Shows: `shoal::async_backtrace(handle)` walks a suspended chain (here a payment stuck in a

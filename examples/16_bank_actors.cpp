@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 16_bank_actors: a bank of accounts, each an actor, transferring money between each other.
 //
 // Shows: an actor is an object whose methods start with `co_await ctx_();`; its fields need no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 17_fibers_sync_library: a synchronous library, unchanged, driven by 2,000 fibers on 2 workers.
 //
 // Shows: `sum_lines` is an ordinary blocking-style function that reads through an interface and

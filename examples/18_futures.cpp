@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 18_futures: futures with a monadic API (asynqro's), filled from any thread, awaited by
 // coroutines.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 19_subpools: a subpool caps how many of its jobs run at once; run_blocking keeps blocking
 // calls off the workers.
 //

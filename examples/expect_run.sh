@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # expect_run.sh: how ctest runs an example. Checks the exit status AND the output together
 # (ctest's PASS_REGULAR_EXPRESSION alone ignores the exit status, so a sanitizer report or a
 # failed check after output that looks right would pass).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # scripts/actors-peers.sh: coroactors' actor latency program beside shoal's port of it, on this
 # machine in one run (issue 30).
 #

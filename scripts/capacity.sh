@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # scripts/capacity.sh: the client's own capacity, measured against the simulated database.
 #
 # Builds shoal-tpcc (release) and runs it with full TPC-C keying and think times against

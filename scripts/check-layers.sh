@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Checks shoal-tpcc's layering without a build: prints each module's includes of other modules
 # and fails on one that crosses the layer diagram upward (or sideways).
 #

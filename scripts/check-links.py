@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Checks that the repository's references to its own files resolve.
 
 Two kinds, over the files git tracks:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds and installs the Citus extension from a source tree you point it at, against Debian
 # bookworm's PostgreSQL 15 server headers (postgresql-server-dev-15). Citus is not packaged for
 # bookworm; nothing of it enters this repository.

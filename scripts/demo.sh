@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The main job: builds shoal-tpcc (release) and runs its default job on an embedded SQLite file:
 # create the TPC-C schema, load 2 warehouses, run 20 terminals (coroutines) with the spec's
 # keying and think times for a 30 s warm-up and a 2 min measurement interval, print tpmC,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # scripts/forkjoin-peers.sh: recursive fork/join, shoal beside TooManyCooks, libfork and oneTBB,
 # on this machine in one run (issue 26).
 #

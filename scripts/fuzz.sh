@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # scripts/fuzz.sh [MINUTES]: builds the fuzz preset (clang-19, libFuzzer, ASan + UBSan) and runs
 # each target of tests/fuzz for MINUTES (default 10), one after another, each starting from its
 # seed corpus (tests/fuzz/corpus/<name>) into a scratch corpus (build/fuzz/corpus/<name>); the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs every Debian (bookworm) package shoal and shoal-tpcc need to build, test and
 # benchmark. Runs apt-get update first, then installs only what is missing. Idempotent.
 # Usage: scripts/install-deps.sh        (as root, or with sudo available)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Checks that the code obeys .clang-format and .clang-tidy, the layering, and that the links
 # between files resolve (scripts/check-links.py). Configures a compile database of its own
 # (build/lint: the release preset, one entry per source, no unity batches, no precompiled

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # scripts/mysql-vs-gotpc.sh: shoal-tpcc and go-tpc side by side on the same MariaDB.
 #
 # Starts a scratch MariaDB (mariadbd from Debian's mariadb-server) in a temporary directory,

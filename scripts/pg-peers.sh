@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # scripts/pg-peers.sh: shoal-tpcc, go-tpc and BenchBase side by side on the same PostgreSQL.
 #
 # Starts a scratch PostgreSQL (Debian's server binaries, PG_BIN) in a temporary directory,

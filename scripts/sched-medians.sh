@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # scripts/sched-medians.sh: sched_bench's figures as medians of several rounds, each round's
 # load average recorded, and (optionally) a baseline binary run interleaved with it.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds and runs the project's tests, the way CI does (.ci/run is this script and nothing else):
 #   clang-19: release (every test), dev = Debug+ASan+UBSan with shuffled ready queues (every
 #   test), tsan (the runtime: its unit, stress and tool tests); g++ 12: gcc-release (builds

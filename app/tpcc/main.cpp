@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/main.cpp: shoal-tpcc's entry point: parses the command line (cli/) and dispatches to
 // the command (commands/: init, load, run, check, clean, merge, or with no command all of them
 // in turn). The commands and the process around them (the pool, the console, the database)

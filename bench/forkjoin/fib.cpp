@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/forkjoin/fib.cpp: recursive fork/join Fibonacci, written as a C++ user writes it with
 // shoal: `co_await when_all(fib(n - 1), fib(n - 2))`. The runtime-benchmarks suite's fib
 // (github tzcnt/runtime-benchmarks, cpp/*/fib.cpp): fib(30) as warm-up, then fib(N) timed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/forkjoin/matmul.cpp: recursive blocked matrix multiplication C += A x B of N x N ints
 // (N a power of two), as the runtime-benchmarks suite runs it: a block of 32 or less is
 // multiplied with three loops, a larger one is split in four quadrants and the eight quadrant

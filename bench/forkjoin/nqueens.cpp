@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/forkjoin/nqueens.cpp: count the placements of N queens, one child per safe square of the
 // next row, as the runtime-benchmarks suite runs it (N = 14); written with shoal's range form,
 // `co_await when_all(vector of up to N)`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/forkjoin/run.hpp: what the four fork/join programs share: a 2-worker (or argv) shoal
 // thread_pool, one warm-up and one timed run of a task started from pool.schedule(), and the
 // lines the runtime-benchmarks suite prints (duration in microseconds, peak RSS in KiB), so one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/forkjoin/skynet.cpp: the skynet benchmark (github atemerev/skynet) as the
 // runtime-benchmarks suite runs it: a tree of depth D where every node has 10 children and each
 // leaf returns its number; written with shoal's range form, `co_await when_all(vector of 10)`.

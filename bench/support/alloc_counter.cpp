@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Replaces the global operator new/delete of a benchmark program with counting versions
 // (see alloc_counter.hpp). Memory comes from malloc / aligned_alloc; only the count is added.
 // The libstdc++ forms not replaced here (array, nothrow) forward to these.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/support/alloc_counter.hpp: how many times the benchmark program called operator new.
 //
 // What: alloc_counter.cpp replaces the global ::operator new / ::operator delete of every

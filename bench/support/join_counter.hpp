@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/support/join_counter.hpp: the join of the fan-out benchmarks: the last of N arrivals
 // releases the one thread waiting for them.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/support/percentiles.hpp: latency samples reported as p50 / p99 / max user counters.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/support/running.hpp: a shoal thread_pool and an Asio io_context, each started for one
 // benchmark run and stopped (work finished, threads joined) when it goes out of scope.
 //

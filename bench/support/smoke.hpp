@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/support/smoke.hpp: full sizes for measurement runs, tiny ones for the ctest smoke run.
 //
 // The smoke tests (ctest label "bench-smoke") set SHOAL_BENCH_SMOKE=1. They prove each benchmark

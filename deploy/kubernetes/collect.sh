@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # collect.sh [JOB] [DIR]: copies each shard's JSON result out of the pods' logs of the Indexed
 # Job JOB (default shoal-tpcc) into DIR (default ./results), then merges them.
 set -eu

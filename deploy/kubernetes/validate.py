@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Checks deploy/kubernetes/job.yaml without a cluster: it parses, is an Indexed Job whose
 parallelism, completions and SHARDS agree, and its pods run `shoal-tpcc run` with the shard
 taken from JOB_COMPLETION_INDEX, an agreed --start-at and a --json result.

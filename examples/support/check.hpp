@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // examples/support/check.hpp: the one helper every example shares.
 //
 // check(ok, what) prints "  [ok] what" or "  [FAILED] what" and counts the failures;

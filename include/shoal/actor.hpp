@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/actor.hpp: actors, Swift's model on shoal's pool: state that only one coroutine at a
 // time touches, without a lock held across awaits.
 //

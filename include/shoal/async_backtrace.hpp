@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/async_backtrace.hpp: the awaiting chain of a coroutine, innermost first, as data.
 //
 // What: an ordinary stack trace of a suspended coroutine shows the run loop that will resume

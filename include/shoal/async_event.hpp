@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/async_event.hpp: a manual-reset event coroutines can wait for.
 //
 // What: an async_event is set or not. `co_await ev.wait()` continues at once when it is set and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/async_mutex.hpp: a mutual-exclusion lock coroutines wait on, fair (FIFO).
 //
 // What: at most one coroutine holds an async_mutex at a time. `co_await m.lock()` takes it,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/async_semaphore.hpp: a counting semaphore coroutines wait on, fair (FIFO).
 //
 // What: an async_semaphore holds a number of permits. `co_await sem.acquire()` takes one,

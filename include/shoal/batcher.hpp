@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/batcher.hpp: automatic batching. Many coroutines each await one call; the batcher
 // gathers their arguments and runs one bulk call for all of them.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/bound_batcher.hpp: automatic batching for callers on one executor, without atomics or
 // locks. The worker-bound sibling of shoal::batcher (shoal/batcher.hpp).
 //

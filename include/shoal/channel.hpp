@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/channel.hpp: a bounded multi-producer multi-consumer queue between coroutines.
 //
 // A channel<T> carries values from any number of senders to any number of receivers, in FIFO

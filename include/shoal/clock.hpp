@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/clock.hpp: the time every shoal timer is measured in.
 //
 // What: shoal's clock is std::chrono::steady_clock. Each executor reports its own `now()`, so a

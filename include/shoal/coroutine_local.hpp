@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/coroutine_local.hpp: values that belong to a chain of coroutines, not to a thread.
 //
 // What: a `coroutine_local<T>` is declared once (a global, a static member), like a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detached_task.hpp: a coroutine that is its own root, for work spawned by the million.
 //
 // What: `shoal::detached_task` is the return type of a coroutine written only to be spawned

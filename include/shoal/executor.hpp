@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/executor.hpp: what runs coroutines. Implemented by each worker of a thread_pool, by the
 // loop inside sync_wait, and by the manual scheduler of the tests.
 //

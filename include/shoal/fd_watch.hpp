@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/fd_watch.hpp: wait for a file descriptor to become readable or writable.
 //
 // What: an fd_watch registers a non-blocking descriptor with the reactor of the executor it is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/fiber.hpp: stackful coroutines (fibers) on the same scheduler, and the hybrid of the two.
 //
 // `shoal::fiber(fn)` runs the plain function fn on a stack of its own (Boost.Context) and gives a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/foreign_completion.hpp: await something that completes on a thread shoal does not own.
 //
 // What: a callback API, another library's future, a blocking call handed to a dedicated thread:

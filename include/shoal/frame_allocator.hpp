@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/frame_allocator.hpp: where shoal's coroutine frames come from.
 //
 // A thread-local, size-class recycling allocator: every shoal coroutine frame is allocated with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/future.hpp: futures with a monadic API (asynqro's), awaitable.
 //
 // `future<T, E>` is a handle to a value of type T that is, or will be, either there (succeeded) or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/future_failure.hpp: what a failed shoal::future holds, and how exceptions become it.
 //
 // What: a `future<T, E>` (shoal/future.hpp) fails with a value of its failure type E

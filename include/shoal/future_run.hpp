@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/future_run.hpp: run work on a thread_pool and get a cancelable_future of its result.
 //
 // `spawn_future` runs one piece of work as a job; `run_sequence` and `run_clustered` run a

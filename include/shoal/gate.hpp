@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/gate.hpp: admit work until closed, then wait for what is in flight to leave.
 //
 // What: a gate counts the work inside it. `g.enter()` admits one piece of work and returns a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/preheat.hpp: filling the frame caches before the first jobs (asynqro's preheating).
 //
 // What: the frame allocator (shoal/frame_allocator.hpp) serves a frame from the calling

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/promise.hpp: the providing side of a shoal::future.
 //
 // What: `promise<T, E>` owns the right to fill one future state, once: success(args...) or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/run_blocking.hpp: run a function that blocks (a blocking syscall, a library that waits,
 // a long computation that must not hold a worker) off the pool's workers, and await its result.
 //

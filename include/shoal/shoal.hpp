@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/shoal.hpp: the whole runtime in one include.
 //
 // Includes every public header of the runtime (libshoal, target shoal::shoal). Not fiber.hpp:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/sleep.hpp: suspend a coroutine until a time, and deadlines as values.
 //
 // What: `co_await sleep_for(d)` and `co_await sleep_until(t)` suspend the calling coroutine on the

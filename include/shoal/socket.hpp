@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/socket.hpp: TCP and Unix stream sockets on the reactor.
 //
 // What: `stream_socket` is a connected, non-blocking socket whose reads and writes suspend the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/stop.hpp: cancellation with std::stop_token, propagated implicitly.
 //
 // What: every chain of shoal tasks carries a std::stop_token in its environment. A task awaited

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/subpool.hpp: named subpools with a capacity, and priorities, as hints on one thread_pool.
 //
 // What: a subpool is a name, a capacity and a queue in front of a thread_pool. Its jobs run on

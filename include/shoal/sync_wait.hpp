@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/sync_wait.hpp: run a task to completion from ordinary code (main, a test).
 //
 // What: `sync_wait(t)` starts `t` on a loop that runs on the calling thread and blocks until `t`

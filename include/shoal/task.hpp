@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/task.hpp: the lazy coroutine type every shoal API returns and awaits.
 //
 // What: `task<T>` (also task<void> and task<T&>) is a coroutine that starts only when awaited,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/task_group.hpp: a scope of concurrent children whose results are taken as they finish.
 //
 // `co_await with_task_group<T>(body)` creates a task_group<T>, awaits `body(group)` (a lambda

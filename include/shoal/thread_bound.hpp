@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/thread_bound.hpp: thread-bound jobs on a bounded share of the workers (asynqro's
 // ThreadBound task type).
 //

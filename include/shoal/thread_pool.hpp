@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/thread_pool.hpp: the work-stealing scheduler.
 //
 // N worker threads, each with its own run queues and timer heap; work from outside the pool enters

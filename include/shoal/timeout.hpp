@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/timeout.hpp: bound an await in time.
 //
 // What: `with_deadline(t, x)` awaits x under a stop token of its own, linked to the caller's

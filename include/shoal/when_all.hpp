@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/when_all.hpp: run several tasks concurrently and wait for all of them.
 //
 // `co_await when_all(a, b, ...)` starts every task as a chain of its own (on a thread_pool,

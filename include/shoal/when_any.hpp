@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/when_any.hpp: run several tasks concurrently, take the first to finish.
 //
 // `co_await when_any(a, b, ...)` starts every task as a chain of its own (as when_all does) and

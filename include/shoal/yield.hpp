@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/yield.hpp: give the executor a chance to run other ready work.
 //
 // Awaiting yield():

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cold paths of the batchers (shoal/batcher.hpp, shoal/bound_batcher.hpp): the errors of a
 // misused batcher or bulk function, compiled once.
 #include "shoal/bound_batcher.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The thread-local size-class cache behind shoal/frame_allocator.hpp.
 #include "shoal/frame_allocator.hpp"
 

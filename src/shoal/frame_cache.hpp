@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // frame_cache.hpp: the per-thread free lists behind shoal/frame_allocator.hpp (private to the
 // library: only frame_allocator.cpp touches them, through calls, never inlined into a coroutine
 // that a fiber may resume on another thread; see frame_allocator.hpp).

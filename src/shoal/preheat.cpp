@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // src/shoal/preheat.cpp: filling frame caches (see shoal/preheat.hpp).
 #include "shoal/preheat.hpp"
 

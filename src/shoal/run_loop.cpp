@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The loop behind sync_wait (shoal/detail/run_loop.hpp) and shoal::now().
 #include "shoal/detail/run_loop.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Admission into a subpool: capacity, priorities and the starvation rule (shoal/subpool.hpp).
 #include "shoal/subpool.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal::thread_pool's public surface (shoal/thread_pool.hpp) over pool_state and its workers.
 #include "shoal/thread_pool.hpp"
 

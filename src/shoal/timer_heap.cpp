@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The intrusive 4-ary heap behind shoal/detail/timer_heap.hpp.
 #include "shoal/detail/timer_heap.hpp"
 

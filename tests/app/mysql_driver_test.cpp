@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MySQL / MariaDB driver against a real, throwaway MariaDB server (app/tpcc/testing/
 // mariadb_server.hpp) on a Unix socket, driven from a 2-worker pool: typed rows, parameters
 // used twice, a multi-step statement, round trips, an error aborting the transaction, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // session::copy on the PostgreSQL driver, against a real throwaway server (tests/support/
 // postgres_server.hpp): exact values through COPY's text format, commit and rollback, a missing
 // table and a duplicate key, statements in pipeline mode after a copy, a 20,000-row batch,

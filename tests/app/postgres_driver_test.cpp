@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The PostgreSQL driver against a real, throwaway PostgreSQL server (app/tpcc/testing/
 // postgres_server.hpp) on a Unix socket, driven from a 2-worker pool: typed rows, pipelined
 // round trips, an error in the middle of a pipeline, a serialization failure between two

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The session pool's reconnect pacing: the arithmetic on a fake clock, then a real pool whose
 // factory fails N times, counting the attempts and measuring their spacing.
 #include <gtest/gtest.h>

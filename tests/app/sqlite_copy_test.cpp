@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // session::copy on the SQLite driver, against real database files in a temporary directory:
 // exact values, commit and rollback, a missing table and a duplicate key, statements after a
 // copy in the same transaction, a copy outside a transaction (all or nothing), a 20,000-row

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SQLite driver against real database files in a temporary directory, on a 2-worker pool:
 // typed rows, $N binding, batches with commit, failures mid-batch, BUSY between two databases,
 // where coroutines resume, bad paths, and cancellation before and during a call.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # check.sh PREFIX: consumes the shoal installed under PREFIX the two ways a user would, and runs
 # the result each time:
 #   (a) CMake: find_package(shoal 0.1 REQUIRED) + shoal::shoal, with CMAKE_PREFIX_PATH=PREFIX;

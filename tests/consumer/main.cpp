@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A program outside shoal's source tree, built against an installed shoal (find_package or
 // pkg-config; see check.sh). Runs a task on a thread_pool and exits 0 when it ran on a pool
 // worker and produced the right value, 1 otherwise.

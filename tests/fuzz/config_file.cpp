@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/fuzz/config_file.cpp: a --config file of any bytes, read as the command line reads it
 // (cli::parse with --config): a configuration or a one-line message; never a crash.
 #include <unistd.h>

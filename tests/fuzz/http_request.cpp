@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/fuzz/http_request.cpp: the metrics endpoint's request parser on any request head:
 // head_complete() and answer() never crash, and every answer is a whole HTTP/1.1 response with
 // its Content-Length.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/fuzz/replay_main.cpp: a fuzz target's entry point run over its seed corpus, without
 // libFuzzer (what ctest runs in every build): each file under each argument, in name order.
 // Exits 1 when a corpus is missing or empty; a crash or a failed check is the target's own.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/fuzz/result_reader.cpp: the result reader (`merge`'s input) on any bytes: parse_json
 // either refuses with a one-line message naming the file, or gives a result that merges, is
 // summarised and written back without undefined behaviour (ASan, UBSan).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/fuzz/target.cpp: --db targets. Any bytes as a whole target go through every reader
 // (parse_target, the MySQL URI reader, the PostgreSQL check, the redaction) without a crash.
 // Then the oracle: the bytes as a password typed unencoded into each form of target; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // actor_context on a real two-worker pool (run under TSan): many callers of every kind (plain
 // tasks, bound tasks, other actors, threads outside the pool through sync_wait, detached calls)
 // hammer one actor whose state is plain, unsynchronised memory. If two coroutines ever ran on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal::fiber on a real 2-worker pool (run under TSan in CI): many fibers awaiting sleeps,
 // tasks, yields and events completed from other threads; bound fibers staying on their worker;
 // migrating fibers; pool shutdown with fibers suspended.

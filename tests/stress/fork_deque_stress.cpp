@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The work-first fork/join path (issue 26) under real concurrency: the fork deque itself (an
 // owner pushing and popping while thieves steal; a full deque), and recursive fork trees on a
 // two-worker pool: memory bounded by depth, not by the number of tasks; a deque overflowing into

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // when_all, when_any and task_group on a real two-worker pool (run under TSan): children that
 // end on the other worker than their parent, stop requests from another thread at random
 // moments, failures, and races between near-simultaneous ends. Each test checks that every

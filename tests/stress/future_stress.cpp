@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Futures under real concurrency (run under TSan): callbacks, transformations, co_awaits and
 // blocking waits registered while another thread fills; racing fills and cancels; spawn_future
 // jobs cancelled while they run. Every registered continuation must run exactly once.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The reactor under load on a real two-worker pool (run under TSan): many connections whose
 // coroutines migrate between workers, sockets created on one worker and closed on another,
 // and reads cancelled while data races in.

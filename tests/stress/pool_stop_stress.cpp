@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // thread_pool::stop racing with the end of the spawned chains it waits for, with other stops,
 // and with the stop requests that end those chains, on real threads (run under TSan): every
 // stop is either refused while a spawned chain is still suspended, or completes once none is;

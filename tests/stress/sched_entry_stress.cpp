@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pool's entry path under real concurrency (issue 17): the lock-free global ring with many
 // producers and consumers, frames recycled across threads through the allocator's depot, and
 // avalanches of spawns from threads outside the pool (every job runs once, stop then succeeds).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An idle worker and a producer preempted in the middle of a push to the global ring (issue 27,
 // item 4): the producer has claimed a cell and not yet published it, so the ring reads as
 // non-empty while nothing can be taken from it. The idle worker used to cycle park -> recheck

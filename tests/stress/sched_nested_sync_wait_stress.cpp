@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The lost wake-up of issue 35, item 1, as it was found: a worker spawns a producer (onto its own
 // ring, with a wake-up that is not fenced) and blocks in a nested sync_wait for the producer's
 // event, while the other worker, busy with the previous producer's tail, is going to sleep. Two

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The stop decision and a blocking call completing at the same moment (issue 27, item 2): the
 // subpool thread posts the continuation, then uncounts the call. A decision that read the queues
 // before the post and the count after the decrement saw neither, and refused the stop for a

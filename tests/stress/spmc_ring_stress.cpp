@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // spmc_ring under real concurrency: the owner pushes and pops while thieves pop and steal
 // halves; every item must be taken exactly once.
 #include "pool/spmc_ring.hpp"

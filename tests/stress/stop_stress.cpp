@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stop requests racing with sleeps and timeouts on a real two-worker pool (run under TSan).
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The synchronisation primitives on a real two-worker pool, with stops requested from another
 // thread at random moments (run under TSan): no over-grant, mutual exclusion, every channel
 // value delivered exactly once, no lost wake-up.

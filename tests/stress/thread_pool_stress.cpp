@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // thread_pool on the wall clock: many chains yielding, sleeping and spilling across workers.
 #include "shoal/thread_pool.hpp"
 

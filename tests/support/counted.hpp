@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // counted.hpp: a value type that counts its constructions, copies, moves and destructions, so a
 // test can assert that a task neither copies nor leaks what it returns.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The counted global operator new of support/counting_new.hpp.
 #include "support/counting_new.hpp"
 

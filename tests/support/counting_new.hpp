@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // counting_new.hpp: a test program's global operator new, counted.
 //
 // What: a test program that compiles support/counting_new.cpp has its global operator new and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The replaced global operator new behind failing_allocator.hpp (malloc underneath).
 #include "support/failing_allocator.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // failing_allocator.hpp: an allocation-failure injector for tests. Its .cpp replaces the global
 // operator new of the whole program, so link shoal_failing_allocator into a test program of its
 // own only (never the shared unit-test binary).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fake_handle.hpp: distinct, never-resumed coroutine handles made from indexes, for the tests of
 // the queues and deques that store handles (only their addresses matter there).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // frame_probe.hpp: a parameter that says when the coroutine frame holding it was destroyed.
 //
 // Pass one by value to a coroutine: the copy in the frame increments `*destroyed` when the frame

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // manual_scheduler.hpp: a deterministic, single-threaded executor with a fake clock, for tests.
 //
 // What: coroutines run only when the test says so (`run_one`, `run_all`), and time moves only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // running_pool.hpp: a thread_pool started for one test and stopped at its end, as main would;
 // `eventually(done)` polls a background event for up to 10 s; `stop_error(pool)` is a stop's
 // error message, or "" when it succeeded.

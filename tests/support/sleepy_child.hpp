@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sleepy_child.hpp: the child tasks the structured-concurrency tests race against each other.
 //
 // `after(d, v)` sleeps d and returns v, or -1 when its sleep was cancelled. `probed_after` does

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/support/temp_dir.hpp: a temporary directory for one test, removed at the end.
 //
 // What: a fresh directory under the system's temporary directory, named after `prefix`, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // verdict_count.hpp: the count a line of the printed verdict reports, for tests of the binary.
 //
 // The verdict prints its failure lines whether or not anything failed ("lost transactions ...

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # check_layers_test.sh: scripts/check-layers.sh passes on the real tree and fails on a scratch
 # copy of app/tpcc where run/run.cpp includes the concrete MySQL driver (driver/mysql/), naming
 # that include; and, as a control, on a copy where stats/ includes upward (run/).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # gdb_backtrace_check.sh: runs PROGRAM (gdb_backtrace_target) under gdb in batch mode with
 # tools/gdb/shoal_backtrace.py loaded, stops inside its 3-deep await chain, runs `shoal-bt`, and
 # checks the three coroutines and the root appear, innermost first.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The program tests/tools/gdb_backtrace_check.sh debugs: a chain of three shoal tasks whose
 // innermost one records its own frame address and calls a plain function gdb breaks on.
 // Exits 0 after the chain completes (when run without gdb).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // actor_context and actor_task on the manual scheduler: direct entry, the mailbox's order,
 // release across awaits, holds lent to calls, results and errors, the environment, composition
 // with timeouts and when_all, and the preemption budget. A pool for sync_wait and detach.

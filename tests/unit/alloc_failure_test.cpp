@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every allocation of the runtime's public operations failed in turn (support/failing_allocator:
 // this program's operator new fails the nth allocation of the arming thread): each failure is
 // a clean std::bad_alloc from an operation that may throw, with the state as before; the paths

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Async backtraces on the manual scheduler: the chain of a suspended coroutine, innermost first,
 // symbolized to the coroutines' names.
 #include "shoal/async_backtrace.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // async_event on the manual scheduler: set wakes every waiter on its own executor, reset, and
 // every order of a stop with a set.
 #include "shoal/async_event.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // async_semaphore and async_mutex on the manual scheduler: FIFO hand-over, no barging, every
 // order of a stop with a grant, and where a woken waiter resumes.
 #include "shoal/async_semaphore.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal::batcher and shoal::bound_batcher, one typed suite for what they share: flush by size,
 // time, idleness and predicate; per-item and bulk errors; cancellation before the await, while
 // the batch fills and during the bulk call, with shared tokens; arrival order; no stack growth

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal::batcher under failure: a max-wait timer that cannot be armed, and the timer's holder
 // leaving the batch (its timer is a caller's, on the caller's executor).
 // Deterministic, on the manual scheduler.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // batcher_support.hpp: what the batchers' tests share (tests/unit/batcher*_test.cpp): bulk
 // functions that record their batches, the callers, and `family`, which builds either batcher on
 // a test executor for the typed suite (batcher_family_test.cpp).

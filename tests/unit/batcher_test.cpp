@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal::batcher, what only it does: chained batchers on one executor; callers on several
 // workers, each resumed on its own; cancellations from another thread racing flushes. What it
 // shares with shoal::bound_batcher is tested once for both: batcher_family_test.cpp.

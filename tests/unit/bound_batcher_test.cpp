@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal::bound_batcher, what only it does: a batch recycled once its last caller read it; a
 // stopped host leaving at the flush; misuse from another executor or worker; stop requests from
 // another thread racing joins and completions (TSan). What it shares with shoal::batcher is

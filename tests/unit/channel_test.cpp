@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // channel<T> on the manual scheduler: FIFO through the buffer and past it, rendezvous, close,
 // every order of a stop with a hand-over, and no copies of what it carries.
 #include "shoal/channel.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Coroutine-local values on the manual scheduler: binding, inheritance by awaited tasks,
 // visibility to plain functions, hiding, unbinding, and no leak to other chains or threads.
 #include "shoal/coroutine_local.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal::detached_task: a spawned coroutine that is its own root (one frame per chain).
 #include "shoal/detached_task.hpp"
 

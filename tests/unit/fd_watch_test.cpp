@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fd_watch on the manual scheduler with real descriptors (a socketpair): readiness, the edge
 // remembered while nobody waits, and every race of a stop with an I/O wait.
 #include "shoal/fd_watch.hpp"

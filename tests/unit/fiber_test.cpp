@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal::fiber and shoal::await (shoal/fiber.hpp) on the manual scheduler and sync_wait: values,
 // the hybrid both ways, exceptions both ways, stop tokens and coroutine-locals, fd readiness and
 // channels from a fiber, destruction of a suspended fiber, the stack pool.

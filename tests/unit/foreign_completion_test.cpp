@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // foreign_completion: completions from the awaiting thread, from a foreign thread, with an
 // exception, and the resumption on the awaiting executor rather than the foreign thread.
 #include "shoal/foreign_completion.hpp"

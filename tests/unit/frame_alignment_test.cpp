@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Coroutine frames honour over-aligned promises and locals (issue 20, finding 7), and ordinary
 // frames pay nothing for it.
 #include <gtest/gtest.h>

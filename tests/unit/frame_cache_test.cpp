@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The frame allocator's per-thread cache keeps at most frame_cache_bytes_per_class bytes of each
 // size class, the frames waiting to make a batch for the depot included (issue 27, item 5).
 #include <gtest/gtest.h>

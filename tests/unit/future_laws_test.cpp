@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Property tests of future's functor and monad laws, and of the identities between its other
 // operations: random values, random functions (that may fail by throwing or by with_failure)
 // and random futures (complete at once or filled later, in a random order), from a fixed seed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Futures on a real thread_pool: co_await resuming on the awaiting worker, spawn_future and its
 // cancellation through the job's stop token, a job returning a future, wait() refused on a
 // worker, run_sequence and run_clustered.

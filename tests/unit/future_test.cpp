@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // future / promise / cancelable_future: filling, accessors, callbacks and every transformation,
 // deterministically on the test's thread (and the manual scheduler for co_await).
 #include "shoal/future.hpp"

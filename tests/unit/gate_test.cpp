@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gate on the manual scheduler: admission until closed, close waits for what is in flight,
 // cancellation of the wait.
 #include "shoal/gate.hpp"

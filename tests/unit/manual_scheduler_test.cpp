@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The test support itself: ready work runs only when asked, in FIFO order unless seeded.
 #include "support/manual_scheduler.hpp"
 

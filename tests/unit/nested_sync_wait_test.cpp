@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A wake-up given or received inside a sync_wait nested on a pool worker (legal: sync_wait.hpp)
 // resumes each coroutine on its own executor (issue 27, item 1). "Is this thread a worker of
 // pool P" is not "is the running executor a worker of P": inside the nested sync_wait the thread

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal::thread_pool::stop and the coroutines still suspended when the pool runs out of work:
 // stop waits for armed timers, refuses (and keeps the pool running) while chains started by
 // spawn/spawn_on are suspended on anything else, and succeeds once they have ended.

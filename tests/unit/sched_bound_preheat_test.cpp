@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal::thread_bound (jobs of one key on one worker, a bounded share of the workers) and
 // shoal::preheat (frame caches filled before the first jobs): issue 17's last two items.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal::run_blocking: blocking work runs on the pool's blocking subpool, never on a worker, and
 // the awaiting coroutine resumes on its own worker (issue 17).
 #include "shoal/run_blocking.hpp"

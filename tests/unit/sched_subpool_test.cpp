@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal::subpool: a capacity capping how many of its jobs are in progress, priorities deciding
 // who goes in when a slot frees, and the starvation rule (issue 17).
 #include "shoal/subpool.hpp"

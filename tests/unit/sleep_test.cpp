@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Timers on the manual scheduler's fake clock: sleep_for, sleep_until, deadline, timer_heap.
 #include "shoal/sleep.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sockets on a real thread_pool over loopback TCP and Unix sockets: echo, end of stream,
 // connection refused, cancellation of a pending read and accept.
 #include "shoal/socket.hpp"

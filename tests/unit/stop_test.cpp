@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cancellation on the manual scheduler: implicit stop-token propagation, cancellable sleeps,
 // with_stop_token, with_timeout / with_deadline, and every race of a stop with a sleep.
 #include "shoal/stop.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // with_task_group's final drain moves no value: children whose value type throws on move are
 // still all awaited and destroyed, and the scope completes (it used to let the move's exception
 // escape with children outstanding, and the group's destructor terminated the program).

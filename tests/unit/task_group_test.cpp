@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // task_group / with_task_group on the manual scheduler: results by completion order with spawn
 // indices, the end of the scope cancelling and awaiting what is left, exceptions delivered and
 // never lost, stop before / during / after, timeouts and nested groups.

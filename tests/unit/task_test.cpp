@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal::task: laziness, values, references, exceptions, ownership, and constant-stack chains.
 #include "shoal/task.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal::thread_pool: placement, affinity, detached work, lifecycle, and idleness.
 #include "shoal/thread_pool.hpp"
 

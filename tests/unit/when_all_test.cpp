@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // when_all on the manual scheduler: results in order, void children, the range form, the
 // failure policy (first exception rethrown, siblings cancelled and awaited, every child frame
 // destroyed before the await returns), stop before / during / after, and what children inherit.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // when_any on the manual scheduler: the first child to end wins, the losers are cancelled and
 // awaited (their frames destroyed before the await returns), a winner's exception is rethrown,
 // and stop before / during / after.

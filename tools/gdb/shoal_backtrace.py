@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # shoal_backtrace.py: `shoal-bt`, the async backtrace of a shoal coroutine, in gdb.
 #
 # Load it:  (gdb) source tools/gdb/shoal_backtrace.py     or  gdb -x tools/gdb/shoal_backtrace.py

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // copy_bench: loading STOCK rows into PostgreSQL with session::copy (COPY FROM STDIN) against
 // multi-row INSERTs of 100 rows per statement.
 //

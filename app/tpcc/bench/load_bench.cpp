@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // load_bench: the loader's write path, COPY against 100-row INSERTs, on PostgreSQL.
 //
 // Starts its own throwaway PostgreSQL (app/tpcc/testing/postgres_server.hpp: Unix socket, fsync

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pg_driver_bench: the PostgreSQL driver on a New-Order-shaped transaction, sequential vs
 // pipelined, by 1, 64 and 1024 coroutines over a pool of 16 connections.
 //

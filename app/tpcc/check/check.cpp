@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // check_consistency (check.hpp): the twelve conditions, chunk by chunk.
 #include "check/check.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/check/check.hpp: the consistency conditions of clause 3.3.2 (3.3.2.1 to 3.3.2.12).
 //
 // What: `check_consistency` evaluates the twelve conditions over a range of warehouses, chunk by

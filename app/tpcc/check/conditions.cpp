@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SQL of the twelve consistency conditions (conditions.hpp). Each condition is written as
 // `groups` (one row per group it examines, with keys k1..k4 and values v1..v3, restricted to the
 // warehouses $1..$2) and `offends` (when such a row breaks the condition); `framed` wraps them

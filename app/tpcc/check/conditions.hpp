@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/check/conditions.hpp: the twelve conditions of clause 3.3.2 as statements.
 //
 // What: one `condition` per clause 3.3.2.N, in clause order: its statement and how to read what

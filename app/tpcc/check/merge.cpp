@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Folding chunk results into condition results (merge.hpp).
 #include "check/merge.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/check/merge.hpp: folding what a condition's statement returned for one chunk into the
 // condition's result (check.hpp), and describing an offending group in words.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The consistency report (print.hpp).
 #include "check/print.hpp"
 

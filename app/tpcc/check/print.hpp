@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/check/print.hpp: the consistency report as text.
 //
 // What: one line per condition, its clause, its relationship padded with dots, and its verdict:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/command_line.cpp: the recorded command line (see command_line.hpp).
 #include "cli/command_line.hpp"
 

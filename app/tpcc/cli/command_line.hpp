@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/command_line.hpp: the command line as every result records it.
 //
 // What: command_line(args) is `shoal-tpcc` and the arguments as typed, each quoted for a POSIX

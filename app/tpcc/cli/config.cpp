@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/config.cpp: the "choose for me" defaults (see config.hpp).
 #include "cli/config.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/config.hpp: everything the command line sets, validated once by parse().
 //
 // What: one plain struct; zero in a numeric field means "choose for me" (resolved by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/config_file.cpp: reading --config FILE with toml++ (see config_file.hpp).
 #include "cli/config_file.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/config_file.hpp: a configuration file (--config run.toml) read into the same
 // options the command line takes.
 //

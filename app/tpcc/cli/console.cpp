@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/console.cpp: signal waiting and progress ticks (see console.hpp).
 #include "cli/console.hpp"
 

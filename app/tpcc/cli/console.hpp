@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/console.hpp: the process's console: progress lines and Ctrl-C.
 //
 // What: block_signals() (call first in main, before any thread exists) makes SIGINT and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/help.cpp: the general and per-command help (see help.hpp).
 #include "cli/help.hpp"
 

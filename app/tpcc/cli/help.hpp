@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/help.hpp: the help, rendered from the option table (cli/option_table.hpp).
 //
 // What: usage() is the whole help: every command, every option with its default, the exit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/option_table.cpp: the options, their values and the commands (see
 // option_table.hpp).
 #include "cli/option_table.hpp"

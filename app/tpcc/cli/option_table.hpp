@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/option_table.hpp: the one table of commands and options behind parsing (see
 // options.hpp) and the help (help.hpp).
 //

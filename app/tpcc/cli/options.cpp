@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/options.cpp: parsing the command line against the table (see options.hpp).
 #include "cli/options.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/options.hpp: the command line: one table of options drives parsing and --help.
 //
 // What: `parse(args)` reads `[COMMAND] [--option value | --option=value | --flag]...` into a

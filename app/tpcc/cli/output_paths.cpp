@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/output_paths.cpp: checking output paths up front (see output_paths.hpp).
 #include "cli/output_paths.hpp"
 

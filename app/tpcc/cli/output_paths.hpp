@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/output_paths.hpp: every output file the command line names, checked before any
 // work starts, so that an hour's run is never lost to a typo in --json's directory.
 //

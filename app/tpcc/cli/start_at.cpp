@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/start_at.cpp: reading --start-at (see start_at.hpp).
 #include "cli/start_at.hpp"
 

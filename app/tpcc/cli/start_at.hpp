@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/start_at.hpp: reading an agreed wall-clock start (--start-at), so that several
 // client processes begin their warm-up together (the wait itself: run/wall_clock.hpp).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/values.cpp: option value readers (see values.hpp).
 #include "cli/values.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/cli/values.hpp: reading one option value (numbers, durations, names).
 //
 // What: each reader returns the value, or nullopt when the text is not one; durations are a

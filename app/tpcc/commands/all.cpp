@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/all.cpp: the default job: a fresh database, loaded, run, checked, then
 // cleaned unless --keep (see commands.hpp).
 #include <optional>

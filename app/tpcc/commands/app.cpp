@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/app.cpp: the process around a command (see app.hpp).
 #include "commands/app.hpp"
 

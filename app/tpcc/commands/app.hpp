@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/app.hpp: what every command of shoal-tpcc is given, and how the process
 // around them is set up and torn down.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/build.cpp: the build's version and commit (see build.hpp), the one file
 // compiled with them (SHOAL_TPCC_VERSION, the generated tpcc_commit.hpp).
 #include "commands/build.hpp"

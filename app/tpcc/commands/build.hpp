@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/build.hpp: this build of shoal-tpcc: its version and the source commit it was
 // built from, as `--version` and every result's provenance give them.
 // Thread-safety: constants.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/check.cpp: `shoal-tpcc check`: the consistency conditions of clause 3.3.2,
 // with progress lines (see commands.hpp, steps.hpp: check_step).
 #include <chrono>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/check_lines.cpp: the check's progress lines (see check_lines.hpp).
 #include "commands/check_lines.hpp"
 

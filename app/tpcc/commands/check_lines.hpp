@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/check_lines.hpp: the consistency check's progress lines on stderr.
 //
 // What: at most one line every 2 s: before a condition's statement, which condition of how many

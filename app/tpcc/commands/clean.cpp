@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/clean.cpp: `shoal-tpcc clean`: every table dropped (see commands.hpp).
 #include <cstdio>
 

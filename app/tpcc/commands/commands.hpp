@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/commands.hpp: shoal-tpcc's commands, one a file: what main dispatches to.
 //
 // What: each command but merge runs on an opened database (commands/app.hpp: run_app), prints

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/display.cpp: a command's live display on the console (see display.hpp).
 #include "commands/display.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/display.hpp: the live display of one command (the dashboard, or plain lines:
 // ui/live_display.hpp) wired to the console.
 //

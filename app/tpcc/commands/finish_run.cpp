@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/finish_run.cpp: a run's summary, report files and judgement (see
 // steps.hpp: finish_run).
 #include <cstdint>

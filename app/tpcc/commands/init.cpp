@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/init.cpp: `shoal-tpcc init`: the schema created (see commands.hpp).
 #include <cstdio>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/load.cpp: `shoal-tpcc load`: the population loaded, with its live display;
 // `load --dry-run`: what it would take (see commands.hpp).
 #include <algorithm>

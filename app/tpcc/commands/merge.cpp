@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/merge.cpp: `shoal-tpcc merge a.json b.json ...`: one result from several
 // shards' (report/merge.hpp; see commands.hpp).
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/origin.cpp: a result's provenance (see origin.hpp).
 #include "commands/origin.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/origin.hpp: how a run's result was obtained (run::provenance), filled in
 // this one place: the command line, this build, this machine, the pool, the database server.
 #pragma once

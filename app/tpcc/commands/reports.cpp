@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/reports.cpp: writing a result's report files (see reports.hpp).
 #include "commands/reports.hpp"
 

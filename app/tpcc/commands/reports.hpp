@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/reports.hpp: the report files a result is written to, for `run` and
 // `merge` alike.
 // Thread-safety: plain functions; they write the files the command line names and print any

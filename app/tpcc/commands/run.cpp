@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/run.cpp: `shoal-tpcc run`: one measured run with its live display and
 // --metrics-addr's endpoint, then its reports (see commands.hpp, steps.hpp).
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/run_config.cpp: a run's settings from the command line (see run_config.hpp).
 #include "commands/run_config.hpp"
 

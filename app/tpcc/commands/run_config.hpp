@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/run_config.hpp: the command line's settings of a run, as the run takes them.
 // Thread-safety: plain functions.
 #pragma once

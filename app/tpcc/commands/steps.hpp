@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/steps.hpp: the halves of `run` and `check` that the default job
 // (all_commands) puts in another order: the run, then the check, then the run's reports, so
 // that the reports say what the check found.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/bulk.hpp: rows written in bulk by the loader (session::copy, session.hpp).
 //
 // What: a batch of rows for one table: the table's name, the columns in the order the values

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/database.hpp: a database, its connection pool, and borrowing a session.
 //
 // What: `open_database` (open.hpp) turns a --db target into a database. Terminals far outnumber

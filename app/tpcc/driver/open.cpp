@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // From a --db target to a database (open.hpp).
 #include "driver/open.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/open.hpp: from a --db target to a database.
 //
 // Targets: `sqlite:PATH` (an embedded SQLite file, created if missing), `sim:latency=5ms` (the

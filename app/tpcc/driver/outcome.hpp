@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/outcome.hpp: how a database call ended, as a value.
 //
 // What: transactions never catch driver exceptions; every call returns an outcome.

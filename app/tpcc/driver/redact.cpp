@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // redact() (open.hpp): a connection string with its password replaced by "***".
 //
 // Both of libpq's forms and the MySQL URI, keeping the form: in a URI the password of the

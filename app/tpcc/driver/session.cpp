@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/session.cpp: session's shared helper (session.hpp).
 #include "driver/session.hpp"
 

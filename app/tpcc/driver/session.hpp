@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/session.hpp: one connection, borrowed for one transaction.
 //
 // What: the whole surface transactions use. A transaction is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/statement.hpp: a statement as transactions name it, and one call of it.
 //
 // What: a `statement` is a name and one SQL text with $1..$n placeholders, written once in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/target.cpp: reading a --db value (see target.hpp).
 #include "driver/target.hpp"
 

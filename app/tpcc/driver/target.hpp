@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/target.hpp: a --db value, read in one place: which database it names.
 //
 // What: engine_of() names the engine a target (or a database's description, which starts the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/value.hpp: the values that go into statements and come back in rows.
 //
 // What: a parameter or a column is NULL, an integer, a floating-point number or text. TPC-C's

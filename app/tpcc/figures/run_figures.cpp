@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/figures/run_figures.cpp: figures derived from a live_view (see run_figures.hpp).
 #include "figures/run_figures.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/figures/run_figures.hpp: the figures a run's displays derive from one live_view.
 //
 // A module of its own (below ui and metrics): the dashboard (ui/) and the Prometheus endpoint

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/loader/estimate.cpp: rows and bytes of a load (see estimate.hpp).
 #include "loader/estimate.hpp"
 

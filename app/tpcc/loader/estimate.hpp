@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/loader/estimate.hpp: what a load of W warehouses writes, before anything is written
 // (`shoal-tpcc load --dry-run`).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The multi-row INSERT baseline (insert_rows.hpp).
 #include "loader/insert_rows.hpp"
 

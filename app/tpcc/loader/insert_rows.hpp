@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/loader/insert_rows.hpp: the loader's baseline write path, multi-row INSERTs.
 //
 // What: writes a bulk_rows with INSERT statements of up to 100 rows each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One part of a load in one transaction (load_part.hpp).
 #include "loader/load_part.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/loader/load_part.hpp: one part of a load (ITEM or one warehouse) in one transaction.
 //
 // What: borrows a session, begins, writes the part's population (population.hpp) chunk by

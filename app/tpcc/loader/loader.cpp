@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The parallel, resumable load (loader.hpp).
 #include "loader/loader.hpp"
 

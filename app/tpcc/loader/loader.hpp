@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/loader/loader.hpp: the parallel, resumable population of clause 4.3.
 //
 // What: `load` fills a schema made by `init` (schema/apply.hpp) with `warehouses` warehouses:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The rows of clause 4.3.3.1 (population.hpp): the plan and the chunking; the rows themselves
 // are in population_rows.cpp.
 #include "loader/population.hpp"

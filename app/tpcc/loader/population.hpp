@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/loader/population.hpp: the rows of the initial database (TPC-C clause 4.3.3.1).
 //
 // What: a population generates, lazily and chunk by chunk, either the ITEM table (100,000 rows)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One row of each table, as clause 4.3.3.1 gives it (population.hpp). Each function writes the
 // columns in schema.cpp's order and draws only from its own table's stream.
 #include <string_view>

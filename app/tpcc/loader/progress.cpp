@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How far a load has got, in all and per table (progress.hpp).
 #include "loader/progress.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/loader/progress.hpp: how far a load has got, in all and per table, for the command
 // line to show.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/loader/row_writer.hpp: writes generated values into a bulk_rows, reusing its storage.
 //
 // What: the population (population.hpp) fills millions of values. Rather than clearing the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/metrics/exposition.cpp: the text exposition format (see exposition.hpp).
 #include "metrics/exposition.hpp"
 

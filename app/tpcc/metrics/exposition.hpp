@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/metrics/exposition.hpp: writing Prometheus's text exposition format (version 0.0.4).
 //
 // What: an `exposition` accumulates metric families into one text: family() writes a family's

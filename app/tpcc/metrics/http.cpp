@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/metrics/http.cpp: answering one request (see http.hpp).
 #include "metrics/http.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/metrics/http.hpp: the little HTTP/1.x the metrics endpoint speaks.
 //
 // What: answer(request, page) gives the whole response to one request head (the request line

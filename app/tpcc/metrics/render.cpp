@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/metrics/render.cpp: the exposition text of a run (see render.hpp).
 #include "metrics/render.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/metrics/render.hpp: a run's figures as a Prometheus text page (format 0.0.4).
 //
 // What: render(view) is a pure function from one scrape's run_view to the exposition text.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/metrics/server.cpp: accepting and answering scrapes (see server.hpp).
 #include "metrics/server.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/metrics/server.hpp: the metrics endpoint: an HTTP listener on the client's own
 // reactor.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/metrics/view.cpp: taking a scrape's figures (see view.hpp).
 #include "metrics/view.hpp"
 

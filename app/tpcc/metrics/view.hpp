@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/metrics/view.hpp: what one scrape of the metrics endpoint shows, taken at once.
 //
 // What: a run_view holds immutable copies of the run's figures: the phase, the dashboard's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NURand constants for load and run; see nurand.hpp.
 #include "random/nurand.hpp"
 

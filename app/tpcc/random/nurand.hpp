@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/random/nurand.hpp: the non-uniform random function NURand and its C constants
 // (TPC-C clause 2.1.6).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // xoshiro256** seeding and exact bounded draws; see rng.hpp.
 #include "random/rng.hpp"
 

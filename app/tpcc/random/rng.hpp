@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/random/rng.hpp: the seeded pseudo-random generator behind every TPC-C draw.
 //
 // What: xoshiro256** (Blackman and Vigna), its 256-bit state filled from the seed by splitmix64.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fast random strings; see strings.hpp.
 #include "random/strings.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/random/strings.hpp: the random strings of TPC-C population and input
 // (clauses 4.3.2.2, 4.3.2.3, 4.3.2.7, 4.3.3.1).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Negative-exponential think times; see think_time.hpp.
 #include "random/think_time.hpp"
 

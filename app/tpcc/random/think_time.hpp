@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/random/think_time.hpp: the think time a terminal waits after each transaction
 // (TPC-C clause 5.2.5.4).
 //

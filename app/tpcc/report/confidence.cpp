@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/confidence.cpp: Wilson and normal intervals (see confidence.hpp).
 #include "report/confidence.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/confidence.hpp: simultaneous confidence intervals for the verdict's ratios and
 // means, and the three-way judgement built on them.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/csv.cpp: the series as CSV (see csv.hpp).
 #include "report/csv.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/csv.hpp: the interval series as CSV (--csv FILE), for spreadsheets and
 // pandas.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/hdr_encode.cpp: the HdrHistogram mapping and V2 encoding (see hdr_encode.hpp).
 #include "report/hdr_encode.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/hdr_encode.hpp: one of our interval histograms as an HdrHistogram, in
 // HdrHistogram's compressed V2 encoding (what its interval logs carry, Base64-encoded).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/hdr_log.cpp: the HdrHistogram interval log (see hdr_log.hpp).
 #include "report/hdr_log.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/hdr_log.hpp: a run's series as an HdrHistogram interval log (--hdr-log FILE),
 // so standard tools (HistogramLogProcessor, HdrHistogram's plotters, jHiccup's tooling) read it.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/html.cpp: the HTML report's page, header and table (see html.hpp).
 #include "report/html.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/html.hpp: the HTML report of a run (--html FILE; `merge --html` for a merged
 // result).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/html_assets.hpp: the HTML report's inline style sheet and script.
 //
 // What: constants embedded in every page (report/html.cpp), so the page needs nothing from the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/html_chart.cpp: inline SVG line charts (see html_chart.hpp).
 #include "report/html_chart.hpp"
 #include "report/text.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/html_chart.hpp: an inline SVG line chart for the HTML report, and HTML escaping.
 //
 // What: a chart is plain data (axes, shaded bands, lines of points); render_svg() draws it as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/html_data.cpp: chart data from a run_result (see html_data.hpp).
 #include "report/html_data.hpp"
 

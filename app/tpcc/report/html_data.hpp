@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/html_data.hpp: what the HTML report's charts show, computed from a run_result.
 //
 // What: the run's phase boundaries; the series as a timeline (completed transactions per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/html_facts.cpp: the verdict and configuration sections (see html_facts.hpp).
 #include "report/html_facts.hpp"
 

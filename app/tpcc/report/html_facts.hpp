@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/html_facts.hpp: the HTML report's verdict and configuration sections (see
 // html.hpp).
 //

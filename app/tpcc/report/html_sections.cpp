@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/html_sections.cpp: the chart sections of the HTML report (see
 // html_sections.hpp).
 #include "report/html_sections.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/html_sections.hpp: the HTML report's chart sections (see html.hpp).
 //
 // What: each function returns one <section> of the page: throughput over time, response time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/json.hpp: a run's result as a JSON document (--json FILE), and back.
 //
 // What: write_json() writes every figure of the text summary plus the effective

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/json_detail.cpp: ISO 8601 times and phase names (see json_detail.hpp).
 #include "report/json_detail.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/json_detail.hpp: pieces shared by the JSON writer and reader (see json.hpp):
 // wall-clock times as ISO 8601 UTC text, and phase names.
 //

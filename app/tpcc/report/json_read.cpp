@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/json_read.cpp: a result file back to a run_result (see json.hpp).
 //
 // Each accessor names the field it reads by its path ("transactions[2].committed"); a missing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/json_write.cpp: a result to JSON (see json.hpp).
 #include <cstdlib>
 #include <fstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/merge.cpp: several shards' results into one (see merge.hpp).
 #include "report/merge.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/merge.hpp: one result from the results of several client processes (the
 // shards of one run, `shoal-tpcc merge a.json b.json ...`).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/merge_series.cpp: series aligned by wall clock (see merge_series.hpp).
 #include "report/merge_series.hpp"
 

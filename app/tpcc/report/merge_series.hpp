@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/merge_series.hpp: the interval series of several shards on one time axis
 // (see merge.hpp).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/summary.cpp: the final text summary (see summary.hpp).
 #include "report/summary.hpp"
 

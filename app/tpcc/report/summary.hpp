@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/summary.hpp: the final text summary of a run.
 //
 // What: renders a run's result (a snapshot, never live counters) as the table a user reads at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/text.hpp: printf-style formatting into a std::string, for the reports.
 //
 // What: format(fmt, args...) renders at most 255 characters (longer output is cut, never

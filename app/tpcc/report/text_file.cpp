@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/text_file.cpp: writing a report file (see text_file.hpp).
 #include "report/text_file.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/text_file.hpp: writes a report file whole, or says why it could not.
 //
 // What: creates or truncates `path` and writes `content`; the error names the path and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/verdict.cpp: the run-level items of the verdict and its rendering (see
 // verdict.hpp); the input audit and the mix are in verdict_audit.cpp.
 #include "report/verdict.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/verdict.hpp: the compliance verdict of a run: is it a reportable TPC-C result?
 //
 // What: evaluate() checks a run's result (a snapshot, never live counters) item by item over

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/verdict_audit.cpp: the verdict's items from the interval's counts (see
 // verdict_audit.hpp).
 #include "report/verdict_audit.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/verdict_audit.hpp: the verdict's items computed from the measurement
 // interval's counts (see verdict.hpp): the input-variability audit and think times, the mix
 // minimums, the response-time limits and the deferred Deliveries.

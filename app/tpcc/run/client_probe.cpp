@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/run/client_probe.cpp: the per-worker probes (see client_probe.hpp).
 #include "run/client_probe.hpp"
 

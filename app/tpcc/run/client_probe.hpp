@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/run/client_probe.hpp: one probe coroutine per worker, measuring how well the client
 // itself keeps time.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/run/monitor.cpp: the sampling loop and the client totals (see monitor.hpp).
 #include "run/monitor.hpp"
 

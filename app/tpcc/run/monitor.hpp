@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/run/monitor.hpp: the run watching itself: the interval series and the client's own
 // cost.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/run/run.cpp: starting, timing and ending a run (see run.hpp).
 #include "run/run.hpp"
 

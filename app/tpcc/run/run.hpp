@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/run/run.hpp: one measured run: terminals, deliverers, phases, drain (clause 5.5).
 //
 // What: checks that the database is fully loaded and agrees with the requested warehouse

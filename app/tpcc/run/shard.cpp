@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/run/shard.cpp: the warehouse range of a shard (see shard.hpp).
 #include "run/shard.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/run/shard.hpp: which warehouses' terminals this client process runs (--shard i/n).
 //
 // What: shard i of n takes a contiguous range of the warehouses 1..W: [i*W/n + 1, (i+1)*W/n]

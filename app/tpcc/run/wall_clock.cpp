@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/run/wall_clock.cpp: waiting for --start-at (see wall_clock.hpp).
 #include "run/wall_clock.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/run/wall_clock.hpp: waiting for an agreed wall-clock start (--start-at, read by
 // cli/start_at.hpp), so that several client processes begin their warm-up together.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/run_result/result.hpp: what one measured run was asked to do and what it measured, as
 // plain data: what every report, the JSON reader and writer, the merge and the dashboard read.
 //

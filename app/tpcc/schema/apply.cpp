@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Creating, indexing and dropping the schema (apply.hpp).
 #include "schema/apply.hpp"
 

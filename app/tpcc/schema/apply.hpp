@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/schema/apply.hpp: creating, indexing and dropping the TPC-C schema on a database.
 //
 // What: `create_schema` runs schema::create_statements() (clause 1.3's nine tables and the two

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a load recorded (meta.hpp).
 #include "schema/meta.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/schema/meta.hpp: what a load recorded in the database (tpcc_meta, tpcc_loaded).
 //
 // What: `load_meta` is the database's own account of its population: the warehouse count the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/schema/schema.cpp: the DDL of clause 1.3 (see schema.hpp).
 #include "schema/schema.hpp"
 

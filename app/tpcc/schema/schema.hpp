@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/schema/schema.hpp: the TPC-C tables (clause 1.3) as SQL every supported engine runs.
 //
 // What: the nine tables with the columns, types and primary keys of clause 1.3, the secondary

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/schema/server_version.cpp: asking the server its version (see server_version.hpp).
 #include "schema/server_version.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/schema/server_version.hpp: the database server's version, as it reports it, for
 // every result's provenance.
 //

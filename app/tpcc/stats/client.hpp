@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/client.hpp: the client measuring itself, so that a result limited by the
 // client, not the database, is never published as the database's.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/client_summary.cpp: measurement-interval totals and the client-bound verdict
 // (see client_summary.hpp).
 #include "stats/client_summary.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/client_summary.hpp: the client's totals over the measurement interval, and
 // the client-bound verdict.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/error_list.hpp: the distinct errors of a run as its results carry them.
 //
 // What: one error_entry per (transaction type, SQLSTATE, statement family), with the first

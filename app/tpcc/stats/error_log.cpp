@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/error_log.cpp: first occurrences and rate-limited counts (see error_log.hpp).
 #include "stats/error_log.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/error_log.hpp: every distinct failure shown once, the rest counted.
 //
 // What: terminals and deliverers call record() for each transaction that failed (not for the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/histogram.cpp: bucket arithmetic and percentiles (see histogram.hpp).
 #include "stats/histogram.hpp"
 

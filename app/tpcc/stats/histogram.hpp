@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/histogram.hpp: a mergeable log-linear latency histogram, in microseconds.
 //
 // What: values are counted in buckets 1 us wide below 64 us, then 32 buckets per power of two

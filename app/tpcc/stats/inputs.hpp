@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/inputs.hpp: the one table of the input-variability counters (what the
 // terminals keyed in, stats::input_counts), which the JSON writer and reader and the merge
 // iterate instead of naming each counter.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/memory_room.cpp: the memory left to this process (see memory_room.hpp).
 #include "stats/memory_room.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/memory_room.hpp: how much memory this process may still take, and whether a
 // run of N terminals fits in it, so that a size that cannot fit is refused up front with the
 // estimate and the limit, never met as std::bad_alloc or a kill an hour in.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/outcomes.hpp: how a transaction ended, as the reports count it, and the one
 // table every report, the JSON reader and writer, the merge and the dashboard iterate.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/phase.hpp: the phases of a run, as every display and report names them.
 //
 // What: starting (connecting, waiting for --start-at), warm-up, measuring (the measurement

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/process.cpp: getrusage, /proc/self/status, the thread CPU clock (see
 // process.hpp).
 #include "stats/process.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/process.hpp: what this process and the calling thread cost, read from the OS.
 //
 // What: read_process_usage() gives the process's CPU time (user + system, getrusage) and its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/recorder.cpp: counting within the measurement window (see recorder.hpp).
 #include "stats/recorder.hpp"
 

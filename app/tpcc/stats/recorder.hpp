@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/recorder.hpp: what the terminals report, counted for the measurement interval.
 //
 // What: terminals and deliverers call record() when a transaction ends; only transactions that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/sampler.cpp: interval samples from cumulative snapshots (see sampler.hpp).
 #include "stats/sampler.hpp"
 

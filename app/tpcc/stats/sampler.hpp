@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/sampler.hpp: cutting the run's cumulative counts into the interval series.
 //
 // What: a sampler keeps the previous cumulative snapshot (recorder::take_all()) and turns each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/series.cpp: sparse interval histograms (see series.hpp).
 #include "stats/series.hpp"
 

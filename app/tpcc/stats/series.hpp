@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/stats/series.hpp: what happened in each interval of a run (throughput and latency
 // over time), for the dashboard, the HTML report and the HdrHistogram interval log.
 //

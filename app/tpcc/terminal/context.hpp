@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/terminal/context.hpp: what every terminal and deliverer of one run shares.
 //
 // What: the database, the workload's scope (all warehouses, the run's NURand constants), the

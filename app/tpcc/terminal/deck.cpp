@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The deck of clause 5.2.4.2; see deck.hpp.
 #include "terminal/deck.hpp"
 

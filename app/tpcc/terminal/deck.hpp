@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/terminal/deck.hpp: the deck that picks each terminal's next transaction type
 // (TPC-C clause 5.2.4.2).
 //

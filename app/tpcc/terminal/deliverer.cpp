@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/terminal/deliverer.cpp: the deferred Delivery queue's consumer (see deliverer.hpp).
 #include "terminal/deliverer.hpp"
 

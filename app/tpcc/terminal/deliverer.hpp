@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/terminal/deliverer.hpp: runs deferred Deliveries from the queue (clause 2.7.2).
 //
 // What: takes delivery requests in arrival order from its queue (the context's

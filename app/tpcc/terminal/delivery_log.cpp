@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/terminal/delivery_log.cpp: the deferred Delivery result file (see delivery_log.hpp).
 #include "terminal/delivery_log.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/terminal/delivery_log.hpp: the deferred Delivery result file of clause 2.7.2.3
 // (--delivery-log FILE).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/terminal/terminal.cpp: the terminal loop of clause 5.2 (see terminal.hpp).
 #include "terminal/terminal.hpp"
 

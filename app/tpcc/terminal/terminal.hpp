@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/terminal/terminal.hpp: one emulated terminal (clause 5.2): a coroutine.
 //
 // What: a terminal has a fixed home warehouse and a fixed district for Stock-Level (clause

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/terminal/transact.hpp: one transaction of a terminal or deliverer, and its record.
 //
 // What: `transact(ctx, body)` runs txn::execute (a borrowed connection, retries) under the

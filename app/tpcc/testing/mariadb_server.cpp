@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A throwaway MariaDB server for tests (mariadb_server.hpp).
 #include "testing/mariadb_server.hpp"
 #include "testing/required_in_ci.hpp"

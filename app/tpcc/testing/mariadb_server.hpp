@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // mariadb_server.hpp: a throwaway MariaDB server for one test process.
 //
 // What: mariadb-install-db into a fresh temporary directory, then mariadbd started in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A throwaway PostgreSQL server for tests (postgres_server.hpp).
 #include "testing/postgres_server.hpp"
 #include "testing/required_in_ci.hpp"

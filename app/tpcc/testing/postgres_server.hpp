@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // postgres_server.hpp: a throwaway PostgreSQL server for one test process.
 //
 // What: initdb into a fresh temporary directory, then pg_ctl start with the server listening

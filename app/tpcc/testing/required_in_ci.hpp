@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // required_in_ci.hpp: under CI (the environment variable CI=true), what the project's own script
 // installs is required: a test that would skip for want of it fails instead.
 #pragma once

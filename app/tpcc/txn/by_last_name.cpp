@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Choosing a customer by last name (by_last_name.hpp).
 #include "txn/by_last_name.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/txn/by_last_name.hpp: choosing a customer by last name (clauses 2.5.2.2, 2.6.2.2).
 //
 // What: Payment and Order-Status, when the terminal keys a last name, select every customer of

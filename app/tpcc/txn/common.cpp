@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared helpers of the transaction bodies (common.hpp).
 #include "txn/common.hpp"
 

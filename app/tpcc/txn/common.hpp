@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/txn/common.hpp: what every transaction body shares.
 //
 // What: building statement parameters and calls in plain functions (never inside a coroutine:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Delivery transaction, clause 2.7.4 (delivery.hpp).
 #include "txn/delivery.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/txn/delivery.hpp: the Delivery transaction, as the deferred deliverer runs it
 // (clause 2.7).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Back-off arithmetic of the retry wrapper (execute.hpp).
 #include "txn/execute.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/txn/execute.hpp: one transaction with a borrowed session, retried when the database
 // refuses it for concurrency.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Transaction input generation; see generate.hpp.
 #include "txn/generate.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/txn/generate.hpp: what a terminal keys in, drawn from its random stream
 // (TPC-C clauses 2.4.1, 2.5.1, 2.6.1, 2.7.1, 2.8.1).
 //

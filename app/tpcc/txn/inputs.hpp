@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/txn/inputs.hpp: what a terminal keys in for each transaction (clauses 2.4.1-2.8.1).
 //
 // What: plain values, produced by txn/generate.hpp from the terminal's random stream and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/txn/kind.hpp: the five TPC-C transaction types and their fixed per-type figures.
 //
 // What: the mix percentages (clause 5.2.3, as the deck of clause 5.2.4.2 deals them), the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The New-Order transaction, clause 2.4.2 (new_order.hpp).
 #include "txn/new_order.hpp"
 

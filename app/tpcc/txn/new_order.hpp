@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/txn/new_order.hpp: the New-Order transaction (clause 2.4).
 //
 // What: `run_new_order` enters one order of 5-15 lines for a customer (clause 2.4.2.2) from

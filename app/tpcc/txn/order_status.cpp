@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Order-Status transaction, clause 2.6.2 (order_status.hpp).
 #include "txn/order_status.hpp"
 

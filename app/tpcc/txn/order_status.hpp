@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/txn/order_status.hpp: the Order-Status transaction (clause 2.6).
 //
 // What: `run_order_status` reads a customer (by number or by last name, by_last_name.hpp), the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Payment transaction, clause 2.5.2 (payment.hpp).
 #include "txn/payment.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/txn/payment.hpp: the Payment transaction (clause 2.5).
 //
 // What: `run_payment` records a customer's payment (clause 2.5.2.2) from begin() to commit():

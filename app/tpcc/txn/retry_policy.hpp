@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/txn/retry_policy.hpp: how often and how patiently a transaction refused for
 // concurrency is retried (txn/execute.hpp applies it; run results record it).
 // Thread-safety: a plain value.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Stock-Level transaction, clause 2.8.2 (stock_level.hpp).
 #include "txn/stock_level.hpp"
 

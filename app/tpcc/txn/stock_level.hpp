@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/txn/stock_level.hpp: the Stock-Level transaction (clause 2.8).
 //
 // What: `run_stock_level` reads the district's next order number and counts the distinct

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/ui/live_display.cpp: the dashboard or plain lines (see live_display.hpp).
 #include "ui/live_display.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/ui/live_display.hpp: what the user watches while a command loads or runs: the
 // dashboard on a terminal, a plain line per interval otherwise.
 //

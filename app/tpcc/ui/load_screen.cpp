@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/ui/load_screen.cpp: the loader's dashboard laid out as text (see load_screen.hpp).
 #include "ui/load_screen.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/ui/load_screen.hpp: the loader's dashboard and its plain progress line, as text.
 //
 // What: render_load() lays out one frame from a loader::progress_snapshot (a plain value the

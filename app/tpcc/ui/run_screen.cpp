@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/ui/run_screen.cpp: the run's dashboard laid out as text (see run_screen.hpp).
 #include "ui/run_screen.hpp"
 

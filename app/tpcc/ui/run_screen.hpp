@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/ui/run_screen.hpp: the run's dashboard and its plain progress line, as text.
 //
 // What: render_run() lays out one frame of the dashboard from a run_screen (an immutable

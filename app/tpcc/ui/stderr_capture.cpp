@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/ui/stderr_capture.cpp: fd 2 into a pipe, a spool and a tail (see stderr_capture.hpp).
 #include "ui/stderr_capture.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/ui/stderr_capture.hpp: what the process writes to stderr, kept off the screen while a
 // dashboard owns it, shown in the log pane, and written out afterwards so nothing is lost.
 //

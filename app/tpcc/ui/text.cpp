@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/ui/text.cpp: the screens' text tools (see text.hpp).
 #include "ui/text.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/ui/text.hpp: the small text tools the screens are laid out with.
 //
 // What: numbers with a fixed number of digits, durations as m:ss, rates with k/M suffixes,

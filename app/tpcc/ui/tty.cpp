@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/ui/tty.cpp: ANSI frames on a terminal (see tty.hpp).
 #include "ui/tty.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/ui/tty.hpp: drawing full-screen frames on a terminal with plain ANSI sequences.
 //
 // What: enter() switches the terminal to its alternate screen (what was on the normal screen

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/actor.hpp: the promise and awaiters behind shoal/actor.hpp.
 //
 // Holds. Every actor coroutine records in its promise the context it is bound to (`bound`, set

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/actor_mailbox.hpp: the lock of an actor_context and its queue of waiting callers.
 //
 // What: one atomic pointer says who may run on the context. Null: free. `locked_empty()` (the

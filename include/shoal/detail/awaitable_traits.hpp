@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/awaitable_traits.hpp: what `co_await x` yields, computed without awaiting.
 #pragma once
 

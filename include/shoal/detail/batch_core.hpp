@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/batch_core.hpp: what shoal::batcher and shoal::bound_batcher share, written once.
 //
 // The two batchers are one family: the same bulk functions, flush rules, counters and runner;

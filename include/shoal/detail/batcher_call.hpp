@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/batcher_call.hpp: the awaiter of one batched call, `co_await batcher(arg)`.
 //
 // The awaiter lives in the caller's frame and is the caller's whole footprint in the batcher:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/batcher_state.hpp: the shared state behind shoal/batcher.hpp.
 //
 // What: the batch being filled (arguments and their callers, in arrival order), recycled batch

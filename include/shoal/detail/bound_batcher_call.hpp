@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/bound_batcher_call.hpp: the awaiter of one call on a worker-bound batcher,
 // `co_await bound(arg)` (shoal/bound_batcher.hpp).
 //

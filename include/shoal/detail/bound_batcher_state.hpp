@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/bound_batcher_state.hpp: the state behind shoal/bound_batcher.hpp.
 //
 // What: the batch being filled (arguments, and the list of their callers through their

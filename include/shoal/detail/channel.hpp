@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/channel.hpp: the buffer and the awaiters behind shoal/channel.hpp.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/completion_queue.hpp: the join of a task_group: children queued as they end.
 //
 // What: a fork_scope whose children, when they end, push themselves onto a lock-free stack

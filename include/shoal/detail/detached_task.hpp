@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/detached_task.hpp: the promise behind shoal/detached_task.hpp.
 //
 // What: a detached_task's frame is its chain's root: the promise holds the chain's task_env (home,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/env_awaiter.hpp: how a shoal task keeps `current_env` true across its awaits.
 //
 // Every `co_await x` inside a shoal task goes through task_promise::await_transform, which wraps

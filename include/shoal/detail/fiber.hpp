@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/fiber.hpp: what shoal/fiber.hpp needs from the fiber library (libshoal_fiber).
 //
 // How a fiber runs: `shoal::fiber(fn)` is a task whose body awaits `run_fiber`, the *driver*: an

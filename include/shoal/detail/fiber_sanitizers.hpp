@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the fiber library tells AddressSanitizer and ThreadSanitizer about its stack switches.
 //
 // ASan keeps, per thread, the bounds of the stack it believes is running (to unpoison on a throw

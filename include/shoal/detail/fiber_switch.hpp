@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/fiber_switch.hpp: the fiber's side of a stack switch, inlined into shoal::await.
 //
 // What: suspend_fiber(wait) switches from the running fiber to its driver, leaving `wait`, and

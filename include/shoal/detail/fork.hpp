@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/fork.hpp: starting children as chains of their own, the machinery shared by
 // when_all, when_any and task_group.
 //

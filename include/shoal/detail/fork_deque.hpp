@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/fork_deque.hpp: where a pool worker keeps the children it forked (when_all,
 // when_any, task_group), taken newest-first by itself and oldest-first by thieves.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/fork_handoff.hpp: where control goes when a forked child ends (when_all,
 // when_any, task_group): straight into its parent or into the next child of this worker's fork
 // deque, by symmetric transfer, instead of through the scheduler.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/fork_node.hpp: what a child started by a fork scope (when_all, when_any,
 // task_group) carries to report its end.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/future_awaiter.hpp: `co_await future` (see shoal/future.hpp, "Awaiting a future").
 //
 // The awaiter is its own continuation node: registering it allocates nothing. When the future is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/future_run.hpp: the states and coroutines behind shoal/future_run.hpp.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/future_state.hpp: the shared state behind shoal::future and shoal::promise.
 //
 // What: one heap object per future (per step of a chain), reference counted by every future,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/future_steps.hpp: the states that transformations, zip and sequence produce.
 //
 // Every transformation of a future allocates exactly one object: the state of the future it

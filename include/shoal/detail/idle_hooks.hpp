@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/idle_hooks.hpp: "run when idle" callbacks of an executor.
 //
 // What: an `idle_hook` is registered with an executor (executor::add_idle_hook) and stays

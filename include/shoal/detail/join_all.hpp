@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/join_all.hpp: launch every child, resume the parent when the last one has ended;
 // the part when_all and when_any share.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/lazy_stop.hpp: the stop state of a fork scope (when_all, when_any, task_group),
 // made only when it is needed.
 //

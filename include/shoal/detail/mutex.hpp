@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/mutex.hpp: std::mutex as a capability clang's thread-safety analysis knows.
 //
 // What: `mutex` is a std::mutex whose lock and unlock are annotated (libstdc++'s are not), and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/reactor.hpp: one epoll instance, owned by one executor and polled on its thread.
 //
 // What: each thread_pool worker (and the test scheduler) owns a reactor. File descriptors are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/readiness.hpp: one direction (read or write) of a watched file descriptor.
 //
 // The slot holds one word: `idle` (no edge since the last wait), `ready` (an edge arrived and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/root_task.hpp: the coroutine at the bottom of every chain.
 //
 // What: sync_wait, thread_pool::spawn and the test scheduler start a chain by wrapping its first

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/run_blocking.hpp: the awaiter behind shoal/run_blocking.hpp.
 //
 // The awaiter is the blocking_job (detail/thread_pool.hpp) the pool's blocking subpool runs: it

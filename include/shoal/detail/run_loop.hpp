@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/run_loop.hpp: the single-threaded executor inside sync_wait.
 //
 // What: a ready queue and a timer heap driven by the thread that calls run(), until finish().

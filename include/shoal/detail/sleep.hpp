@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/sleep.hpp: the awaiter behind sleep_for / sleep_until / deadline.
 //
 // The awaiter embeds its timer node, so a sleep allocates nothing. It arms the node on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/spin_lock.hpp: the lock of a synchronisation primitive's state.
 //
 // What: a one-byte test-and-test-and-set lock for critical sections of a few dozen instructions

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/stop_ref.hpp: a chain's stop token, by reference (see detail/task_env.hpp).
 //
 // What: one word pointing either at a std::stop_token that lives in the frame or scope that set

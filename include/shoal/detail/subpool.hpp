@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/subpool.hpp: the awaiter and slot behind shoal/subpool.hpp.
 //
 // A waiter lives in the awaiting coroutine's frame: the subpool links it into the FIFO of its

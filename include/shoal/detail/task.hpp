@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/task.hpp: promise, result storage and awaiters behind shoal/task.hpp.
 //
 // Lifetime: the task object owns the frame. The frame is created suspended, started by the first

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/task_env.hpp: the environment an awaiting chain of coroutines shares.
 //
 // What: every chain started by sync_wait, thread_pool::spawn or a test scheduler has one

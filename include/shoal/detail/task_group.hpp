@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/task_group.hpp: the awaiters behind task_group::next_result and the group's
 // final drain.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/thread_annotations.hpp: Clang thread-safety annotations for shoal's locks.
 //
 // What: macros that tell clang's -Wthread-safety analysis which types are locks (capabilities),

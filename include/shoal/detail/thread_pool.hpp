@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/thread_pool.hpp: the awaiters behind shoal/thread_pool.hpp.
 #pragma once
 

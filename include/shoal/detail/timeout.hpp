@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/timeout.hpp: the task behind with_deadline / with_timeout.
 #pragma once
 

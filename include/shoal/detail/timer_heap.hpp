@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/timer_heap.hpp: the per-executor timer structure.
 //
 // What: an intrusive 4-ary min-heap ordered by (deadline, sequence), so timers with equal

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/timer_node.hpp: one pending timer, embedded in the awaiter that waits for it.
 //
 // Lifetime: the node lives in the suspended coroutine's frame (inside its awaiter) from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/transfer.hpp: symmetric transfer that is safe on every compiler and flag set.
 //
 // What: `transfer(next)` is what every shoal `await_suspend` returns to pass control to another

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/unique_hold.hpp: an owned share of a primitive, given back on destruction.
 //
 // What: `unique_hold<R>` holds a semaphore permit, a mutex's lock or a gate's admission: it

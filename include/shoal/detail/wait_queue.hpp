@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/wait_queue.hpp: waiting, cancellation and wake-up, once for every primitive.
 //
 // What: async_event, async_semaphore, async_mutex, channel and gate each keep their state and

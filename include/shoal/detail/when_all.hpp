@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/when_all.hpp: the awaiter behind shoal/when_all.hpp.
 //
 // Launching and joining are join_all's (detail/join_all.hpp); this adds the result: the first

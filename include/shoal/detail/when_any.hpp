@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/when_any.hpp: the awaiter behind shoal/when_any.hpp.
 //
 // Launching and joining are join_all's (detail/join_all.hpp) with the first child to end

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shoal/detail/with_env.hpp: running one await under a substituted environment.
 //
 // with_stop_token and with_deadline are tasks whose frames hold a copy of the awaiting chain's

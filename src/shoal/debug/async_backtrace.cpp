@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "shoal/async_backtrace.hpp"
 
 #include <dlfcn.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "debug/elf_symbols.hpp"
 
 #include <cxxabi.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // elf_symbols.hpp: naming a code address from the ELF symbol table of the module holding it.
 //
 // Why not dladdr alone: dladdr searches only the dynamic symbol table, which holds exported

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fiber context (fiber_context.hpp) and the driver task behind shoal::fiber (shoal/fiber.hpp).
 #include <boost/context/detail/fcontext.hpp>
 

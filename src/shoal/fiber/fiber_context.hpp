@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One fiber's execution context: its stack, its Boost.Context fcontext, and the switches.
 //
 // What: a fiber_context owns a stack from the pool and the fcontext made on it. resume() (called

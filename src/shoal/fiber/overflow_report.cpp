@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fiber stack-overflow report (overflow_report.hpp).
 #include "fiber/overflow_report.hpp"
 

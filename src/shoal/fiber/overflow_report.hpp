@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The stack-overflow report of shoal::report_fiber_stack_overflows (shoal/fiber.hpp).
 //
 // What: once enabled, a SIGSEGV handler, run on an alternate signal stack, checks whether the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fiber stack pool (stack_pool.hpp) and its public counters (shoal/fiber.hpp).
 #include "fiber/stack_pool.hpp"
 

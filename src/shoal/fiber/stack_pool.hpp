@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fiber stack pool: mmap'd stacks with an optional guard page, reused across fibers.
 //
 // What: acquire_stack gives a stack of at least `size` usable bytes (rounded up to pages), taken

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Registration of a watched descriptor (shoal/fd_watch.hpp).
 #include "shoal/fd_watch.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The epoll reactor (shoal/detail/reactor.hpp).
 #include "shoal/detail/reactor.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TCP and Unix stream sockets (shoal/socket.hpp).
 #include "shoal/socket.hpp"
 

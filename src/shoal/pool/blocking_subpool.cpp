@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The threads behind shoal::run_blocking (blocking_subpool.hpp).
 #include "pool/blocking_subpool.hpp"
 

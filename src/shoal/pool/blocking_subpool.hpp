@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // blocking_subpool.hpp: the threads of a thread_pool that run blocking work
 // (shoal/run_blocking.hpp) so that it never occupies a worker.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fifo.hpp: a single-threaded FIFO on a growable ring buffer. Unlike std::deque it never
 // allocates again once it has grown to the largest size it has held.
 // Thread-safety: none; a worker's own queues only.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // full_fence.hpp: the sequentially consistent fence of the pool's wake-up protocol.
 //
 // What: full_fence() is std::atomic_thread_fence(std::memory_order_seq_cst), issued on x86-64 as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // mpmc_ring.hpp: the lock-free front of a thread_pool's global injection queue. Many producers
 // (any thread posting from outside the pool, workers spilling), many consumers (workers taking a
 // share). Bounded, FIFO, no allocation after construction. An entry is an opaque non-null address

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The futex behind parker.hpp (Linux).
 #include "pool/parker.hpp"
 

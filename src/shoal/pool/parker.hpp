@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // parker.hpp: puts one worker thread to sleep until another thread unparks it or a timeout.
 //
 // A single-token parker. state_: 0 empty, 1 notified, -1 parked on the futex, -2 parked in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shared half of a thread_pool (pool_state.hpp).
 #include "pool/pool_state.hpp"
 

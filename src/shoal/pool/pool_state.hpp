@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pool_state.hpp: what a thread_pool's workers share: the global injection queue, the idle and
 // spinning counts that decide whom to wake, and the stop protocol.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // spmc_ring.hpp: a worker's local run queue. One producer (the owning worker), many consumers
 // (the owner and thieves). Bounded, FIFO, lock-free.
 //

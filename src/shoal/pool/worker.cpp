@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A thread_pool worker: its loop, its queues and how it goes idle (worker.hpp).
 #include "pool/worker.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // worker.hpp: one thread of a thread_pool, and the executor coroutines running on it see.
 //
 // Queues, in the order the worker serves them:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The compiled half of shoal/detail/actor_mailbox.hpp and shoal/detail/actor.hpp.
 #include "shoal/detail/actor_mailbox.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The compiled half of shoal/detail/wait_queue.hpp and shoal/detail/spin_lock.hpp.
 #include "shoal/detail/wait_queue.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The consistency conditions (check/check.hpp) on a real SQLite file: a consistent dataset
 // passes all twelve with the expected number of groups examined; each corruption of
 // dataset.hpp fails exactly its condition, naming the offending rows; chunk sizes do not change

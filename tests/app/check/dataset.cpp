@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The consistency-check test dataset and its corruptions (dataset.hpp).
 #include "dataset.hpp"
 

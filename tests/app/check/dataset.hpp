@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dataset.hpp: a small, hand-built, consistent TPC-C database for the consistency-check tests,
 // and corruptions that each break one consistency condition (clause 3.3.2.N).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The consistency conditions on a throwaway PostgreSQL (app/tpcc/testing/postgres_server.hpp): the
 // same statements as on SQLite, so the consistent dataset passes every condition and each
 // corruption of dataset.hpp fails exactly its condition with the same offenders, described the

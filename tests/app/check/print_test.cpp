@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The consistency report (check/print.hpp): verdicts, dots, offenders and their overflow.
 #include "check/print.hpp"
 

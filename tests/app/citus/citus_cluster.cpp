@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A throwaway Citus cluster (citus_cluster.hpp).
 #include "citus_cluster.hpp"
 

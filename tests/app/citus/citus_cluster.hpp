@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/citus/citus_cluster.hpp: a throwaway Citus cluster for one test process.
 //
 // What: three PostgreSQL servers (app/tpcc/testing/postgres_server.hpp) with citus preloaded, each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/citus/citus_test.cpp: shoal-tpcc against a three-node Citus cluster, as a user runs
 // it: init (distribution, co-location, reference tables), load, a short run where every
 // transaction type commits, check; and a worker stopped mid-run, counted as lost and survived.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/cli/metrics_addr_test.cpp: --metrics-addr HOST:PORT as the parser takes it: the
 // address and port read, malformed values refused naming what was expected, `run` only, and
 // the key of a configuration file.

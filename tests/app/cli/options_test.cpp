@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/cli/options_test.cpp: the options table: parsing, errors naming the input, usage.
 #include "cli/options.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // parse.hpp: the command line parsed as main parses it, for the option tests.
 #pragma once
 

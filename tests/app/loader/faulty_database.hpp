@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // faulty_database.hpp: a database decorator that breaks a load at a chosen copy() call.
 //
 // What: wraps a real database; its sessions forward every call to a session borrowed from the

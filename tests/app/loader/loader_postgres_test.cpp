@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The loader against a throwaway PostgreSQL (app/tpcc/testing/postgres_server.hpp): init detects
 // PostgreSQL without Citus; a missing schema is refused with SQLSTATE 42P01; a 2-warehouse load
 // with COPY, two parts at a time, gives every table its rows, the meta and the indexes; the

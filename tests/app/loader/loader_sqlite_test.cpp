@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The loader end to end on real SQLite files: init then a 1-warehouse load (row counts of all
 // nine tables, meta, progress, indexes), the refusals (missing schema, another warehouse count),
 // resuming after a failure and after a cancellation without duplicates, and the INSERT baseline.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // loader_support.hpp: what the loader tests share: a scratch directory and worker pool, opening
 // a database, and counting the rows of every table.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The rows of clause 4.3.3.1 as population generates them, checked without a database: counts
 // per table, column order and count, the sequential last names, the 10% ORIGINAL and BC rows,
 // NEW_ORDER's 900 per district, O_C_ID permutations, carriers and delivery dates, value ranges,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-table load progress (loader/progress.hpp): on a fake clock, a table's state, rate and ETA;
 // after a real 1-warehouse SQLite load, every table's count equals SELECT count(*) of it and
 // its expectation equals estimate()'s; a load with nothing left expects nothing and shows

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/metrics/http_test.cpp: the endpoint's HTTP answers (pure), then the server on a
 // real socket of a real pool, stopped by its scope's end.
 #include "metrics/http.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/metrics/metrics_binary_test.cpp: `shoal-tpcc run --metrics-addr` as users run it:
 // a short run on a real SQLite file, its endpoint found through the address printed on stderr,
 // scraped over a real socket while the run runs (counters never go back), each page validated

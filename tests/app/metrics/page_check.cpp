@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/metrics/page_check.cpp: reading and checking exposition pages (see page_check.hpp).
 #include "page_check.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/metrics/page_check.hpp: what the tests read from an exposition page: a sample's
 // value by its full text (name and labels), and the format's rules every page must keep.
 // Thread-safety: pure functions.

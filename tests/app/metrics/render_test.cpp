@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/metrics/render_test.cpp: the exposition page of a known run_view: names, labels,
 // cumulative buckets with +Inf == _count, the gauges the dashboard computes, escaping.
 #include "metrics/render.hpp"

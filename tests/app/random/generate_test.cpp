@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Transaction inputs (clauses 2.4.1-2.8.1): ranges, the spec's percentages within the
 // input-variability tolerances, NURand with the run constants, nothing remote with one
 // warehouse.

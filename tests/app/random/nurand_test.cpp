@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NURand (clause 2.1.6): values in range, the exact probability mass by enumeration, visibly
 // non-uniform; the C constants of load and run (clause 2.1.6.1).
 #include "random/nurand.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The seeded generator: reproducible, bounded draws exact and uniform, unit draws in [0, 1),
 // split streams independent of each other and of their parent.
 #include "random/rng.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/random/statistics.hpp: the goodness-of-fit helpers of the random-module tests.
 //
 // What: Pearson's chi-square statistic of observed counts against expected probabilities, a

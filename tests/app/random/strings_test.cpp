@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TPC-C strings: lengths and alphabets (4.3.2.2), last names (4.3.2.3), zip codes (4.3.2.7),
 // "ORIGINAL" in 10% of I_DATA / S_DATA (4.3.3.1).
 #include "random/strings.hpp"

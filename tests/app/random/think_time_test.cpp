@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Think times (clause 5.2.5.4): negative exponential, clamped at 10 x the mean.
 #include "random/think_time.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/report/audit_test.cpp: the measurement defects an audit of the results found
 // (issue 15, section 3), each pinned where the reports compute it: one table of response-time
 // limits, tpmC with the spec's rolled-back New-Orders, the throughput chart's last partial

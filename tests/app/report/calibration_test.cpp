@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/report/calibration_test.cpp: the verdict is never wrong about a correct client, and
 // sees a broken one (issue 28).
 //

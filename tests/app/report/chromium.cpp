@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/report/chromium.cpp: headless Chromium for the report tests (see chromium.hpp).
 #include "chromium.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/report/chromium.hpp: renders a local page in a real headless Chromium.
 //
 // What: find_chromium() finds the Debian `chromium` binary (nullopt: not installed, the test

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/report/csv_test.cpp: the series as CSV: one row per interval and type, counts and
 // percentiles of each interval, empty cells where an interval completed nothing.
 #include "report/csv.hpp"

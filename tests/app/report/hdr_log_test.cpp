@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/report/hdr_log_test.cpp: the HdrHistogram interval log: the mapping onto
 // HdrHistogram's buckets, the V2 encoding read back by an independent decoder written here
 // (inflate, header, ZigZag LEB128 with zero runs), and the whole log read by HdrHistogram's own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/report/html_test.cpp: the HTML report: what the page embeds (escaping, labels,
 // downsampling, nothing fetched from the network), and the page rendered by a real headless
 // Chromium, for a synthetic run and for a real short run of the binary on SQLite.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/report/json_hostile_test.cpp: the result reader against hostile documents (issue
 // 35): every scalar of a written result given another type, huge, negative or fractional
 // numbers, truncated and deeply nested text. Each is refused with a message naming the file and

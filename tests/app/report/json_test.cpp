@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/report/json_test.cpp: --json results: written, read back equal, and malformed
 // files refused naming the file and the field.
 #include <gtest/gtest.h>

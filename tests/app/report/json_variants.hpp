@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/report/json_variants.hpp: hostile variants of a real result document, for the tests
 // of the result reader (in process and through `shoal-tpcc merge`).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/report/measurement_model.cpp: the model of a run's measurement (see
 // measurement_model.hpp).
 #include "measurement_model.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/report/measurement_model.hpp: a model of one run's measurement, for the verdict's
 // calibration and power tests: the terminals of clause 5.2 on simulated time, feeding the real
 // recorder, judged by the real verdict.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/report/merge_test.cpp: merging shards' results: counts and buckets add, series
 // align by wall clock, client figures combine, incompatible inputs are refused by name.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/report/sample_result.hpp: run results built by hand for the report tests.
 //
 // What: compliant() is a result that meets every item of the verdict (a 130-minute interval,

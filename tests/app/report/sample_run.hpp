@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/report/sample_run.hpp: a synthetic run_result for the report tests.
 //
 // What: sample_run(n, seconds) builds a result as the run would: n intervals of `seconds`

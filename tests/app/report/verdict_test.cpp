@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/report/verdict_test.cpp: the compliance verdict, item by item, and the summary
 // lines around it.
 #include <gtest/gtest.h>

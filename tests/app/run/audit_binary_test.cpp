@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/run/audit_binary_test.cpp: the measurement defects of issue 15's audit, on real
 // short SQLite runs of the binary as users run it: the JSON series add up to the window's
 // totals, the deferred Delivery result file, the peak RSS after the reports, the isolation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/run/audit_postgres_test.cpp: the measurement defects of issue 15's audit that need
 // a real PostgreSQL (a throwaway server, skipped without its binaries): several deliverers on
 // one warehouse report no false skipped districts; serialization failures under

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/run/audit_test.cpp: the measurement defects of issue 15's audit that show only in a
 // real run, in process on SQLite: the think-time audit checks the time the terminals actually
 // slept, not the values they drew.

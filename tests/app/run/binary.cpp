@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/run/binary.cpp: fork, exec and wait with a time limit (see binary.hpp).
 #include "binary.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/run/binary.hpp: runs the shoal-tpcc binary as a user would, for the tests.
 //
 // What: run_binary(args) starts SHOAL_TPCC_BINARY with the arguments, its stdout and stderr

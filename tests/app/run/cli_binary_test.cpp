@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/run/cli_binary_test.cpp: the command line as users meet it (issue 16): help per
 // command in every spelling, options a command does not take, output paths checked before any
 // work, and no SQLite file created where a path was mistyped.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/run/failures_test.cpp: a database that refuses every stock update, as a user would
 // meet it (a trigger, a permission, a broken constraint): the run must show the error once
 // with its SQLSTATE, count the failures in every output, show no New-Order percentile, fail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/run/in_process_run.hpp: a real run inside the test process, on one SQLite file:
 // open it, init and load it, run the benchmark (measure_test, audit_test).
 //

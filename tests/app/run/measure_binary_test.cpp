@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/run/measure_binary_test.cpp: the measurement and scale-out flags as users type
 // them: bad values exit 2 naming the flag; --start-at in the past warns and starts at once;
 // Ctrl-C while waiting for --start-at exits 130 without running.

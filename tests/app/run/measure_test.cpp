@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/run/measure_test.cpp: a real run on SQLite watched by its monitor: one interval
 // sample per --interval, the client's own cost (busy workers, CPU, RSS, probe lateness), the
 // client-bound verdict, a shard's warehouse range, and --start-at.

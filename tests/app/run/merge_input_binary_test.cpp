@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/run/merge_input_binary_test.cpp: `shoal-tpcc merge` on hostile result files, as
 // users meet them (issue 35): a real run's result with each of its scalars given another type,
 // huge durations, truncated text, garbage, deep nesting. Each ends with exit 2 and a one-line

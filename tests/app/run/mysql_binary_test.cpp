@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/run/mysql_binary_test.cpp: shoal-tpcc against a real MariaDB, run as users run it.
 //
 // One throwaway server (app/tpcc/testing/mariadb_server.hpp) for the whole program, one load of 2

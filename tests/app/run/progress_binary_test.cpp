@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/run/progress_binary_test.cpp: load and check as users watch them without a terminal
 // (issue 16): `load --no-tui` names every table in its plain lines; `check` prints a time next
 // to every condition's verdict and progress lines naming the condition and the warehouses.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/run/secrets_binary_test.cpp: no password of a --db target is ever shown (issue 35):
 // every password shape a generator or a user produces ('/', '?', '@', '#', '%', a space,
 // base64), in every form (MySQL URI, PostgreSQL URI, key=value, the query's password=), through

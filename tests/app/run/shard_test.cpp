@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/run/shard_test.cpp: --shard ranges cover every warehouse exactly once, contiguous
 // and as even as possible; --start-at reads ISO 8601 UTC times and epoch seconds.
 #include "run/shard.hpp"

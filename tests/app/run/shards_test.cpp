@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/run/shards_test.cpp: scale-out as users run it: a run's --json result, `merge`
 // refusing bad files, and two shard processes at once against one PostgreSQL, merged.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/run/shoal_tpcc_test.cpp: the shoal-tpcc binary, run as users run it: bad input,
 // the whole life of a database on SQLite and on a real PostgreSQL, Ctrl-C, the default job.
 #include <gtest/gtest.h>

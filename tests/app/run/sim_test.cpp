@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/run/sim_test.cpp: the capacity mode's simulated database (driver/sim/): targets,
 // answers after the latency, a simulated load the run accepts, the five real transactions on
 // its answers, and the binary run as users run it: labelled, all five types committed, bad

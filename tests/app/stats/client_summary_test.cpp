@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/stats/client_summary_test.cpp: the client's totals over the measurement interval
 // from the series, and the client-bound verdict naming each figure.
 #include "stats/client_summary.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/stats/error_log_test.cpp: each distinct error shown once, the rest counted.
 #include <gtest/gtest.h>
 

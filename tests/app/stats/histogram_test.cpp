@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/stats/histogram_test.cpp: bucket arithmetic, percentiles, merging, the recorder's
 // measurement window.
 #include "stats/histogram.hpp"

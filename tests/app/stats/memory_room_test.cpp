@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/stats/memory_room_test.cpp: a run that cannot fit in the memory left is refused
 // with the estimate and the limit; one that fits, or with no limit known, is not.
 #include "stats/memory_room.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/stats/sampler_test.cpp: the interval series cut from the recorder's all-phase
 // counts: intervals add up exactly to the cumulative totals, even while threads record.
 #include "stats/sampler.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The deck of clause 5.2.4.2: every 100 deals hold exactly 45/43/4/4/4, the order is shuffled
 // and differs from deck to deck.
 #include "terminal/deck.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The transaction tests' dataset and tools (dataset.hpp).
 #include "dataset.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/txn/dataset.hpp: a small hand-built TPC-C dataset and the tools the transaction
 // tests use to run against it.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Delivery (clause 2.7.4) against the hand-built dataset (dataset.hpp) in a SQLite file: the
 // oldest undelivered order of each district is delivered, districts without one are skipped
 // and counted, and the customer, order and lines are updated.

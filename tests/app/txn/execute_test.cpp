@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The retry wrapper (txn/execute.hpp) on a real SQLite database: retryable outcomes are retried
 // on fresh attempts and counted, attempts are capped, a cancelled back-off ends the operation,
 // and the back-off grows exponentially within its bounds.

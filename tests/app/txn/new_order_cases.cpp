@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // New-Order checks (new_order_cases.hpp).
 #include "new_order_cases.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/txn/new_order_cases.hpp: New-Order checks against the dataset (dataset.hpp), run
 // on SQLite (new_order_test.cpp) and on PostgreSQL (postgres_txn_test.cpp). Each expects a
 // freshly loaded dataset and reports through gtest's EXPECT macros.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // New-Order (clause 2.4) against the hand-built dataset (dataset.hpp) in a SQLite file: the
 // district's next order number, the order, new-order and line rows, both branches of the stock
 // quantity rule, remote counts, brand-generic, the total, and the 1% rollback.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Order-Status (clause 2.6) against the hand-built dataset (dataset.hpp) in a SQLite file: the
 // latest order of a customer with its lines, by number and by last name, and a customer with no
 // order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Payment checks (payment_cases.hpp).
 #include "payment_cases.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Payment (clause 2.5) against the hand-built dataset (dataset.hpp) in a SQLite file: year-to-
 // date updates, the customer by number and by last name (position ceil(n/2) by C_FIRST), the BC
 // C_DATA rule, the HISTORY row, and a payment to a missing customer leaving nothing behind.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // New-Order and Payment against a throwaway PostgreSQL (app/tpcc/testing/postgres_server.hpp) with
 // the same dataset and checks as on SQLite: one SQL text runs on both engines.
 #include <gtest/gtest.h>

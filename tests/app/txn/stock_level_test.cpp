@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stock-Level (clause 2.8) against the hand-built dataset (dataset.hpp) in a SQLite file:
 // distinct items of the last 20 orders below the threshold.
 #include <gtest/gtest.h>

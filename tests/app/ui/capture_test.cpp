@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/ui/capture_test.cpp: stderr captured while a dashboard is up loses nothing: it is
 // kept off the real stderr, its last lines are there for the log pane, and everything is
 // written to the real stderr, in order, once restored.

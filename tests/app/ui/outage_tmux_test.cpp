@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/ui/outage_tmux_test.cpp: the dashboard while the database goes away (a real
 // PostgreSQL stopped the hard way mid-run): the log pane shows what went wrong as it happens,
 // the type rows count the lost transactions, and what stderr said is kept after the exit.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/ui/render_test.cpp: the dashboards as pure functions: given a snapshot, what the
 // lines say, and that they fit the terminal.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/ui/tmux.cpp: a private tmux server driven through its command line (see tmux.hpp).
 #include "tmux.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/ui/tmux.hpp: a terminal a test can look at: a private tmux server (its own socket,
 // no user configuration) with one pane of a fixed size.
 //

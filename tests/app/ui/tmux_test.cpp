@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/app/ui/tmux_test.cpp: the real shoal-tpcc in a real terminal (a 120x40 tmux pane), looked
 // at as a person would: the dashboard while it loads and runs, the summary on the normal screen
 // afterwards, what stderr said kept, and plain lines with --no-tui.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MariaDB Connector/C connection on shoal's reactor (connection.hpp).
 #include "driver/mysql/connection.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/mysql/connection.hpp: one MariaDB Connector/C connection on shoal's reactor.
 //
 // What: owns a MYSQL handle in non-blocking mode (MYSQL_OPT_NONBLOCK) and the fd_watch its

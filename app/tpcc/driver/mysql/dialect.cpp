@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A driver statement in MySQL's dialect, and MySQL's errors as outcomes (dialect.hpp).
 #include "driver/mysql/dialect.hpp"
 

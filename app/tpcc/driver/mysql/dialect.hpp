@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/mysql/dialect.hpp: a driver statement as MySQL runs it, and its errors.
 //
 // What: `steps_of` reads a statement (statement.hpp): its `mysql` text when it has one, else its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A driver session on one MySQL / MariaDB connection (my_session.hpp).
 #include "driver/mysql/my_session.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/mysql/my_session.hpp: a driver session on one MySQL / MariaDB connection.
 //
 // What: the session interface (session.hpp) with Connector/C's non-blocking calls on shoal's

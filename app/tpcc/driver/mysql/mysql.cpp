@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MySQL / MariaDB driver's entry point (mysql.hpp): read the target, then a pool of
 // sessions.
 #include "driver/mysql/mysql.hpp"

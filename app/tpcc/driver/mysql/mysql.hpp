@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/mysql/mysql.hpp: the MySQL / MariaDB driver's entry point.
 //
 // MariaDB Connector/C's non-blocking API on shoal's reactor, server-side prepared statements,

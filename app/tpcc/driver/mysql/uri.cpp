@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading a mysql:// or mariadb:// target (uri.hpp).
 #include "driver/mysql/uri.hpp"
 

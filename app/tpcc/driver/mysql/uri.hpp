@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/mysql/uri.hpp: a MySQL or MariaDB --db target, read.
 //
 // What: `mysql://[user[:password]@][host][:port][/database][?key=value&...]`, `mariadb://` the

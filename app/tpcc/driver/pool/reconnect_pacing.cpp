@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pool-wide pacing of connection attempts (reconnect_pacing.hpp).
 #include "driver/pool/reconnect_pacing.hpp"
 

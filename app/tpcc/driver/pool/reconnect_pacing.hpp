@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/pool/reconnect_pacing.hpp: when a pool may try to open a session again.
 //
 // What: the pool-wide pacing of connection attempts, so that losing the database does not turn

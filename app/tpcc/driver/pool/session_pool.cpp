@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The generic session pool (session_pool.hpp).
 //
 // Waiting: an intrusive FIFO of waiters, each living in its acquire() frame and suspended in a

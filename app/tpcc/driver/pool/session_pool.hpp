@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/pool/session_pool.hpp: a fixed-size pool of sessions, shared by the drivers.
 //
 // What: a `database` (database.hpp) whose sessions come from a factory coroutine the driver

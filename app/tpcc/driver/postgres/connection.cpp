@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libpq connection on shoal's reactor (connection.hpp).
 #include "driver/postgres/connection.hpp"
 

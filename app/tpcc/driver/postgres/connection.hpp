@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/postgres/connection.hpp: one libpq connection driven by shoal's reactor.
 //
 // What: owns a PGconn in non-blocking pipeline mode and the fd_watch its socket is registered

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bulk rows in COPY's text format (copy_text.hpp).
 #include "driver/postgres/copy_text.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/postgres/copy_text.hpp: bulk rows in COPY's text format.
 //
 // What: the encoding COPY ... FROM STDIN reads by default: one line per row, columns separated

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // COPY FROM STDIN on a pipelined session (pg_session.hpp, "copy()").
 #include <libpq-fe.h>
 

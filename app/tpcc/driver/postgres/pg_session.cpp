@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A session in libpq pipeline mode (pg_session.hpp).
 #include "driver/postgres/pg_session.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/postgres/pg_session.hpp: a driver session on one PostgreSQL connection.
 //
 // What: the session interface (session.hpp) in libpq pipeline mode. Each public call is at

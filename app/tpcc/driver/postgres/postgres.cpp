@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The PostgreSQL driver's entry point (postgres.hpp): validate the target, then a pool of
 // pipelined sessions.
 #include "driver/postgres/postgres.hpp"

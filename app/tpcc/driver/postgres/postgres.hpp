@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/postgres/postgres.hpp: the PostgreSQL driver's entry point.
 //
 // libpq in non-blocking mode on shoal's reactor, pipeline mode, a pool of sessions. Used only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Conversions between libpq results and driver values (result.hpp).
 #include "driver/postgres/result.hpp"
 

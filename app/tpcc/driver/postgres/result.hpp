@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/postgres/result.hpp: from libpq results to the driver's values.
 //
 // What: text-format results converted by column type: int2/int4/int8/oid to integers,

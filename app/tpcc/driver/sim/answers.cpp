@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The simulated database's answers (answers.hpp).
 #include "driver/sim/answers.hpp"
 

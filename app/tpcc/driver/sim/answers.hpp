@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/sim/answers.hpp: what the simulated database answers to each statement.
 //
 // What: `answer(call, world, draws)` gives the result a loaded TPC-C database would plausibly

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Opening the simulated database (sim.hpp).
 #include "driver/sim/sim.hpp"
 

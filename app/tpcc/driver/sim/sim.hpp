@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/sim/sim.hpp: the simulated database, for measuring the client's own cost.
 //
 // What: `--db sim:latency=5ms` opens no database at all. Its sessions answer every round trip

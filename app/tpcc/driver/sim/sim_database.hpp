@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/sim/sim_database.hpp: the simulated database: a labelled session pool.
 //
 // What: wraps the generic session pool (pool/session_pool.hpp) of simulated sessions, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A simulated session (sim_session.hpp).
 #include "driver/sim/sim_session.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/sim/sim_session.hpp: a simulated session: answers after a latency, no server.
 //
 // What: a driver session (session.hpp) whose every round trip is a shoal timer of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading a sim: target (sim.hpp).
 #include <charconv>
 #include <string>

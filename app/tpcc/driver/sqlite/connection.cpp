@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One sqlite3 connection, used by blocking calls on its job thread (connection.hpp).
 #include "driver/sqlite/connection.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/sqlite/connection.hpp: one sqlite3 connection, used by blocking calls.
 //
 // What: the SQLite side of a session: opening with the driver's pragmas, statements prepared

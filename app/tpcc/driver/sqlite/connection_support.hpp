@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/sqlite/connection_support.hpp: helpers shared by connection.cpp and copy.cpp.
 //
 // What: the driver's outcomes for a refused, cancelled or aborted call, and the visitor that

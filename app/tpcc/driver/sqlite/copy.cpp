@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bulk rows through one cached INSERT per (table, columns) (connection.hpp, copy()).
 #include <sqlite3.h>
 

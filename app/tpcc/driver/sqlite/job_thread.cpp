@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A dedicated thread running jobs in order (job_thread.hpp).
 #include "driver/sqlite/job_thread.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/sqlite/job_thread.hpp: one dedicated thread that runs jobs in order.
 //
 // What: SQLite's calls block (file I/O, fsync, the busy handler's sleeps), so each connection

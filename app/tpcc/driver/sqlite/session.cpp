@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A driver session on one SQLite connection and its thread (session.hpp).
 #include "driver/sqlite/session.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/sqlite/session.hpp: a driver session on one SQLite connection and its thread.
 //
 // What: every call is one job on the connection's own thread (job_thread.hpp), awaited with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SQLite driver's entry points (sqlite.hpp): sessions lent through the generic pool.
 #include "driver/sqlite/sqlite.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/tpcc/driver/sqlite/sqlite.hpp: the SQLite driver's entry point.
 //
 // libsqlite3 on dedicated threads (its calls block), awaited from coroutines. Used only by
