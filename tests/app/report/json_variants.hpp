@@ -7,7 +7,7 @@
 // than v. Thread-safety: plain functions.
 #pragma once
 
-#include <cstring>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -36,21 +36,22 @@ inline void collect(const nlohmann::json& v, const nlohmann::json::json_pointer&
 }
 }  // namespace detail
 
-// Every scalar but those of repeated entries past the first two: buckets[2...], series[2...]
-// and worker_busy[2...] are read as their first entries are.
+// Every scalar once per shape: of the entries of an array (transactions, buckets, series,
+// workers, ...) only the first holding each field, since the reader reads every entry of an
+// array the same way. So the document's many series and buckets do not multiply the cases
+// (each case parses the whole document: slow under ASan).
 inline std::vector<scalar_at> scalars(const nlohmann::json& doc) {
   std::vector<scalar_at> all;
   detail::collect(doc, nlohmann::json::json_pointer(), "", all);
   std::vector<scalar_at> out;
+  std::set<std::string> shapes;
   for (scalar_at& s : all) {
-    bool repeated = false;
-    for (const char* list : {"buckets[", "series[", "worker_busy[", "workers["}) {
-      const std::size_t at = s.path.find(list);
-      repeated = repeated ||
-                 (at != std::string::npos && s.path.compare(at + std::strlen(list), 2, "0]") != 0 &&
-                  s.path.compare(at + std::strlen(list), 2, "1]") != 0);
+    std::string shape;
+    for (std::size_t i = 0; i < s.path.size(); ++i) {
+      shape += s.path[i];
+      if (s.path[i] == '[') i = s.path.find(']', i) - 1;  // the index dropped: "name[]"
     }
-    if (!repeated) out.push_back(std::move(s));
+    if (shapes.insert(shape).second) out.push_back(std::move(s));
   }
   return out;
 }
