@@ -7,8 +7,8 @@
 // than v. Thread-safety: plain functions.
 #pragma once
 
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
