@@ -26,8 +26,8 @@
 #include "shoal/stop.hpp"
 #include "shoal/sync_wait.hpp"
 #include "shoal/task.hpp"
-#include "testing/postgres_server.hpp"
 #include "support/running_pool.hpp"
+#include "testing/postgres_server.hpp"
 
 namespace {
 
