@@ -2,11 +2,13 @@
 // app/tpcc/server_stats/mysql_source.cpp: MySQL's and MariaDB's own figures (see kinds.hpp).
 //
 // One SHOW GLOBAL STATUS for the variables named below (rows of name and value, the value as
-// text); a variable the server does not have stays NaN; a refused statement is said once and
-// not asked again.
+// text); the variables the server does not have (MariaDB 10.6 and later: Innodb_rows_*;
+// MySQL: Rows_read) are named once and stay NaN; a refused statement is said once and not asked
+// again.
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 #include <limits>
 #include <string_view>
 
@@ -21,7 +23,7 @@ struct status_variable {
   bool plotted;
 };
 
-constexpr std::array<status_variable, 16> my_variables{{
+constexpr std::array<status_variable, 20> my_variables{{
     {"Com_select", measure::counter, false},
     {"Com_insert", measure::counter, false},
     {"Com_update", measure::counter, false},
@@ -32,6 +34,10 @@ constexpr std::array<status_variable, 16> my_variables{{
     {"Innodb_rows_inserted", measure::counter, false},
     {"Innodb_rows_updated", measure::counter, false},
     {"Innodb_rows_deleted", measure::counter, false},
+    {"Rows_read", measure::counter, false},  // MariaDB: rows read by every engine
+    {"Handler_write", measure::counter, false},
+    {"Handler_update", measure::counter, false},
+    {"Handler_delete", measure::counter, false},
     {"Innodb_buffer_pool_reads", measure::counter, true},
     {"Innodb_buffer_pool_read_requests", measure::counter, false},
     {"Innodb_row_lock_waits", measure::counter, false},
@@ -44,7 +50,8 @@ constexpr driver::statement my_status{
     "tpcc_srv_status",
     "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_select', 'Com_insert', 'Com_update', "
     "'Com_delete', 'Com_commit', 'Com_rollback', 'Innodb_rows_read', 'Innodb_rows_inserted', "
-    "'Innodb_rows_updated', 'Innodb_rows_deleted', 'Innodb_buffer_pool_reads', "
+    "'Innodb_rows_updated', 'Innodb_rows_deleted', 'Rows_read', 'Handler_write', "
+    "'Handler_update', 'Handler_delete', 'Innodb_buffer_pool_reads', "
     "'Innodb_buffer_pool_read_requests', 'Innodb_row_lock_waits', 'Innodb_row_lock_time', "
     "'Threads_running', 'Innodb_row_lock_current_waits')"};
 
@@ -83,12 +90,25 @@ class mysql_source final : public source {
         if (figures_[i].key == key) out.values[i] = number_of(row.at(1));
       }
     }
+    if (!absent_named_) name_absent(out);
     co_return out;
   }
 
  private:
+  // Names, once, the variables this server did not return.
+  void name_absent(reading& r) {
+    absent_named_ = true;
+    std::string absent;
+    for (std::size_t i = 0; i < figures_.size(); ++i) {
+      if (std::isfinite(r.values[i])) continue;
+      absent += absent.empty() ? "" : ", ";
+      absent += my_variables[i].name;
+    }
+    if (!absent.empty()) r.refused.push_back("SHOW GLOBAL STATUS: this server has no " + absent);
+  }
+
   std::vector<figure_info> figures_ = my_figures();
-  bool refused_ = false;
+  bool refused_ = false, absent_named_ = false;
 };
 
 }  // namespace
