@@ -58,9 +58,8 @@ void say_server_refusal(const std::string& line) {
 // simulation (`why_not` empty) or when its connection is refused (`why_not` says so, once).
 shoal::task<std::unique_ptr<server_stats::collector>> server_collector(const cli::config& cfg,
                                                                        std::string& why_not) {
-  server_stats::opened_collector opened =
-      co_await server_stats::open_collector(cfg.db, std::chrono::milliseconds(5000),
-                                            say_server_refusal);
+  server_stats::opened_collector opened = co_await server_stats::open_collector(
+      cfg.db, std::chrono::milliseconds(5000), say_server_refusal);
   why_not = opened.why_not;
   if (!why_not.empty()) say_server_refusal(why_not);
   co_return std::move(opened.made);
@@ -85,8 +84,9 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
   });
   std::string server_missing;
   auto server = co_await server_collector(a.cfg, server_missing);
-  auto outcome = co_await serving_metrics(a, *control, run_settings(rc, db),
-                                          run::run_benchmark(a.pool, db, rc, *control, server.get()));
+  auto outcome =
+      co_await serving_metrics(a, *control, run_settings(rc, db),
+                               run::run_benchmark(a.pool, db, rc, *control, server.get()));
   if (server) co_await server->stop();  // when the run was refused before it started it
   shown->close();
   a.console.set_interrupt([&a] { a.interrupt.request_stop(); });

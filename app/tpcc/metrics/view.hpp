@@ -24,8 +24,8 @@ namespace tpcc::metrics {
 
 struct run_view {
   stats::phase now = stats::phase::starting;
-  std::optional<figures::run_screen> screen;  // nullopt before the terminals start
-  std::optional<stats::cumulative> totals;    // every phase so far; nullopt likewise
+  std::optional<figures::run_screen> screen;         // nullopt before the terminals start
+  std::optional<stats::cumulative> totals;           // every phase so far; nullopt likewise
   std::optional<server_stats::live_figures> server;  // the database's own; nullopt: none read
 };
 

@@ -42,8 +42,8 @@ chart server_rates_chart(const server_figures& f, const phases& p) {
 std::string server_legend(const chart& c) {
   std::string out = "<div class=\"legend\">";
   for (const line& l : c.lines) {
-    put(out, {"<button type=\"button\" class=\"", l.css_class, "\" data-series=\"",
-              escape(l.key), "\">", escape(l.label), "</button>"});
+    put(out, {"<button type=\"button\" class=\"", l.css_class, "\" data-series=\"", escape(l.key),
+              "\">", escape(l.label), "</button>"});
   }
   return out + "</div>";
 }
@@ -106,8 +106,7 @@ std::string server_section(const run::run_result& r, const phases& p) {
   put(out, {"<figure><figcaption>", escape(f.source),
             format(": read at every interval on a connection of their own; %llu readings, "
                    "%.2f ms each on average, %.2f ms at most",
-                   static_cast<unsigned long long>(f.cost.samples), f.cost.mean_ms,
-                   f.cost.max_ms),
+                   static_cast<unsigned long long>(f.cost.samples), f.cost.mean_ms, f.cost.max_ms),
             "</figcaption>", server_legend(c), render_svg(c), "</figure>"});
   put(out, {window_table(f), statements_table(f), notes_list(f), "</section>"});
   return out;

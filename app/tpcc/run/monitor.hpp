@@ -58,7 +58,8 @@ class monitor {
   void count_deliveries_with(std::function<std::size_t()> queued) { queued_ = std::move(queued); }
   // Told of each cut (before start()): its end (seconds since the start), the phase of the
   // interval it ends and of the next one (the server's figures are read at the same cuts).
-  using cut_listener = std::function<void(double end_seconds, stats::phase ended, stats::phase next)>;
+  using cut_listener =
+      std::function<void(double end_seconds, stats::phase ended, stats::phase next)>;
   void on_cut(cut_listener listener) { on_cut_ = std::move(listener); }
   [[nodiscard]] stats::clock::time_point next_cut(stats::clock::time_point grid) const;
   [[nodiscard]] stats::clock::time_point started() const noexcept { return started_; }

@@ -196,8 +196,10 @@ server_figures collector::finish() {
   if (out.window_seconds > 0) {
     for (std::size_t i = 0; i < sum.size(); ++i) {
       const bool gauge = out.figures[i].kind == measure::gauge;
-      if (seen[i] == 0) sum[i] = not_known;
-      else if (gauge) sum[i] /= static_cast<double>(seen[i]);
+      if (seen[i] == 0)
+        sum[i] = not_known;
+      else if (gauge)
+        sum[i] /= static_cast<double>(seen[i]);
     }
     out.window = std::move(sum);
   }
@@ -236,8 +238,8 @@ shoal::task<opened_collector> open_collector(const driver::target& target,
     co_return none;
   }
   opened_collector out;
-  out.made = std::make_unique<collector>(std::move(std::get<0>(opened)), std::move(src),
-                                         std::move(say));
+  out.made =
+      std::make_unique<collector>(std::move(std::get<0>(opened)), std::move(src), std::move(say));
   co_return out;
 }
 

@@ -108,7 +108,7 @@ class collector {
 
 struct opened_collector {
   std::unique_ptr<collector> made;  // null: none
-  std::string why_not;             // empty for a database without figures
+  std::string why_not;              // empty for a database without figures
 };
 
 // A collector for `target` on a connection of its own; `say` prints a line once.

@@ -21,7 +21,7 @@ namespace tpcc::server_stats {
 enum class measure : std::uint8_t { counter, gauge };
 
 struct figure_info {
-  std::string key;   // as the JSON, CSV and metrics name it: "xact_commit", "com_commit"
+  std::string key;  // as the JSON, CSV and metrics name it: "xact_commit", "com_commit"
   measure kind = measure::counter;
   bool plotted = false;  // drawn as a rate per second in the HTML report
 };

@@ -10,8 +10,8 @@
 #include <limits>
 #include <optional>
 #include <string>
-#include <utility>
 #include <string_view>
+#include <utility>
 
 #include "server_stats/kinds.hpp"
 
@@ -52,10 +52,10 @@ struct pg_part {
 
 std::vector<figure_info> pg_figures() {
   std::vector<figure_info> out;
-  for (const char* key : {"xact_commit", "xact_rollback", "blks_hit", "blks_read",
-                          "tup_returned", "tup_fetched", "tup_inserted", "tup_updated",
-                          "tup_deleted", "deadlocks", "conflicts", "temp_bytes", "wal_bytes",
-                          "checkpoints", "buffers_written"}) {
+  for (const char* key :
+       {"xact_commit", "xact_rollback", "blks_hit", "blks_read", "tup_returned", "tup_fetched",
+        "tup_inserted", "tup_updated", "tup_deleted", "deadlocks", "conflicts", "temp_bytes",
+        "wal_bytes", "checkpoints", "buffers_written"}) {
     const std::string_view k(key);
     out.push_back({std::string(k), measure::counter,
                    k == "xact_commit" || k == "xact_rollback" || k == "blks_read"});

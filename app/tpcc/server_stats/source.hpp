@@ -28,8 +28,8 @@
 namespace tpcc::server_stats {
 
 struct reading {
-  std::vector<double> values;         // cumulative, one per figure; NaN: refused or unknown
-  std::vector<std::string> refused;   // parts refused for the first time (one line each)
+  std::vector<double> values;        // cumulative, one per figure; NaN: refused or unknown
+  std::vector<std::string> refused;  // parts refused for the first time (one line each)
 };
 
 // pg_stat_statements' cumulative totals, keyed by the statement's identity.

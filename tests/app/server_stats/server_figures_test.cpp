@@ -34,10 +34,10 @@ TEST(ServerFigures, TopStatementsAreTheWindowsGrowthByTotalTime) {
   server_stats::statement_map from, to;
   from["a"] = {"SELECT a", 10, 100, 10};
   from["b"] = {"SELECT b", 5, 50, 5};
-  to["a"] = {"SELECT a", 12, 110, 12};    // 2 calls, 10 ms in the window
-  to["b"] = {"SELECT b", 15, 550, 15};    // 10 calls, 500 ms
-  to["c"] = {"SELECT c", 3, 30, 3};       // new in the window: all of it
-  to["d"] = {"SELECT d", 0, 0, 0};        // never called: left out
+  to["a"] = {"SELECT a", 12, 110, 12};  // 2 calls, 10 ms in the window
+  to["b"] = {"SELECT b", 15, 550, 15};  // 10 calls, 500 ms
+  to["c"] = {"SELECT c", 3, 30, 3};     // new in the window: all of it
+  to["d"] = {"SELECT d", 0, 0, 0};      // never called: left out
   const auto top = server_stats::top_statements(from, to);
   ASSERT_EQ(top.size(), 3U);
   EXPECT_EQ(top[0].query, "SELECT b");

@@ -89,11 +89,11 @@ class server_figures_pg : public ::testing::Test {
 
   // A stress run of 2 s after a 2 s warm-up; the result files in `dir`.
   static binary_result short_run(const std::string& db, const tpcc::testing::temp_dir& dir) {
-    return run_binary({"run", "--db", db, "--warmup", "2s", "--duration", "2s", "--no-wait",
-                       "--connections", "4", "--seed", "3", "--no-progress", "--json",
-                       dir.file("r.json"), "--html", dir.file("r.html"), "--csv",
-                       dir.file("r.csv")},
-                      120s);
+    return run_binary(
+        {"run", "--db", db, "--warmup", "2s", "--duration", "2s", "--no-wait", "--connections", "4",
+         "--seed", "3", "--no-progress", "--json", dir.file("r.json"), "--html", dir.file("r.html"),
+         "--csv", dir.file("r.csv")},
+        120s);
   }
 
   static std::unique_ptr<postgres_server> server;
