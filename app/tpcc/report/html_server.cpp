@@ -25,7 +25,10 @@ chart server_rates_chart(const server_figures& f, const phases& p) {
   double top = 0;
   for (std::size_t i = 0; i < f.figures.size(); ++i) {
     if (!f.figures[i].plotted) continue;
-    line l{f.figures[i].key, "c-" + std::to_string(c.lines.size() % 5), f.figures[i].key, {}};
+    line l{f.figures[i].key,
+           std::string("c-").append(std::to_string(c.lines.size() % 5)),
+           f.figures[i].key,
+           {}};
     for (const server_stats::server_interval& s : f.series) {
       const double length = s.end_seconds - s.start_seconds;
       const double rate = length > 0 ? s.values[i] / length : std::nan("");

@@ -16,11 +16,11 @@ std::string server_cell(double v) { return std::isfinite(v) ? format("%.17g", v)
 
 std::string format_server_csv(const server_stats::server_figures& f) {
   std::string out = "start_seconds,end_seconds,phase";
-  for (const server_stats::figure_info& i : f.figures) out += "," + i.key;
+  for (const server_stats::figure_info& i : f.figures) out.append(",").append(i.key);
   out += ",sample_ms\r\n";
   for (const server_stats::server_interval& s : f.series) {
     out += format("%.3f,%.3f,", s.start_seconds, s.end_seconds) + s.phase;
-    for (const double v : s.values) out += "," + server_cell(v);
+    for (const double v : s.values) out.append(",").append(server_cell(v));
     out += format(",%.3f\r\n", s.sample_ms);
   }
   return out;

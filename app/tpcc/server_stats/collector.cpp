@@ -73,8 +73,9 @@ shoal::task<void> collector::stop() {
     stop_.request_stop();  // a reading stuck on the server: its connection is closed
     const bool emptied = co_await gate_.close();
     static_cast<void>(emptied);
-    note({"the server did not answer within " + std::to_string(stop_bound.count()) +
-          " s at the end of the run: the last interval has no server figures"});
+    note({std::string("the server did not answer within ")
+              .append(std::to_string(stop_bound.count()))
+              .append(" s at the end of the run: the last interval has no server figures")});
   }
   co_await db_->close();
 }

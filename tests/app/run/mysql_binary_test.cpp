@@ -53,7 +53,8 @@ std::uint64_t sum_of(const json& doc, const char* field) {
 bool names_variable(std::string note, const std::string& key) {
   std::transform(note.begin(), note.end(), note.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return note.find(" " + key + ",") != std::string::npos || note.ends_with(" " + key);
+  const std::string word = std::string(" ").append(key);
+  return note.find(word + ",") != std::string::npos || note.ends_with(word);
 }
 
 class mysql_binary : public ::testing::Test {
@@ -132,14 +133,18 @@ TEST_F(mysql_binary, ARunReadsTheServersOwnFigures) {
   // notes and on stderr; the others are read in every interval.
   const std::string absent = s["notes"].empty() ? "" : s["notes"][0].get<std::string>();
   EXPECT_LE(s["notes"].size(), 1U) << s["notes"].dump();
-  if (!absent.empty()) EXPECT_TRUE(contains(r.err, "server figures: " + absent)) << r.err;
+  if (!absent.empty()) {
+    EXPECT_TRUE(contains(r.err, std::string("server figures: ").append(absent))) << r.err;
+  }
   double commits = 0;
   for (const json& i : s["series"]) {
     for (const auto& [key, value] : i["values"].items()) {
       EXPECT_EQ(value.is_null(), names_variable(absent, key)) << key << " in " << i.dump();
     }
     commits += i["values"]["com_commit"].get<double>();
-    if (i["phase"] == "measuring") EXPECT_GT(i["values"]["com_commit"].get<double>(), 0);
+    if (i["phase"] == "measuring") {
+      EXPECT_GT(i["values"]["com_commit"].get<double>(), 0);
+    }
   }
   EXPECT_GE(commits, static_cast<double>(sum_of(doc, "committed")));
   EXPECT_GT(s["window"]["values"]["handler_update"].get<double>(), 0);

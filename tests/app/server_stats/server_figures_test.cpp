@@ -50,7 +50,9 @@ TEST(ServerFigures, TopStatementsAreTheWindowsGrowthByTotalTime) {
 
 TEST(ServerFigures, TopStatementsKeepTheTenLongest) {
   server_stats::statement_map to;
-  for (int i = 0; i < 15; ++i) to["q" + std::to_string(i)] = {"q", 1, static_cast<double>(i), 1};
+  for (int i = 0; i < 15; ++i) {
+    to[std::string("q").append(std::to_string(i))] = {"q", 1, static_cast<double>(i), 1};
+  }
   const auto top = server_stats::top_statements({}, to);
   ASSERT_EQ(top.size(), server_stats::max_top_statements);
   EXPECT_DOUBLE_EQ(top.front().total_ms, 14);
