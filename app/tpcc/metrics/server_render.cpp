@@ -23,7 +23,7 @@ void server_family(exposition& e, const server_stats::live_figures& f, server_st
 void render_server(exposition& e, const server_stats::live_figures& f) {
   server_family(e, f, server_stats::measure::counter, "shoal_tpcc_server_total",
                 "The database's own counters: growth since the run's first reading");
-  server_family(e, f, server_stats::measure::gauge, "shoal_tpcc_server_gauge",
+  server_family(e, f, server_stats::measure::gauge, "shoal_tpcc_server_value",
                 "The database's own gauges at the latest reading");
   e.family("shoal_tpcc_server_sample_seconds", metric_type::gauge,
            "What the latest reading of the database's figures took");

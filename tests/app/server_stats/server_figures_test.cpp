@@ -117,7 +117,7 @@ TEST(ServerFigures, MetricsShowCountersGaugesAndTheReadingsCost) {
   EXPECT_NE(page.find("shoal_tpcc_server_total{source=\"mysql\",figure=\"com_commit\"} 42\n"),
             std::string::npos)
       << page;
-  EXPECT_NE(page.find("shoal_tpcc_server_gauge{source=\"mysql\",figure=\"threads_running\"} 3\n"),
+  EXPECT_NE(page.find("shoal_tpcc_server_value{source=\"mysql\",figure=\"threads_running\"} 3\n"),
             std::string::npos);
   EXPECT_EQ(page.find("innodb_row_lock_waits"), std::string::npos);  // unknown: left out
   EXPECT_NE(page.find("shoal_tpcc_server_sample_seconds 0.0025\n"), std::string::npos);
