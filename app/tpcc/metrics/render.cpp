@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "metrics/exposition.hpp"
+#include "metrics/server_render.hpp"
 #include "stats/outcomes.hpp"
 #include "txn/kind.hpp"
 
@@ -154,6 +155,7 @@ std::string render(const run_view& view) {
     run_gauges(e, *view.screen);
     if (view.screen->view.last) client_gauges(e, *view.screen->view.last);
   }
+  if (view.server) render_server(e, *view.server);
   return e.text();
 }
 

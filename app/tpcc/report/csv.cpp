@@ -3,6 +3,7 @@
 #include "report/csv.hpp"
 
 #include "report/json_detail.hpp"
+#include "report/server_csv.hpp"
 #include "report/text.hpp"
 #include "report/text_file.hpp"
 #include "txn/kind.hpp"
@@ -79,6 +80,11 @@ std::string format_csv(const run::run_result& r) {
 
 std::optional<std::string> write_csv(const run::run_result& r, const std::string& path) {
   if (auto failed = write_text_file(path, format_csv(r), "the CSV series")) return failed;
+  if (r.server.collected()) {
+    auto failed = write_text_file(server_csv_path(path), format_server_csv(r.server),
+                                  "the CSV of the server's figures");
+    if (failed) return failed;
+  }
   return write_text_file(errors_csv_path(path), format_errors_csv(r), "the CSV of errors");
 }
 

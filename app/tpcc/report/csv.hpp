@@ -14,7 +14,8 @@
 // errors_csv_path: FILE with ".csv" replaced by ".errors.csv"): one row per error, type,
 // sqlstate, outcome, statement, message (the first one's), count, first, last (ISO 8601 UTC),
 // then one row "unlisted" with the count of errors past the cap; fields quoted as RFC 4180
-// asks (a database message may hold commas, quotes, line breaks). Thread-safety: pure functions.
+// asks (a database message may hold commas, quotes, line breaks). When the run read the
+// database's own figures, a third file beside them: server_csv.hpp. Thread-safety: pure functions.
 #pragma once
 
 #include <optional>
