@@ -71,16 +71,15 @@ TEST_F(compare_binary, TwoRunsOfTheSameBinaryAndSeedShowNoDifferenceBeyondNoise)
 }
 
 TEST_F(compare_binary, ASlowedNewOrderIsNamedAndFailsTheGate) {
-  const binary_result r =
-      run_binary({"compare", file("a.json"), file("b.json"), file("slow.json"), "--html",
-                  file("diff.html"), "--fail-if-slower", "5"});
+  const binary_result r = run_binary({"compare", file("a.json"), file("b.json"), file("slow.json"),
+                                      "--html", file("diff.html"), "--fail-if-slower", "5"});
   ASSERT_EQ(r.exit_code, 4) << describe(r);
   // Each later file against the first: b first (nothing), then the slowed run.
   const auto second = r.out.find("B = " + file("slow.json"));
   ASSERT_NE(second, std::string::npos) << r.out;
   EXPECT_TRUE(contains(r.out.substr(second), "slow=new_order:200ms")) << "the target differs";
-  EXPECT_TRUE(contains(r.out.substr(second), "gate: FAILED: " + file("slow.json") +
-                                                 " is slower than " + file("a.json")))
+  EXPECT_TRUE(contains(r.out.substr(second),
+                       "gate: FAILED: " + file("slow.json") + " is slower than " + file("a.json")))
       << r.out;
   EXPECT_TRUE(contains(r.out.substr(second), "New-Order p90 worse")) << r.out;
   std::ifstream html(file("diff.html"));

@@ -96,6 +96,21 @@ TEST(compare_estimate, GroupsWeighByTheirTerminals) {
   EXPECT_EQ(cmp::terminals_per_group(l.result)[0], 1U);
 }
 
+TEST(compare_estimate, TerminalsPerGroupAreCountedAsTheRunNumbersTerminals) {
+  loaded_result l = run_of(100, 5000);
+  auto& r = l.result;
+  r.first_warehouse = 5;  // a shard: warehouses 5-41, 13 terminals each
+  r.last_warehouse = 41;
+  r.config.terminals_per_warehouse = 13;
+  r.terminals = 37 * 13;
+  tpcc::stats::group_counts::counts expected{};
+  for (std::int64_t w = 5; w <= 41; ++w) {
+    for (std::int64_t d = 0; d < 13; ++d)
+      ++expected[static_cast<std::size_t>(((w - 1) * 10 + d % 10) % 32)];
+  }
+  EXPECT_EQ(cmp::terminals_per_group(r), expected);
+}
+
 TEST(compare_estimate, APercentilesIntervalSpansTheRanksAroundIt) {
   tpcc::stats::histogram h;
   for (std::uint64_t v = 1; v <= 1000; ++v) h.record(v * 10);  // 10 us .. 10 ms

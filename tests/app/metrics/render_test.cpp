@@ -45,8 +45,8 @@ run_view measuring_view() {
   s.view.window.window_start = tpcc::stats::clock::time_point(10s);
   s.view.window.window_end = tpcc::stats::clock::time_point(130s);
   s.view.window.kinds[new_order].outcomes[txn_outcome::committed] = 3;
-  s.view.window.kinds[tpcc::txn::index(tpcc::txn::kind::payment)]
-      .outcomes[txn_outcome::committed] = 4;
+  s.view.window.kinds[tpcc::txn::index(tpcc::txn::kind::payment)].outcomes[txn_outcome::committed] =
+      4;
   tpcc::stats::interval_sample last;
   last.start_seconds = 69;
   last.end_seconds = 70;
