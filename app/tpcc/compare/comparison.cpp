@@ -20,7 +20,7 @@ row judged(row r) {
   if (overlap(r.a.ci, r.b.ci)) {
     r.judged = change::none;
   } else {
-    r.judged = (r.difference > 0) == r.higher_is_better ? change::better : change::worse;
+    r.judged = (r.difference > 0) == r.higher_is_better ? change::faster : change::slower;
   }
   return r;
 }
@@ -59,10 +59,10 @@ const char* describe(change c) noexcept {
   switch (c) {
     case change::none:
       return "no difference beyond noise";
-    case change::better:
-      return "better beyond noise";
-    case change::worse:
-      return "worse beyond noise";
+    case change::faster:
+      return "faster beyond noise";
+    case change::slower:
+      return "slower beyond noise";
     default:
       return "not measured";
   }
@@ -88,9 +88,9 @@ comparison compare(const report::loaded_result& a, const std::string& file_a,
 std::vector<const row*> gate(const comparison& c, double percent) {
   std::vector<const row*> out;
   for (const row& r : c.rows) {
-    if (!r.gated || r.judged != change::worse) continue;
-    const double worse_by = r.higher_is_better ? -r.percent : r.percent;
-    if (worse_by > percent) out.push_back(&r);
+    if (!r.gated || r.judged != change::slower) continue;
+    const double slower_by = r.higher_is_better ? -r.percent : r.percent;
+    if (slower_by > percent) out.push_back(&r);
   }
   return out;
 }
@@ -98,7 +98,7 @@ std::vector<const row*> gate(const comparison& c, double percent) {
 std::vector<const row*> beyond_noise(const comparison& c) {
   std::vector<const row*> out;
   for (const row& r : c.rows) {
-    if (r.judged == change::better || r.judged == change::worse) out.push_back(&r);
+    if (r.judged == change::faster || r.judged == change::slower) out.push_back(&r);
   }
   return out;
 }

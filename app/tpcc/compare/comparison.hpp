@@ -7,8 +7,8 @@
 // type its throughput (completed per minute) and its response time's p50, p90 and p99, each
 // with both runs' values and intervals (estimate.hpp), the difference (absolute and in % of
 // A's) and a judgement: no difference beyond noise when the two intervals overlap, else
-// better or worse (more throughput is better, a longer response time worse). gate() is
-// --fail-if-slower PCT's rule: the rows where B is worse beyond noise by more than PCT % of
+// faster or slower (more throughput is faster, a longer response time slower). gate() is
+// --fail-if-slower PCT's rule: the rows where B is slower beyond noise by more than PCT % of
 // A's value, counting only tpmC and each type's p90.
 // Definitions: docs/tpcc/compare.md. Thread-safety: pure functions over plain values.
 #pragma once
@@ -22,9 +22,9 @@
 
 namespace tpcc::compare {
 
-enum class change { none, better, worse, unknown };
+enum class change { none, faster, slower, unknown };
 
-// "no difference beyond noise", "better beyond noise", "worse beyond noise", "not measured".
+// "no difference beyond noise", "faster beyond noise", "slower beyond noise", "not measured".
 [[nodiscard]] const char* describe(change c) noexcept;
 
 struct row {
@@ -48,12 +48,12 @@ struct comparison {
 [[nodiscard]] comparison compare(const report::loaded_result& a, const std::string& file_a,
                                  const report::loaded_result& b, const std::string& file_b);
 
-/// --fail-if-slower PCT: the gated rows of `c` judged worse beyond noise whose change is more
+/// --fail-if-slower PCT: the gated rows of `c` judged slower beyond noise whose change is more
 /// than `percent` % of A's value (B's tpmC below A's x (1 - PCT/100), or a type's p90 above
 /// A's x (1 + PCT/100)), in row order.
 [[nodiscard]] std::vector<const row*> gate(const comparison& c, double percent);
 
-/// The rows of `c` judged better or worse beyond noise, in row order.
+/// The rows of `c` judged faster or slower beyond noise, in row order.
 [[nodiscard]] std::vector<const row*> beyond_noise(const comparison& c);
 
 }  // namespace tpcc::compare

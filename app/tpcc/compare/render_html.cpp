@@ -26,7 +26,7 @@ std::string row_html(const row& r) {
   out += r.judged == change::unknown
              ? std::string("<td>-</td>")
              : format("<td>%+.*f (%+.1f %%)</td>", decimals(r, r.a.value), r.difference, r.percent);
-  put(out, {"<td", r.judged == change::worse ? " class=\"fail\"" : "", ">", describe(r.judged),
+  put(out, {"<td", r.judged == change::slower ? " class=\"fail\"" : "", ">", describe(r.judged),
             "</td></tr>"});
   return out;
 }

@@ -43,12 +43,12 @@ std::string row_line(const row& r) {
   return line + describe(r.judged) + "\n";
 }
 
-// "tpmC worse (-40.0 %), New-Order p90 worse (+1900.0 %)".
+// "tpmC slower (-40.0 %), New-Order p90 slower (+1900.0 %)".
 std::string row_names(const std::vector<const row*>& rows) {
   std::string out;
   for (const row* r : rows) {
     if (!out.empty()) out += ", ";
-    out += r->figure + (r->judged == change::better ? " better" : " worse") +
+    out += r->figure + (r->judged == change::faster ? " faster" : " slower") +
            format(" (%+.1f %%)", r->percent);
   }
   return out;

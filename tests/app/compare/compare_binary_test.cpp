@@ -81,7 +81,7 @@ TEST_F(compare_binary, ASlowedNewOrderIsNamedAndFailsTheGate) {
   EXPECT_TRUE(contains(r.out.substr(second),
                        "gate: FAILED: " + file("slow.json") + " is slower than " + file("a.json")))
       << r.out;
-  EXPECT_TRUE(contains(r.out.substr(second), "New-Order p90 worse")) << r.out;
+  EXPECT_TRUE(contains(r.out.substr(second), "New-Order p90 slower")) << r.out;
   std::ifstream html(file("diff.html"));
   const std::string page((std::istreambuf_iterator<char>(html)), {});
   EXPECT_TRUE(contains(page, "Gate FAILED")) << page.substr(0, 400);

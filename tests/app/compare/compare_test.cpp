@@ -147,9 +147,9 @@ TEST(compare, ARealDifferenceIsBeyondNoiseAndTheGateNamesIt) {
   loaded_result slow = run_of(100, 5000);
   slow.result.results.kinds[new_order] = run_of(50, 10000).result.results.kinds[new_order];
   const cmp::comparison c = cmp::compare(run_of(100, 5000), "a.json", slow, "b.json");
-  EXPECT_EQ(row_named(c, "tpmC").judged, cmp::change::worse);
+  EXPECT_EQ(row_named(c, "tpmC").judged, cmp::change::slower);
   EXPECT_NEAR(row_named(c, "tpmC").percent, -50.0, 1e-9);
-  EXPECT_EQ(row_named(c, "New-Order p90").judged, cmp::change::worse);
+  EXPECT_EQ(row_named(c, "New-Order p90").judged, cmp::change::slower);
   EXPECT_EQ(row_named(c, "Payment p90").judged, cmp::change::none);
   const auto slower = cmp::gate(c, 5);
   ASSERT_EQ(slower.size(), 2U);  // tpmC and New-Order p90; p50 and p99 are not gated
@@ -158,16 +158,16 @@ TEST(compare, ARealDifferenceIsBeyondNoiseAndTheGateNamesIt) {
   // Worse by 50 % and ~100 %: a 60 % gate lets tpmC through, not the p90.
   ASSERT_EQ(cmp::gate(c, 60).size(), 1U);
   EXPECT_EQ(cmp::gate(c, 60)[0]->figure, "New-Order p90");
-  // The other way round it is better, and no gate fails.
+  // The other way round it is faster, and no gate fails.
   const cmp::comparison back = cmp::compare(slow, "b.json", run_of(100, 5000), "a.json");
-  EXPECT_EQ(row_named(back, "tpmC").judged, cmp::change::better);
+  EXPECT_EQ(row_named(back, "tpmC").judged, cmp::change::faster);
   EXPECT_TRUE(cmp::gate(back, 0).empty());
 }
 
 TEST(compare, TheClientsOwnLatenessIsNotLaidAtTheDatabasesDoor) {
   // B's New-Orders 0.4 ms slower than A's: beyond noise, unless B's client woke that late.
   const cmp::comparison c = cmp::compare(run_of(100, 5000), "a", run_of(100, 5400), "b");
-  EXPECT_EQ(row_named(c, "New-Order p50").judged, cmp::change::worse);
+  EXPECT_EQ(row_named(c, "New-Order p50").judged, cmp::change::slower);
   loaded_result late = run_of(100, 5400);
   late.result.client.timer_lateness.record(std::uint64_t{600});
   const cmp::comparison l = cmp::compare(run_of(100, 5000), "a", late, "b");
@@ -223,7 +223,7 @@ TEST(compare_render, TheTextNamesConfigurationFirstThenRowsThenTheGate) {
   EXPECT_LT(warehouses, tpmc);
   EXPECT_NE(text.find("result: no difference beyond noise in any figure"), std::string::npos);
   EXPECT_NE(text.find("gate: FAILED: <c>.json is slower than a.json by more than 5 % beyond "
-                      "noise: tpmC worse (-50.0 %), New-Order p90 worse"),
+                      "noise: tpmC slower (-50.0 %), New-Order p90 slower"),
             std::string::npos)
       << text;
   EXPECT_TRUE(report_of(5).gate_failed());
@@ -260,7 +260,7 @@ TEST(compare_render, TheHtmlIsOnePageWithEveryFileNameEscaped) {
   EXPECT_NE(page.find("&lt;c&gt;.json"), std::string::npos);
   EXPECT_EQ(page.find("<c>.json"), std::string::npos);
   EXPECT_NE(page.find("Gate FAILED"), std::string::npos);
-  EXPECT_NE(page.find("<td class=\"fail\">worse beyond noise</td>"), std::string::npos);
+  EXPECT_NE(page.find("<td class=\"fail\">slower beyond noise</td>"), std::string::npos);
 }
 
 }  // namespace
