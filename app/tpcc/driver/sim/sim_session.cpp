@@ -30,7 +30,8 @@ call one_call(const statement& stmt, std::vector<value> params) {
 shoal::task<outcome> sim_session::round_trip(const statement* stmt) {
   if (shoal::current_stop_token().stop_requested()) co_return cancelled();
   round_trips_.fetch_add(1, std::memory_order_relaxed);  // read by round_trips(): a counter only
-  if (stmt != nullptr && slowed_index(stmt->name) < slow_.size()) type_ = slowed_index(stmt->name);
+  const std::size_t named = stmt != nullptr ? slowed_index(stmt->name) : slow_.size();
+  if (named < slow_.size()) type_ = named;
   const auto extra = type_ < slow_.size() ? slow_[type_] : std::chrono::nanoseconds{0};
   const bool slept = co_await shoal::sleep_for(latency_ + extra);
   if (!slept) co_return cancelled();

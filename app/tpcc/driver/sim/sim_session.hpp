@@ -2,7 +2,8 @@
 // app/tpcc/driver/sim/sim_session.hpp: a simulated session: answers after a latency, no server.
 //
 // What: a driver session (session.hpp) whose every round trip is a shoal timer of the
-// configured latency on the caller's executor (no thread sleeps, nothing blocks), followed by
+// configured latency (plus slow='s for its transaction's type: sim.hpp) on the caller's
+// executor (no thread sleeps, nothing blocks), followed by
 // the simulated answers (answers.hpp). Round trips are counted as PostgreSQL pipelines them:
 // begin() is sent with the first statements (no round trip of its own); execute() is one;
 // execute_batch() is one for all its calls and its commit; commit() and rollback() are one
