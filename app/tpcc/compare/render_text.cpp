@@ -95,7 +95,8 @@ bool compare_report::gate_failed() const {
 std::string format_text(const compare_report& r) {
   std::string out;
   for (std::size_t i = 0; i < r.comparisons.size(); ++i) {
-    out += (i == 0 ? "" : "\n") + comparison_text(r.comparisons[i], r.fail_if_slower);
+    if (i > 0) out += "\n";
+    out += comparison_text(r.comparisons[i], r.fail_if_slower);
   }
   out +=
       "\nIntervals: the verdict's simultaneous 99.999 % ones; two that overlap are no difference "
