@@ -83,7 +83,8 @@ void run_gauges(exposition& e, const figures::run_screen& s) {
         f.measured_seconds);
   gauge(e, "shoal_tpcc_tpmc",
         "tpmC so far: completed New-Orders per minute of the measurement interval", f.tpmc);
-  gauge(e, "shoal_tpcc_tpm_total",
+  // Not ..._tpm_total: a gauge's name must not end in _total (promtool).
+  gauge(e, "shoal_tpcc_tpmtotal",
         "tpmTotal so far: completed transactions of every type per minute of the measurement "
         "interval",
         f.tpm_total);
