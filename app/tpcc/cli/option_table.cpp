@@ -175,7 +175,7 @@ std::optional<std::string> set_metrics_addr(config& c, string_view text) {
 std::optional<std::string> set_fail_if_slower(config& c, string_view text) {
   const auto v = read_number(text);
   if (!v || *v < 0 || *v > 1000) return expected("a percentage from 0 to 1000, such as 5");
-  c.fail_if_slower = *v;
+  c.fail_if_slower = v;
   return std::nullopt;
 }
 
