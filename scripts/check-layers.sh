@@ -44,7 +44,7 @@ declare -A rank=(
   [loader]=2 [stats]=2 [server_stats]=2
   [terminal]=3 [run_result]=3
   [run]=4 [report]=4
-  [figures]=5
+  [figures]=5 [compare]=5
   [ui]=6 [metrics]=6
   [commands]=7
 )

@@ -171,10 +171,19 @@ std::optional<std::string> set_metrics_addr(config& c, string_view text) {
   return std::nullopt;
 }
 
+// --fail-if-slower PCT: a percentage from 0 to 1000.
+std::optional<std::string> set_fail_if_slower(config& c, string_view text) {
+  const auto v = read_number(text);
+  if (!v || *v < 0 || *v > 1000) return expected("a percentage from 0 to 1000, such as 5");
+  c.fail_if_slower = v;
+  return std::nullopt;
+}
+
 // Which commands an option applies to.
 constexpr command_set job = bit(command::all);
 constexpr command_set running = job | bit(command::run);
 constexpr command_set reporting = running | bit(command::merge);
+constexpr command_set comparing = bit(command::compare);
 constexpr command_set loading = job | bit(command::load);
 constexpr command_set checking = job | bit(command::check);
 constexpr command_set seeded = running | bit(command::load);
@@ -185,7 +194,7 @@ constexpr command_set any = 0xFFFF;
 
 constexpr std::int64_t max_warehouses = 1'000'000;
 
-constexpr std::array<option, 33> options{{
+constexpr std::array<option, 34> options{{
     {"db", "TARGET",
      "sqlite:PATH (an embedded file), a PostgreSQL URI (postgresql://user@host/db) or "
      "key=value string, or a MySQL/MariaDB URI (mysql://user:pass@host:3306/db, "
@@ -265,7 +274,7 @@ constexpr std::array<option, 33> options{{
     {"html", "FILE",
      "Write the run as a self-contained HTML page: throughput and latency over time, the "
      "latency distribution, the per-type table",
-     [](config& c, string_view t) { return set_path(c.html_path, t); }, reporting},
+     [](config& c, string_view t) { return set_path(c.html_path, t); }, reporting | comparing},
     {"hdr-log", "FILE",
      "Write the latency series as an HdrHistogram interval log (microseconds; tags such "
      "as NewOrder-response)",
@@ -316,7 +325,12 @@ constexpr std::array<option, 33> options{{
      },
      databases},
     {"json", "FILE", "Write the result (every figure, histograms, series) as JSON to FILE",
-     set_json, reporting},
+     set_json, reporting | comparing},
+    {"fail-if-slower", "PCT",
+     "compare: exit 4 when a later file is slower than the first beyond noise (the two "
+     "intervals apart) by more than PCT % of the first's figure: its tpmC lower, or a "
+     "transaction type's p90 response time higher (docs/tpcc/compare.md)",
+     set_fail_if_slower, comparing},
     {"config", "FILE",
      "Read options from a TOML file whose keys are the long option names (duration = \"10m\", "
      "warehouses = 100, no-tui = true); the command line overrides it",
@@ -335,7 +349,7 @@ constexpr std::array<option, 33> options{{
      any},
 }};
 
-constexpr std::array<command_info, 7> commands{{
+constexpr std::array<command_info, 8> commands{{
     {"", command::all,
      "init, load, run, check and clean on an embedded SQLite file (or --db), in turn",
      "shoal-tpcc --warehouses 2 --warmup 10s --duration 1m"},
@@ -351,6 +365,9 @@ constexpr std::array<command_info, 7> commands{{
     {"clean", command::clean, "drop every table", "shoal-tpcc clean --db sqlite:shoal-tpcc.db"},
     {"merge", command::merge, "add up shards' results: merge a.json ... [--json F] [--html F]",
      "shoal-tpcc merge shard0.json shard1.json --json all.json --html all.html"},
+    {"compare", command::compare,
+     "results side by side, each against the first: what differs beyond noise, and why",
+     "shoal-tpcc compare before.json after.json --html diff.html --fail-if-slower 5"},
 }};
 
 }  // namespace

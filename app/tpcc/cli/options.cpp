@@ -25,15 +25,20 @@ std::optional<std::string> sim_only_runs(const config& c) {
                "do not)"});
 }
 
-// `merge` takes result files; nothing else takes positional arguments.
+// `merge` and `compare` take result files; nothing else takes positional arguments.
 std::optional<std::string> merge_inputs_given(const config& c) {
+  if (c.cmd == command::compare && c.inputs.size() < 2) {
+    return std::string(
+        "compare needs at least two result files: shoal-tpcc compare A.json "
+        "B.json [C.json ...]");
+  }
   if (c.cmd != command::merge || !c.inputs.empty()) return std::nullopt;
   return std::string("merge needs result files: shoal-tpcc merge a.json b.json ...");
 }
 
 // A positional argument: a result file of merge, the topic of help, or a mistake.
 std::optional<std::string> positional(config& c, command chosen, string_view arg) {
-  if (chosen == command::merge) {
+  if (chosen == command::merge || chosen == command::compare) {
     c.inputs.emplace_back(arg);
     return std::nullopt;
   }

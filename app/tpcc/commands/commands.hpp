@@ -36,4 +36,9 @@ namespace tpcc::commands {
 /// exit_usage when a file cannot be read or merged; exit_failed when a report cannot be written.
 [[nodiscard]] int merge_command(const cli::config& cfg);
 
+/// shoal-tpcc compare A.json B.json ...: each later result against the first (compare/).
+/// Result: exit_ok; exit_slower when --fail-if-slower's gate fails; exit_usage when a file
+/// cannot be read; exit_failed when a report cannot be written.
+[[nodiscard]] int compare_command(const cli::config& cfg);
+
 }  // namespace tpcc::commands

@@ -84,6 +84,11 @@ void run_gauges(exposition& e, const figures::run_screen& s) {
         f.measured_seconds);
   gauge(e, "shoal_tpcc_tpmc",
         "tpmC so far: completed New-Orders per minute of the measurement interval", f.tpmc);
+  // Not ..._tpm_total: a gauge's name must not end in _total (promtool).
+  gauge(e, "shoal_tpcc_tpmtotal",
+        "tpmTotal so far: completed transactions of every type per minute of the measurement "
+        "interval",
+        f.tpm_total);
   if (f.efficiency) {
     gauge(e, "shoal_tpcc_efficiency_ratio",
           "tpmC as a fraction of the maximum the warehouses allow (12.86 per warehouse, "

@@ -14,7 +14,7 @@
 //   Counter, the measurement interval only (what the result will count):
 //     shoal_tpcc_measured_transactions_total{type,outcome}.
 //   Gauges: shoal_tpcc_phase{phase} (1 for the current phase, 0 for the others),
-//     elapsed and measured seconds, tpmC and efficiency as the dashboard computes them
+//     elapsed and measured seconds, tpmC, tpmTotal and efficiency as the dashboard computes them
 //     (figures/run_figures.hpp; efficiency absent without keying and think times), warehouses and
 //     terminals (this process's), and from the latest interval the client's lag figures: timer
 //     lateness and ready-queue delay p99, busy fraction per worker, CPU seconds per second,

@@ -8,7 +8,9 @@
 // retried_committed, rolled_back, failed_retries_exhausted, failed, lost, abandoned),
 // completed, failures, retries, and the response
 // time's p50, p90, p99 and max in milliseconds over the completed transactions of the interval
-// (empty cells when it completed none). RFC 4180: comma-separated, "\r\n" line ends, no field
+// (empty cells when it completed none), then the interval's tpmC and tpmTotal (completed
+// New-Orders, and transactions of every type, per minute of the interval: the same on each of
+// its rows). RFC 4180: comma-separated, "\r\n" line ends, no field
 // needs quoting (type names have no comma).
 // Beside it, the run's distinct errors (format_errors_csv, written by write_csv to
 // errors_csv_path: FILE with ".csv" replaced by ".errors.csv"): one row per error, type,

@@ -106,6 +106,7 @@ std::string phases_text(const html::phases& p) {
 std::string facts(const run::run_result& r, const std::string& target, const html::phases& p) {
   std::string out = "<dl class=\"facts\">";
   out += fact("tpmC", format("%.2f", tpmc(r)), true);
+  out += fact("tpmTotal", format("%.2f", tpm_total(r)), true);
   out += fact("efficiency", efficiency_text(r), true);
   out += fact("database", target);
   out += fact("warehouses", warehouses_text(r));

@@ -250,6 +250,7 @@ json figures(const run::run_result& r) {
           {"drained", r.drained},
           {"fatal", r.fatal},
           {"tpmc", tpmc(r)},
+          {"tpm_total", tpm_total(r)},
           {"efficiency", efficiency(r)},
           {"transactions", kinds},
           {"outside_window", s.outside_window},

@@ -78,6 +78,7 @@ inline bool derived(const std::string& path) {
                            "p99_9_us",
                            "p99_99_us",
                            "tpmc",
+                           "tpm_total",
                            "completed_per_minute",
                            "round_trips_per_transaction",
                            ".failures",

@@ -16,7 +16,7 @@ namespace {
 outcome refuse(std::string why) { return outcome::make(outcome_kind::failed, "", std::move(why)); }
 
 shoal::task<pool::factory_result> open_session(settings s, world w, std::uint64_t seed) {
-  co_return std::unique_ptr<session>(std::make_unique<sim_session>(s.latency, w, seed));
+  co_return std::unique_ptr<session>(std::make_unique<sim_session>(s.latency, w, seed, s.slow));
 }
 
 pool::session_factory factory(settings s, world w) {

@@ -27,15 +27,19 @@ call one_call(const statement& stmt, std::vector<value> params) {
 
 }  // namespace
 
-shoal::task<outcome> sim_session::round_trip() {
+shoal::task<outcome> sim_session::round_trip(const statement* stmt) {
   if (shoal::current_stop_token().stop_requested()) co_return cancelled();
   round_trips_.fetch_add(1, std::memory_order_relaxed);  // read by round_trips(): a counter only
-  const bool slept = co_await shoal::sleep_for(latency_);
+  const std::size_t named = stmt != nullptr ? slowed_index(stmt->name) : slow_.size();
+  if (named < slow_.size()) type_ = named;
+  const auto extra = type_ < slow_.size() ? slow_[type_] : std::chrono::nanoseconds{0};
+  const bool slept = co_await shoal::sleep_for(latency_ + extra);
   if (!slept) co_return cancelled();
   co_return outcome::success();
 }
 
 shoal::task<outcome> sim_session::begin() {
+  type_ = slowed_types.size();
   if (shoal::current_stop_token().stop_requested()) co_return cancelled();
   co_return outcome::success();  // sent with the first statements, as PostgreSQL pipelines it
 }
@@ -43,14 +47,14 @@ shoal::task<outcome> sim_session::begin() {
 shoal::task<statement_result> sim_session::execute(const statement& stmt,
                                                    std::vector<value> params) {
   const call c = one_call(stmt, std::move(params));
-  const outcome trip = co_await round_trip();
+  const outcome trip = co_await round_trip(&stmt);
   if (!trip.ok()) co_return failed_result(trip);
   co_return answer(c, world_, draws_);
 }
 
 shoal::task<std::vector<statement_result>> sim_session::execute_batch(std::span<const call> calls,
                                                                       then after) {
-  const outcome trip = co_await round_trip();
+  const outcome trip = co_await round_trip(calls.empty() ? nullptr : calls.front().stmt);
   std::vector<statement_result> results;
   results.reserve(calls.size() + 1);
   outcome failure = trip;
