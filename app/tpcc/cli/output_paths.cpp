@@ -42,8 +42,9 @@ std::optional<std::string> unusable_export_dir(const std::string& dir) {
     if (!fs::is_directory(status)) return std::string("is not a directory");
     if (::access(dir.c_str(), W_OK | X_OK) != 0) return std::string("is not writable");
     if (!fs::is_empty(p, ec)) {
-      return std::string("is not empty (the export writes new files only: empty it or name a "
-                         "new directory)");
+      return std::string(
+          "is not empty (the export writes new files only: empty it or name a "
+          "new directory)");
     }
     return std::nullopt;
   }

@@ -70,13 +70,14 @@ int load_csv(const cli::config& cfg) {
                                   "import is not taken as loaded)");
   }
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - began;
-  std::printf("load --csv: warehouses %lld..%lld of %lld%s written to %s (seed %llu): %lld rows "
-              "in %.1f s\n",
-              static_cast<long long>(options.first_warehouse),
-              static_cast<long long>(options.last_warehouse),
-              static_cast<long long>(options.warehouses), options.items ? " and the items" : "",
-              options.dir.c_str(), static_cast<unsigned long long>(options.seed),
-              static_cast<long long>(total_of(written)), took.count());
+  std::printf(
+      "load --csv: warehouses %lld..%lld of %lld%s written to %s (seed %llu): %lld rows "
+      "in %.1f s\n",
+      static_cast<long long>(options.first_warehouse),
+      static_cast<long long>(options.last_warehouse), static_cast<long long>(options.warehouses),
+      options.items ? " and the items" : "", options.dir.c_str(),
+      static_cast<unsigned long long>(options.seed), static_cast<long long>(total_of(written)),
+      took.count());
   return exit_ok;
 }
 

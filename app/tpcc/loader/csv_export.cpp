@@ -165,8 +165,7 @@ outcome write_tables(const csv_options& o, table_files& files) {
     if (o.on_part) o.on_part(0);
   }
   for (std::int64_t w = o.first_warehouse; w <= o.last_warehouse; ++w) {
-    outcome wrote =
-        write_population(population::warehouse(o.seed, w, constants, load_time), files);
+    outcome wrote = write_population(population::warehouse(o.seed, w, constants, load_time), files);
     if (!wrote.ok()) return wrote;
     if (o.on_part) o.on_part(w);
   }

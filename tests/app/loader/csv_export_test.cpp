@@ -123,8 +123,8 @@ TEST(csv_export, AShardWritesItsWarehousesRowsAndNoItemsOrMeta) {
   ASSERT_TRUE(r.status.ok()) << r.status.message;
   EXPECT_EQ(files_in(dir.path()),
             (std::vector<std::string>{"customer.csv", "district.csv", "history.csv",
-                                      "new_order.csv", "order_line.csv", "orders.csv",
-                                      "stock.csv", "tpcc_loaded.csv", "warehouse.csv"}));
+                                      "new_order.csv", "order_line.csv", "orders.csv", "stock.csv",
+                                      "tpcc_loaded.csv", "warehouse.csv"}));
   EXPECT_EQ(r.rows[tpcc::loader::table_index("item")], 0);  // item
   EXPECT_EQ(slurp(dir.file("tpcc_loaded.csv")), "w_id\n2\n");
   const auto rows_of = [&] {

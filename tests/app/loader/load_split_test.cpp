@@ -82,8 +82,8 @@ TEST(load_split, ThreeShardProcessesStartedTogetherLoadOneSqliteFile) {
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(shards[i].exit_code, 0) << describe(shards[i]);
     // 2 warehouses over 3 shards: shard 0 takes none (only the items), 1 and 2 one each.
-    EXPECT_TRUE(contains(shards[i].out, i == 0 ? "load: 0 warehouses loaded"
-                                               : "load: 1 warehouse loaded"))
+    EXPECT_TRUE(
+        contains(shards[i].out, i == 0 ? "load: 0 warehouses loaded" : "load: 1 warehouse loaded"))
         << shards[i].out;
     EXPECT_TRUE(contains(shards[i].out, "shard " + std::to_string(i) + "/3 done")) << shards[i].out;
   }
@@ -115,9 +115,9 @@ TEST(load_split, ACsvExportImportedBySqliteIsWhatADirectLoadWrites) {
   const std::string csv = dir.file("csv");
   binary_result r = run_binary({"init", "--db", "sqlite:" + direct});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
-  r = run_binary({"load", "--db", "sqlite:" + direct, "--warehouses", "1", "--seed", "9",
-                  "--no-progress"},
-                 300s);
+  r = run_binary(
+      {"load", "--db", "sqlite:" + direct, "--warehouses", "1", "--seed", "9", "--no-progress"},
+      300s);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   r = run_binary({"load", "--csv", csv, "--warehouses", "1", "--seed", "9", "--no-progress"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
@@ -139,11 +139,10 @@ TEST(load_split, ACsvExportImportedBySqliteIsWhatADirectLoadWrites) {
     compare += table_difference(t);
   }
   const std::string differences = sqlite3_run(dir, imported, compare);
-  for (const char* line :
-       {"item|100000|100000|0|0", "warehouse|1|1|0|0", "district|10|10|0|0",
-        "customer|30000|30000|0|0", "history|30000|30000|0|0", "orders|30000|30000|0|0",
-        "new_order|9000|9000|0|0", "stock|100000|100000|0|0", "tpcc_meta|4|4|0|0",
-        "tpcc_loaded|2|2|0|0"}) {
+  for (const char* line : {"item|100000|100000|0|0", "warehouse|1|1|0|0", "district|10|10|0|0",
+                           "customer|30000|30000|0|0", "history|30000|30000|0|0",
+                           "orders|30000|30000|0|0", "new_order|9000|9000|0|0",
+                           "stock|100000|100000|0|0", "tpcc_meta|4|4|0|0", "tpcc_loaded|2|2|0|0"}) {
     EXPECT_TRUE(contains(differences, line)) << line << " in\n" << differences;
   }
   const auto at = differences.find("order_line|");
