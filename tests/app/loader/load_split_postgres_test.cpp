@@ -9,11 +9,10 @@
 #include <exception>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "binary.hpp"
-#include "csv_import.hpp"
+#include "load_split_support.hpp"
 #include "support/temp_dir.hpp"
 #include "testing/postgres_server.hpp"
 #include "testing/required_in_ci.hpp"
@@ -24,6 +23,7 @@ using namespace std::chrono_literals;
 using tpcc::testing::binary_result;
 using tpcc::testing::contains;
 using tpcc::testing::describe;
+using tpcc::testing::expect_check_passes;
 using tpcc::testing::postgres_server;
 using tpcc::testing::run_binary;
 
@@ -55,12 +55,6 @@ class load_split_postgres : public ::testing::Test {
     return conninfo;
   }
 
-  static void expect_check_passes(const std::string& db) {
-    const binary_result r = run_binary({"check", "--db", db}, 300s);
-    EXPECT_EQ(r.exit_code, 0) << describe(r);
-    EXPECT_TRUE(contains(r.out, "check: all conditions passed in ")) << r.out;
-  }
-
   static inline std::unique_ptr<postgres_server> server;
   static inline std::string setup_failure;
 };
@@ -69,16 +63,8 @@ TEST_F(load_split_postgres, ThreeShardProcessesStartedTogetherLoadOneDatabase) {
   const std::string db = target("shards");
   binary_result r = run_binary({"init", "--db", db});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
-  std::vector<binary_result> shards(3);
-  std::vector<std::thread> processes;
-  for (int i = 0; i < 3; ++i) {
-    processes.emplace_back([&, i] {
-      shards[i] = run_binary({"load", "--db", db, "--shard", std::to_string(i) + "/3",
-                              "--warehouses", "2", "--no-progress", "--connections", "2"},
-                             300s);
-    });
-  }
-  for (std::thread& t : processes) t.join();
+  const std::vector<binary_result> shards =
+      tpcc::testing::load_shards_together(db, 3, "2", {"--connections", "2"});
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(shards[i].exit_code, 0) << describe(shards[i]);
     EXPECT_TRUE(contains(shards[i].out, "shard " + std::to_string(i) + "/3 done")) << shards[i].out;

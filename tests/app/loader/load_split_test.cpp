@@ -9,11 +9,10 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "binary.hpp"
-#include "csv_import.hpp"
+#include "load_split_support.hpp"
 #include "support/temp_dir.hpp"
 
 namespace {
@@ -22,6 +21,7 @@ using namespace std::chrono_literals;
 using tpcc::testing::binary_result;
 using tpcc::testing::contains;
 using tpcc::testing::describe;
+using tpcc::testing::expect_check_passes;
 using tpcc::testing::run_binary;
 
 // sqlite3 FILE < script; the output, or a failure naming the script.
@@ -34,13 +34,6 @@ std::string sqlite3_run(const tpcc::testing::temp_dir& dir, const std::string& d
       tpcc::testing::run_shell("sqlite3 -batch " + db + " <" + input, dir.file("sqlite3.log"), log);
   EXPECT_EQ(status, 0) << script << "\n" << log;
   return log;
-}
-
-void expect_check_passes(const std::string& db) {
-  const binary_result r = run_binary({"check", "--db", db}, 300s);
-  EXPECT_EQ(r.exit_code, 0) << describe(r);
-  EXPECT_TRUE(contains(r.out, "check: all conditions passed in ")) << r.out;
-  EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
 }
 
 // Rows of one file's table that the other lacks, both ways, and both counts: "a b c d".
@@ -69,16 +62,7 @@ TEST(load_split, ThreeShardProcessesStartedTogetherLoadOneSqliteFile) {
   const std::string db = "sqlite:" + file;
   binary_result r = run_binary({"init", "--db", db});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
-  std::vector<binary_result> shards(3);
-  std::vector<std::thread> processes;
-  for (int i = 0; i < 3; ++i) {
-    processes.emplace_back([&, i] {
-      shards[i] = run_binary({"load", "--db", db, "--shard", std::to_string(i) + "/3",
-                              "--warehouses", "2", "--no-progress"},
-                             300s);
-    });
-  }
-  for (std::thread& t : processes) t.join();
+  const std::vector<binary_result> shards = tpcc::testing::load_shards_together(db, 3, "2");
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(shards[i].exit_code, 0) << describe(shards[i]);
     // 2 warehouses over 3 shards: shard 0 takes none (only the items), 1 and 2 one each.

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// The imports of a CSV export, as scripts (csv_import.hpp).
-#include "csv_import.hpp"
+// What the load --shard and load --csv tests share (load_split_support.hpp).
+#include "load_split_support.hpp"
 
+#include <gtest/gtest.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <string_view>
-#include <vector>
+#include <thread>
 
 #include "schema/schema.hpp"
 
@@ -44,6 +47,36 @@ std::string load_data_columns(const std::string& table) {
 }
 
 }  // namespace
+
+std::vector<binary_result> load_shards_together(const std::string& db, int shards,
+                                                const std::string& warehouses,
+                                                const std::vector<std::string>& extra) {
+  std::vector<binary_result> results(static_cast<std::size_t>(shards));
+  std::vector<std::thread> processes;
+  for (int i = 0; i < shards; ++i) {
+    std::vector<std::string> args{"load",
+                                  "--db",
+                                  db,
+                                  "--shard",
+                                  std::to_string(i) + "/" + std::to_string(shards),
+                                  "--warehouses",
+                                  warehouses,
+                                  "--no-progress"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    processes.emplace_back([&results, i, args = std::move(args)] {
+      results[static_cast<std::size_t>(i)] = run_binary(args, std::chrono::seconds(300));
+    });
+  }
+  for (std::thread& t : processes) t.join();
+  return results;
+}
+
+void expect_check_passes(const std::string& db) {
+  const binary_result r = run_binary({"check", "--db", db}, std::chrono::seconds(300));
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.out, "check: all conditions passed in ")) << r.out;
+  EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
+}
 
 std::string sqlite_import_script(const std::string& dir) {
   std::string script;
