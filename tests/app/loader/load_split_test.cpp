@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -23,6 +24,11 @@ using tpcc::testing::contains;
 using tpcc::testing::describe;
 using tpcc::testing::expect_check_passes;
 using tpcc::testing::run_binary;
+
+constexpr const char* sqlite3_missing =
+    "the sqlite3 shell is missing (scripts/install-deps.sh installs it)";
+
+bool have_sqlite3_shell() { return std::system("command -v sqlite3 >/dev/null 2>&1") == 0; }
 
 // sqlite3 FILE < script; the output, or a failure naming the script.
 std::string sqlite3_run(const tpcc::testing::temp_dir& dir, const std::string& db,
@@ -57,6 +63,7 @@ constexpr const char* distinct_load_times =
     "WHERE ol_delivery_d IS NOT NULL);\n";
 
 TEST(load_split, ThreeShardProcessesStartedTogetherLoadOneSqliteFile) {
+  ASSERT_TRUE(have_sqlite3_shell()) << sqlite3_missing;
   const tpcc::testing::temp_dir dir("shoal-load-shards");
   const std::string file = dir.file("tpcc.db");
   const std::string db = "sqlite:" + file;
@@ -93,6 +100,7 @@ TEST(load_split, ThreeShardProcessesStartedTogetherLoadOneSqliteFile) {
 }
 
 TEST(load_split, ACsvExportImportedBySqliteIsWhatADirectLoadWrites) {
+  ASSERT_TRUE(have_sqlite3_shell()) << sqlite3_missing;
   const tpcc::testing::temp_dir dir("shoal-load-csv");
   const std::string direct = dir.file("direct.db");
   const std::string imported = dir.file("imported.db");
