@@ -27,9 +27,14 @@ std::string fixed(double v, int digits) {
   return b.data();
 }
 
+// `load --shard I/N` (not the default job's load, which loads everything for its run's shard).
+bool split_load(const cli::config& cfg) {
+  return cfg.cmd == cli::command::load && cfg.shard_count > 1;
+}
+
 // load --shard I/N: shard I's warehouses, ITEM by shard 0, the indexes left to a plain load.
 void take_shard(const cli::config& cfg, loader::load_options& options) {
-  if (cfg.shard_count <= 1) return;
+  if (!split_load(cfg)) return;
   const run::warehouse_range range =
       run::shard_range(cfg.warehouses, {.index = cfg.shard_index, .count = cfg.shard_count});
   options.first_warehouse = range.first;
@@ -40,13 +45,13 @@ void take_shard(const cli::config& cfg, loader::load_options& options) {
 
 // " --shard I/N --warehouses W" for a shard's resume command; empty otherwise.
 std::string shard_words(const cli::config& cfg) {
-  if (cfg.shard_count <= 1) return {};
+  if (!split_load(cfg)) return {};
   return " --shard " + std::to_string(cfg.shard_index) + "/" + std::to_string(cfg.shard_count) +
          " --warehouses " + std::to_string(cfg.warehouses);
 }
 
 void print_shard_done(const cli::config& cfg) {
-  if (cfg.shard_count <= 1) return;
+  if (!split_load(cfg)) return;
   std::printf(
       "load: shard %lld/%lld done; the secondary indexes and the planner's statistics are "
       "left to one plain `shoal-tpcc load --db %s` once every shard has ended\n",
