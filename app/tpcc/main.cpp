@@ -68,6 +68,7 @@ int main(int argc, char** argv) {
   if (cfg.cmd == cli::command::merge) return commands::merge_command(cfg);  // no database, no pool
   if (cfg.cmd == cli::command::compare) return commands::compare_command(cfg);
   if (cfg.cmd == cli::command::load && cfg.dry_run) return commands::load_estimate(cfg);
+  if (cfg.cmd == cli::command::load && !cfg.csv_path.empty()) return commands::load_csv(cfg);
   cli::resolve_defaults(cfg);
   return commands::run_app(cfg, cli::command_line(args), on_database(cfg.cmd));
 }

@@ -234,8 +234,10 @@ constexpr std::array<option, 34> options{{
      set_client_lag_limit, running},
     {"shard", "I/N",
      "Run the terminals of shard I of N only (0-based; a contiguous warehouse range); remote "
-     "warehouses are still drawn from all. Default: 0/1",
-     set_shard, running},
+     "warehouses are still drawn from all. load: load shard I's warehouses only (ITEM by "
+     "shard 0; needs --warehouses), so that N processes load one database together; a plain "
+     "`load` then builds the indexes (docs/tpcc/split-load.md). Default: 0/1",
+     set_shard, running | bit(command::load)},
     {"start-at", "TIME",
      "Start the warm-up at TIME (2026-11-21T10:00:00Z or Unix epoch seconds, at most 24 h "
      "ahead), so that shards start together; a countdown is printed, Ctrl-C cancels the wait",
@@ -282,8 +284,10 @@ constexpr std::array<option, 34> options{{
     {"csv", "FILE",
      "Write the interval series as CSV: one row per interval and transaction type (phase, "
      "outcome counts, retries, p50/p90/p99/max ms); the run's distinct errors beside it, in "
-     "FILE.errors.csv",
-     [](config& c, string_view t) { return set_path(c.csv_path, t); }, reporting},
+     "FILE.errors.csv. load --csv DIR: write each table as DIR/<table>.csv instead of loading, "
+     "for the database's own importer; connects to nothing (docs/tpcc/csv-export.md)",
+     [](config& c, string_view t) { return set_path(c.csv_path, t); },
+     reporting | bit(command::load)},
     {"metrics-addr", "HOST:PORT",
      "Serve Prometheus metrics (text format 0.0.4) at http://HOST:PORT/metrics while the run "
      "runs: transactions per type and outcome, retries, latency histograms, phase, tpmC, "

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "cli/config_file.hpp"
+#include "cli/load_split.hpp"
 #include "cli/option_table.hpp"
 #include "cli/values.hpp"
 
@@ -152,6 +153,7 @@ parse_result parse(std::span<const string_view> args) {
   if (c.cmd != command::help && c.cmd != command::version) c.cmd = chosen;
   if (auto missing = merge_inputs_given(c)) return *missing;
   if (auto wrong = sim_only_runs(c)) return *wrong;
+  if (auto wrong = check_load_split(c)) return *wrong;
   return c;
 }
 

@@ -8,8 +8,8 @@
 //   clean  drops every table;                   all    the default job: clean, init, load,
 //          run, check, the run's reports, clean (not with --keep); a step starts only when
 //          the one before succeeded and no Ctrl-C came.
-// merge reads shards' result files (report/merge.hpp) and load_estimate (load --dry-run) only
-// computes: they need neither pool nor database.
+// merge reads shards' result files (report/merge.hpp), load_estimate (load --dry-run) only
+// computes and load_csv (load --csv DIR) writes files: they need neither pool nor database.
 // Resumes on: the worker they were awaited on (app::pool's). Interrupted (Ctrl-C): the status
 // is cli::console::interrupt_status(), after what was measured is printed.
 #pragma once
@@ -31,6 +31,11 @@ namespace tpcc::commands {
 /// shoal-tpcc load --dry-run: prints what loading --warehouses would take (loader/estimate.hpp)
 /// and loads nothing. Result: exit_ok.
 [[nodiscard]] int load_estimate(const cli::config& cfg);
+
+/// shoal-tpcc load --csv DIR: writes the population (or --shard I/N's part of it) as CSV files
+/// into DIR (loader/csv_export.hpp), connecting to nothing. Result: exit_ok; exit_failed when
+/// a file cannot be written. Blocks the calling thread.
+[[nodiscard]] int load_csv(const cli::config& cfg);
 
 /// shoal-tpcc merge a.json b.json ...: one result from several shards'. Result: exit_ok;
 /// exit_usage when a file cannot be read or merged; exit_failed when a report cannot be written.
