@@ -185,7 +185,7 @@ constexpr command_set any = 0xFFFF;
 
 constexpr std::int64_t max_warehouses = 1'000'000;
 
-constexpr std::array<option, 33> options{{
+constexpr std::array<option, 34> options{{
     {"db", "TARGET",
      "sqlite:PATH (an embedded file), a PostgreSQL URI (postgresql://user@host/db) or "
      "key=value string, or a MySQL/MariaDB URI (mysql://user:pass@host:3306/db, "
@@ -289,6 +289,14 @@ constexpr std::array<option, 33> options{{
        return std::nullopt;
      },
      bit(command::load)},
+    {"ch", "",
+     "CH-benCHmark: init and load also create and fill its SUPPLIER (10,000 rows), NATION (62) "
+     "and REGION (5) tables (docs/tpcc/ch-benchmark.md); TPC-C runs on them unchanged",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.ch = true;
+       return std::nullopt;
+     },
+     loading | bit(command::init)},
     {"keep", "", "Default job: keep the data at the end instead of cleaning up",
      [](config& c, string_view) -> std::optional<std::string> {
        c.keep = true;
