@@ -19,7 +19,8 @@ namespace tpcc::ch {
 namespace {
 
 constexpr std::array<query, query_count> all_queries{{
-    {1, "shipped order lines per line number",
+    {1,
+     "shipped order lines per line number",
      "SELECT ol_number, sum(ol_quantity) AS sum_qty, sum(ol_amount) AS sum_amount, "
      "avg(ol_quantity) AS avg_qty, avg(ol_amount) AS avg_amount, count(*) AS count_order "
      "FROM order_line WHERE ol_delivery_d > '2007-01-02 00:00:00' "
@@ -74,7 +75,8 @@ constexpr std::array<query, query_count> all_queries{{
      "AND ol_w_id = o_w_id AND ol_d_id = o_d_id AND ol_o_id = o_id "
      "AND o_entry_d > '2007-01-02 00:00:00' "
      "GROUP BY ol_o_id, ol_w_id, ol_d_id, o_entry_d ORDER BY revenue DESC, o_entry_d"},
-    {4, "orders with a line delivered late, per line count",
+    {4,
+     "orders with a line delivered late, per line count",
      "SELECT o_ol_cnt, count(*) AS order_count FROM orders "
      "WHERE o_entry_d >= '2007-01-02 00:00:00' "
      "AND o_entry_d < '2012-01-02 00:00:00' AND EXISTS (SELECT * FROM order_line "
@@ -82,7 +84,8 @@ constexpr std::array<query, query_count> all_queries{{
      "AND ol_delivery_d >= o_entry_d) GROUP BY o_ol_cnt ORDER BY o_ol_cnt",
      {},
      {}},
-    {5, "revenue per nation of Europe, local suppliers",
+    {5,
+     "revenue per nation of Europe, local suppliers",
      "SELECT n_name, sum(ol_amount) AS revenue "
      "FROM customer, orders, order_line, stock, supplier, nation, region "
      "WHERE c_id = o_c_id AND c_w_id = o_w_id AND c_d_id = o_d_id AND ol_o_id = o_id "
@@ -100,13 +103,15 @@ constexpr std::array<query, query_count> all_queries{{
      "AND n_regionkey = r_regionkey AND r_name = 'Europe' "
      "AND o_entry_d >= '2007-01-02 00:00:00' GROUP BY n_name ORDER BY revenue DESC",
      {}},
-    {6, "revenue of order lines in a quantity range",
+    {6,
+     "revenue of order lines in a quantity range",
      "SELECT sum(ol_amount) AS revenue FROM order_line "
      "WHERE ol_delivery_d >= '1999-01-01 00:00:00' "
      "AND ol_delivery_d < '2020-01-01 00:00:00' AND ol_quantity BETWEEN 1 AND 100000",
      {},
      {}},
-    {7, "trade between Germany and Cambodia per year",
+    {7,
+     "trade between Germany and Cambodia per year",
      "SELECT su_nationkey AS supp_nation, substr(c_state, 1, 1) AS cust_nation, "
      "extract(year FROM o_entry_d) AS l_year, sum(ol_amount) AS revenue "
      "FROM supplier, stock, order_line, orders, customer, nation n1, nation n2 "
@@ -188,7 +193,8 @@ constexpr std::array<query, query_count> all_queries{{
      "AND ol_o_id = o_id AND ol_i_id = i_id AND su_nationkey = n_nationkey "
      "AND CAST(i_data AS BINARY) LIKE '%BB' GROUP BY n_name, extract(year FROM o_entry_d) "
      "ORDER BY n_name, l_year DESC"},
-    {10, "customers with the most revenue from delivered orders",
+    {10,
+     "customers with the most revenue from delivered orders",
      "SELECT c_id, c_last, sum(ol_amount) AS revenue, c_city, c_phone, n_name "
      "FROM customer, orders, order_line, nation "
      "WHERE c_id = o_c_id AND c_w_id = o_w_id AND c_d_id = o_d_id AND ol_w_id = o_w_id "
@@ -202,7 +208,8 @@ constexpr std::array<query, query_count> all_queries{{
      "AND o_entry_d <= ol_delivery_d AND n_nationkey = unicode(substr(c_state, 1, 1)) "
      "GROUP BY c_id, c_last, c_city, c_phone, n_name ORDER BY revenue DESC",
      {}},
-    {11, "most ordered stock of German suppliers",
+    {11,
+     "most ordered stock of German suppliers",
      "SELECT s_i_id, sum(s_order_cnt) AS ordercount FROM stock, supplier, nation "
      "WHERE (s_w_id * s_i_id) % 10000 = su_suppkey AND su_nationkey = n_nationkey "
      "AND n_name = 'Germany' GROUP BY s_i_id HAVING sum(s_order_cnt) > "
@@ -211,7 +218,8 @@ constexpr std::array<query, query_count> all_queries{{
      "AND n_name = 'Germany') ORDER BY ordercount DESC",
      {},
      {}},
-    {12, "delivered orders by carrier class per line count",
+    {12,
+     "delivered orders by carrier class per line count",
      "SELECT o_ol_cnt, "
      "sum(CASE WHEN o_carrier_id = 1 OR o_carrier_id = 2 THEN 1 ELSE 0 END) AS high_line_count, "
      "sum(CASE WHEN o_carrier_id <> 1 AND o_carrier_id <> 2 THEN 1 ELSE 0 END) "
@@ -221,7 +229,8 @@ constexpr std::array<query, query_count> all_queries{{
      "GROUP BY o_ol_cnt ORDER BY o_ol_cnt",
      {},
      {}},
-    {13, "customers per count of late-carrier orders",
+    {13,
+     "customers per count of late-carrier orders",
      "SELECT c_count, count(*) AS custdist FROM (SELECT c_id, count(o_id) AS c_count "
      "FROM customer LEFT OUTER JOIN orders ON (c_w_id = o_w_id AND c_d_id = o_d_id "
      "AND c_id = o_c_id AND o_carrier_id > 8) GROUP BY c_id) c_orders "
@@ -241,7 +250,8 @@ constexpr std::array<query, query_count> all_queries{{
      "END) / (1 + sum(ol_amount)) AS promo_revenue FROM order_line, item "
      "WHERE ol_i_id = i_id AND ol_delivery_d >= '2007-01-02 00:00:00' "
      "AND ol_delivery_d < '2020-01-02 00:00:00'"},
-    {15, "the supplier with the most revenue",
+    {15,
+     "the supplier with the most revenue",
      "WITH revenue AS (SELECT (s_w_id * s_i_id) % 10000 AS supplier_no, "
      "sum(ol_amount) AS total_revenue FROM order_line, stock "
      "WHERE ol_i_id = s_i_id AND ol_supply_w_id = s_w_id "
@@ -282,7 +292,8 @@ constexpr std::array<query, query_count> all_queries{{
      "(SELECT i_id, avg(ol_quantity) AS a FROM item, order_line "
      "WHERE CAST(i_data AS BINARY) LIKE '%b' AND ol_i_id = i_id GROUP BY i_id) t "
      "WHERE ol_i_id = t.i_id AND ol_quantity < t.a"},
-    {18, "large orders",
+    {18,
+     "large orders",
      "SELECT c_last, c_id, o_id, o_entry_d, o_ol_cnt, sum(ol_amount) AS amount "
      "FROM customer, orders, order_line "
      "WHERE c_id = o_c_id AND c_w_id = o_w_id AND c_d_id = o_d_id AND ol_w_id = o_w_id "
@@ -332,7 +343,8 @@ constexpr std::array<query, query_count> all_queries{{
      "AND ol_delivery_d > '2010-05-23 12:00:00' GROUP BY s_i_id, s_w_id, s_quantity "
      "HAVING 2 * s_quantity > sum(ol_quantity)) AND su_nationkey = n_nationkey "
      "AND n_name = 'Germany' ORDER BY su_name"},
-    {21, "German suppliers who kept orders waiting",
+    {21,
+     "German suppliers who kept orders waiting",
      "SELECT su_name, count(*) AS numwait FROM supplier, order_line l1, orders, stock, nation "
      "WHERE ol_o_id = o_id AND ol_w_id = o_w_id AND ol_d_id = o_d_id AND ol_w_id = s_w_id "
      "AND ol_i_id = s_i_id AND (s_w_id * s_i_id) % 10000 = su_suppkey "
@@ -343,7 +355,8 @@ constexpr std::array<query, query_count> all_queries{{
      "GROUP BY su_name ORDER BY numwait DESC, su_name",
      {},
      {}},
-    {22, "customers with a balance above average and no orders, per state initial",
+    {22,
+     "customers with a balance above average and no orders, per state initial",
      "SELECT substr(c_state, 1, 1) AS country, count(*) AS numcust, "
      "sum(c_balance) AS totacctbal FROM customer "
      "WHERE substr(c_phone, 1, 1) IN ('1', '2', '3', '4', '5', '6', '7') "

@@ -11,8 +11,8 @@ shoal::task<int> init_ch_tables(driver::database& db) {
   schema::init_report report;
   const driver::outcome done = co_await schema::create_ch_schema(db, report);
   if (!done.ok()) co_return fail("init --ch", done.message);
-  std::printf("init: CH-benCHmark's %zu tables ready (supplier, nation, region)%s\n",
-              report.tables, schema::distribution_summary(report).c_str());
+  std::printf("init: CH-benCHmark's %zu tables ready (supplier, nation, region)%s\n", report.tables,
+              schema::distribution_summary(report).c_str());
   std::fflush(stdout);
   co_return exit_ok;
 }

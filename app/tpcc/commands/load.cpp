@@ -40,9 +40,10 @@ shoal::task<int> load_ch_tables(app& a, driver::database& db, std::uint64_t seed
   if (done.already_loaded) {
     std::printf("load: CH-benCHmark's tables were already loaded: nothing written\n");
   } else {
-    std::printf("load: CH-benCHmark's tables loaded: %lld rows (region 5, nation 62, "
-                "supplier 10000)\n",
-                static_cast<long long>(done.rows));
+    std::printf(
+        "load: CH-benCHmark's tables loaded: %lld rows (region 5, nation 62, "
+        "supplier 10000)\n",
+        static_cast<long long>(done.rows));
   }
   std::fflush(stdout);
   co_return exit_ok;

@@ -71,7 +71,8 @@ shoal::task<ch_load_result> load_ch(driver::database& db, std::uint64_t seed,
     result.status = co_await l->commit();
     co_return result;
   }
-  if (result.status.ok()) result.status = co_await write_ch_rows(*l, seed, rows_per_copy, result.rows);
+  if (result.status.ok())
+    result.status = co_await write_ch_rows(*l, seed, rows_per_copy, result.rows);
   if (result.status.ok()) co_return result;
   result.rows = 0;
   co_await shoal::with_stop_token(std::stop_token(), l->rollback());

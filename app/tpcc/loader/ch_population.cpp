@@ -23,27 +23,27 @@ constexpr std::array<string_view, 5> region_names{"Africa", "America", "Asia", "
 // a-string, hence C_STATE, is drawn from). Names in alphabetical order; regions as TPC-H places
 // its 25 nations (0 Africa, 1 America, 2 Asia, 3 Europe, 4 Middle East), Oceania under Asia.
 constexpr std::array<ch_nation, 62> nations{{
-    {'0', "Algeria", 0},      {'1', "Argentina", 1},    {'2', "Australia", 2},
-    {'3', "Austria", 3},      {'4', "Belgium", 3},      {'5', "Bolivia", 1},
-    {'6', "Brazil", 1},       {'7', "Bulgaria", 3},     {'8', "Cambodia", 2},
-    {'9', "Cameroon", 0},     {'A', "Canada", 1},       {'B', "Chile", 1},
-    {'C', "China", 2},        {'D', "Colombia", 1},     {'E', "Czechia", 3},
-    {'F', "Denmark", 3},      {'G', "Ecuador", 1},      {'H', "Egypt", 4},
-    {'I', "Ethiopia", 0},     {'J', "Finland", 3},      {'K', "France", 3},
-    {'L', "Germany", 3},      {'M', "Greece", 3},       {'N', "Hungary", 3},
-    {'O', "India", 2},        {'P', "Indonesia", 2},    {'Q', "Iran", 4},
-    {'R', "Iraq", 4},         {'S', "Ireland", 3},      {'T', "Israel", 4},
-    {'U', "Italy", 3},        {'V', "Japan", 2},        {'W', "Jordan", 4},
-    {'X', "Kenya", 0},        {'Y', "Kuwait", 4},       {'Z', "Lebanon", 4},
-    {'a', "Malaysia", 2},     {'b', "Mexico", 1},       {'c', "Morocco", 0},
-    {'d', "Mozambique", 0},   {'e', "Netherlands", 3},  {'f', "New Zealand", 2},
-    {'g', "Nigeria", 0},      {'h', "Norway", 3},       {'i', "Oman", 4},
-    {'j', "Pakistan", 2},     {'k', "Peru", 1},         {'l', "Philippines", 2},
-    {'m', "Poland", 3},       {'n', "Portugal", 3},     {'o', "Qatar", 4},
-    {'p', "Romania", 3},      {'q', "Russia", 3},       {'r', "Saudi Arabia", 4},
-    {'s', "Senegal", 0},      {'t', "South Africa", 0}, {'u', "Spain", 3},
-    {'v', "Sweden", 3},       {'w', "United Kingdom", 3}, {'x', "United States", 1},
-    {'y', "Vietnam", 2},      {'z', "Zambia", 0},
+    {'0', "Algeria", 0},    {'1', "Argentina", 1},      {'2', "Australia", 2},
+    {'3', "Austria", 3},    {'4', "Belgium", 3},        {'5', "Bolivia", 1},
+    {'6', "Brazil", 1},     {'7', "Bulgaria", 3},       {'8', "Cambodia", 2},
+    {'9', "Cameroon", 0},   {'A', "Canada", 1},         {'B', "Chile", 1},
+    {'C', "China", 2},      {'D', "Colombia", 1},       {'E', "Czechia", 3},
+    {'F', "Denmark", 3},    {'G', "Ecuador", 1},        {'H', "Egypt", 4},
+    {'I', "Ethiopia", 0},   {'J', "Finland", 3},        {'K', "France", 3},
+    {'L', "Germany", 3},    {'M', "Greece", 3},         {'N', "Hungary", 3},
+    {'O', "India", 2},      {'P', "Indonesia", 2},      {'Q', "Iran", 4},
+    {'R', "Iraq", 4},       {'S', "Ireland", 3},        {'T', "Israel", 4},
+    {'U', "Italy", 3},      {'V', "Japan", 2},          {'W', "Jordan", 4},
+    {'X', "Kenya", 0},      {'Y', "Kuwait", 4},         {'Z', "Lebanon", 4},
+    {'a', "Malaysia", 2},   {'b', "Mexico", 1},         {'c', "Morocco", 0},
+    {'d', "Mozambique", 0}, {'e', "Netherlands", 3},    {'f', "New Zealand", 2},
+    {'g', "Nigeria", 0},    {'h', "Norway", 3},         {'i', "Oman", 4},
+    {'j', "Pakistan", 2},   {'k', "Peru", 1},           {'l', "Philippines", 2},
+    {'m', "Poland", 3},     {'n', "Portugal", 3},       {'o', "Qatar", 4},
+    {'p', "Romania", 3},    {'q', "Russia", 3},         {'r', "Saudi Arabia", 4},
+    {'s', "Senegal", 0},    {'t', "South Africa", 0},   {'u', "Spain", 3},
+    {'v', "Sweden", 3},     {'w', "United Kingdom", 3}, {'x', "United States", 1},
+    {'y', "Vietnam", 2},    {'z', "Zambia", 0},
 }};
 
 // One supplier in 200 (TPC-H's proportion of complaints, 5 in 10,000, made larger so that a
@@ -72,17 +72,18 @@ void nation_row(std::int64_t index, row_writer& w) {
 // TPC-H's phone: a country code from the nation (10 + its index), then three groups of digits.
 std::string supplier_phone(random::rng& r, std::int64_t nation_index) {
   std::array<char, 24> b{};
-  std::snprintf(b.data(), b.size(), "%02lld-%03lld-%03lld-%04lld",
-                static_cast<long long>(10 + nation_index), static_cast<long long>(r.uniform(100, 999)),
-                static_cast<long long>(r.uniform(100, 999)),
-                static_cast<long long>(r.uniform(1000, 9999)));
+  std::snprintf(
+      b.data(), b.size(), "%02lld-%03lld-%03lld-%04lld", static_cast<long long>(10 + nation_index),
+      static_cast<long long>(r.uniform(100, 999)), static_cast<long long>(r.uniform(100, 999)),
+      static_cast<long long>(r.uniform(1000, 9999)));
   return b.data();
 }
 
 std::string supplier_comment(random::rng& r) {
   std::string comment = random::a_string(r, 25, 100);
   if (r.uniform(1, bad_comment_one_in) == 1) {
-    const auto at = static_cast<std::size_t>(r.uniform(0, static_cast<std::int64_t>(comment.size()) - 3));
+    const auto at =
+        static_cast<std::size_t>(r.uniform(0, static_cast<std::int64_t>(comment.size()) - 3));
     comment.replace(at, 3, "bad");
   }
   return comment;

@@ -57,7 +57,8 @@ constexpr std::array<placement, 11> placements{{
 
 // CH-benCHmark's tables (ch_tables.hpp): no warehouse column, read whole by the analytic
 // queries, so a copy on every node.
-constexpr std::array<placement, 3> ch_placements{{{"region", ""}, {"nation", ""}, {"supplier", ""}}};
+constexpr std::array<placement, 3> ch_placements{
+    {{"region", ""}, {"nation", ""}, {"supplier", ""}}};
 
 std::vector<call> calls_of(std::span<const statement> statements) {
   std::vector<call> calls;

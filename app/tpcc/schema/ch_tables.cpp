@@ -13,9 +13,8 @@ using std::string_view;
 constexpr std::array<string_view, 3> region_columns{"r_regionkey", "r_name", "r_comment"};
 constexpr std::array<string_view, 4> nation_columns{"n_nationkey", "n_name", "n_regionkey",
                                                     "n_comment"};
-constexpr std::array<string_view, 7> supplier_columns{"su_suppkey", "su_name",    "su_address",
-                                                      "su_nationkey", "su_phone", "su_acctbal",
-                                                      "su_comment"};
+constexpr std::array<string_view, 7> supplier_columns{
+    "su_suppkey", "su_name", "su_address", "su_nationkey", "su_phone", "su_acctbal", "su_comment"};
 
 constexpr std::array<table, 3> added_tables{{
     {"region", region_columns},

@@ -112,8 +112,8 @@ inline task<std::vector<std::vector<std::string>>> cross_db_answers(driver::data
 
 // The answers on the database at `target` (fresh), after checking that init --ch and load --ch
 // run again change nothing: the schema call succeeds, the load writes nothing.
-inline task<std::vector<std::vector<std::string>>> server_cross_db_answers(
-    std::string target, driver::engine dialect) {
+inline task<std::vector<std::vector<std::string>>> server_cross_db_answers(std::string target,
+                                                                           driver::engine dialect) {
   std::unique_ptr<driver::database> db = co_await open_ch_database(std::move(target));
   auto answers = co_await cross_db_answers(*db, dialect);
   schema::init_report report;

@@ -48,8 +48,7 @@ class ch_semantics : public ::testing::Test {
   }
 
  private:
-  static task<rows> answer_on_fresh_schema(std::string path, const ch_dataset& data,
-                                           int number) {
+  static task<rows> answer_on_fresh_schema(std::string path, const ch_dataset& data, int number) {
     std::unique_ptr<database> db = co_await tpcc::testing::open_ch_database("sqlite:" + path);
     co_await tpcc::testing::create_ch_everything(*db);
     co_await data.write_all(*db);
@@ -141,8 +140,8 @@ TEST_F(ch_semantics, Q5SumsEuropeanRevenueWhereCustomerAndSupplierShareANation) 
   d.order(1, 1, 2, 2, "2010-01-01 00:00:00", 1, 1);
   d.order(1, 1, 3, 3, "2010-01-01 00:00:00", 1, 1);
   d.order(1, 1, 4, 1, "2006-01-01 00:00:00", 1, 1);  // entered too early
-  d.line(1, 1, 1, 1, 1, 1, no_date, 1, 10.00);  // German supplier, German customer
-  d.line(1, 1, 1, 2, 2, 1, no_date, 1, 5.00);   // French supplier: not the customer's nation
+  d.line(1, 1, 1, 1, 1, 1, no_date, 1, 10.00);       // German supplier, German customer
+  d.line(1, 1, 1, 2, 2, 1, no_date, 1, 5.00);        // French supplier: not the customer's nation
   d.line(1, 1, 1, 3, 4, 1, no_date, 1, 2.50);
   d.line(1, 1, 2, 1, 2, 1, no_date, 1, 7.00);
   d.line(1, 1, 3, 1, 3, 1, no_date, 1, 100.00);  // Asia
@@ -298,7 +297,7 @@ TEST_F(ch_semantics, Q14GivesThePromotionItemsShareOfDeliveredRevenue) {
   d.line(1, 1, 1, 2, 2, 1, "2010-01-01 00:00:00", 1, 10);
   d.line(1, 1, 1, 3, 3, 1, "2010-01-01 00:00:00", 1, 9);
   d.line(1, 1, 1, 4, 1, 1, "2021-01-01 00:00:00", 1, 100);  // delivered too late
-  EXPECT_EQ(answer(d, 14), (rows{"60"}));  // 100 * 30 / (1 + 49)
+  EXPECT_EQ(answer(d, 14), (rows{"60"}));                   // 100 * 30 / (1 + 49)
 }
 
 TEST_F(ch_semantics, Q15FindsTheSupplierWithTheMostDeliveredRevenue) {
@@ -324,9 +323,9 @@ TEST_F(ch_semantics, Q16CountsSuppliersPerBrandLeavingOutComplaints) {
   d.supplier(2, "S2", germany, "", "", "good");
   d.supplier(3, "S3", germany, "", "", "so bad here");
   d.supplier(6, "S6", germany, "", "", "Bad");  // upper case: not a complaint
-  d.stock(1, 1, 1);  // supplier 1
-  d.stock(2, 1, 1);  // supplier 2
-  d.stock(3, 1, 1);  // supplier 3: complained about
+  d.stock(1, 1, 1);                             // supplier 1
+  d.stock(2, 1, 1);                             // supplier 2
+  d.stock(3, 1, 1);                             // supplier 3: complained about
   d.stock(1, 2, 1);
   d.stock(1, 3, 1);  // supplier 3
   d.stock(2, 3, 1);  // supplier 6
@@ -358,8 +357,8 @@ TEST_F(ch_semantics, Q18ListsOrdersAboveTwoHundredLargestFirst) {
   d.line(1, 1, 1, 2, 1, 1, no_date, 1, 60);
   d.line(1, 1, 2, 1, 1, 1, no_date, 1, 200);  // not above 200
   d.line(1, 1, 3, 1, 1, 1, no_date, 1, 300);
-  EXPECT_EQ(answer(d, 18), (rows{"ONE|1|3|2011-01-01 00:00:00|1|300",
-                                 "ONE|1|1|2010-01-01 00:00:00|2|210"}));
+  EXPECT_EQ(answer(d, 18),
+            (rows{"ONE|1|3|2011-01-01 00:00:00|1|300", "ONE|1|1|2010-01-01 00:00:00|2|210"}));
 }
 
 TEST_F(ch_semantics, Q19SumsTheThreeItemAndWarehouseClasses) {
@@ -386,9 +385,9 @@ TEST_F(ch_semantics, Q20ListsGermanSuppliersOfCoItemsWithStockAboveHalfTheQuanti
   d.supplier(1, "S1", germany, "A1");
   d.supplier(2, "S2", germany, "A2");
   d.supplier(3, "S3", france, "A3");
-  d.stock(1, 1, 10);  // supplier 1: 2 * 10 > 5
-  d.stock(2, 1, 2);   // supplier 2: 2 * 2 is not above 5
-  d.stock(1, 2, 99);  // supplier 2, through an item that is not 'co%'
+  d.stock(1, 1, 10);   // supplier 1: 2 * 10 > 5
+  d.stock(2, 1, 2);    // supplier 2: 2 * 2 is not above 5
+  d.stock(1, 2, 99);   // supplier 2, through an item that is not 'co%'
   d.stock(1, 3, 100);  // supplier 3, French
   d.line(1, 1, 1, 1, 1, 1, "2011-01-01 00:00:00", 5, 1);
   d.line(1, 1, 1, 2, 1, 1, "2010-01-01 00:00:00", 2, 1);  // delivered too early
@@ -418,7 +417,7 @@ TEST_F(ch_semantics, Q22CountsCustomersWithoutOrdersAboveTheAverageBalancePerSta
   ch_dataset d;
   d.customer(1, 1, 1, "AB", "1000000000000000", 10);
   d.customer(1, 1, 2, "AC", "2000000000000000", 45);
-  d.customer(1, 1, 3, "BX", "3000000000000000", 50);  // has an order
+  d.customer(1, 1, 3, "BX", "3000000000000000", 50);   // has an order
   d.customer(1, 1, 4, "CX", "8000000000000000", 100);  // phone not 1-7
   d.customer(1, 1, 5, "DX", "4000000000000000", -5);
   d.customer(1, 1, 6, "AZ", "5000000000000000", 60);
@@ -434,8 +433,7 @@ TEST(ch_queries, EveryNumberHasAStatementPerDialectAndOthersAreRefused) {
                                tpcc::driver::engine::mysql}) {
       const tpcc::driver::statement& s = tpcc::ch::statement_for(q.number, dialect);
       EXPECT_FALSE(s.sql.empty()) << q.number;
-      EXPECT_EQ(s.name, "ch_q" + std::string(q.number < 10 ? "0" : "") +
-                            std::to_string(q.number));
+      EXPECT_EQ(s.name, "ch_q" + std::string(q.number < 10 ? "0" : "") + std::to_string(q.number));
     }
   }
   EXPECT_THROW((void)tpcc::ch::statement_for(0, tpcc::driver::engine::sqlite), std::out_of_range);

@@ -57,8 +57,8 @@ class ch_workers {
 };
 
 inline task<std::unique_ptr<driver::database>> open_ch_database(std::string target) {
-  driver::open_result r = co_await driver::open_database({.target = std::move(target),
-                                                          .connections = 1});
+  driver::open_result r =
+      co_await driver::open_database({.target = std::move(target), .connections = 1});
   if (auto* failure = std::get_if<driver::outcome>(&r)) {
     throw std::runtime_error("open failed: " + failure->message);
   }
@@ -108,13 +108,13 @@ class ch_dataset {
   }
   void supplier(std::int64_t key, std::string name, std::int64_t nation, std::string address = "",
                 std::string phone = "", std::string comment = "") {
-    add(suppliers_, {key, std::move(name), nation, std::move(address), std::move(phone),
-                     std::move(comment)});
+    add(suppliers_,
+        {key, std::move(name), nation, std::move(address), std::move(phone), std::move(comment)});
   }
   void customer(std::int64_t w, std::int64_t d, std::int64_t c, std::string state,
                 std::string phone, double balance, std::string last = "", std::string city = "") {
-    add(customers_, {c, d, w, std::move(state), std::move(phone), balance, std::move(last),
-                     std::move(city)});
+    add(customers_,
+        {c, d, w, std::move(state), std::move(phone), balance, std::move(last), std::move(city)});
   }
   void order(std::int64_t w, std::int64_t d, std::int64_t o, std::int64_t c, std::string entry,
              value carrier, std::int64_t ol_cnt) {
@@ -155,10 +155,9 @@ class ch_dataset {
       "customer",
       {"c_id", "c_d_id", "c_w_id", "c_state", "c_phone", "c_balance", "c_last", "c_city"},
       {}};
-  hand_rows orders_{
-      "orders",
-      {"o_id", "o_d_id", "o_w_id", "o_c_id", "o_entry_d", "o_carrier_id", "o_ol_cnt"},
-      {}};
+  hand_rows orders_{"orders",
+                    {"o_id", "o_d_id", "o_w_id", "o_c_id", "o_entry_d", "o_carrier_id", "o_ol_cnt"},
+                    {}};
   hand_rows new_orders_{"new_order", {"no_o_id", "no_d_id", "no_w_id"}, {}};
   hand_rows lines_{"order_line",
                    {"ol_o_id", "ol_d_id", "ol_w_id", "ol_number", "ol_i_id", "ol_supply_w_id",
@@ -207,8 +206,8 @@ inline task<std::vector<std::string>> ch_rows(driver::database& db, driver::engi
   if (!l) throw std::runtime_error("acquire: " + l.status().message);
   const ch::query_result r = co_await ch::run_query(*l, dialect, number);
   if (!r.ok()) {
-    throw std::runtime_error("Q" + std::to_string(number) + " failed: " + r.status.sqlstate +
-                             " " + r.status.message);
+    throw std::runtime_error("Q" + std::to_string(number) + " failed: " + r.status.sqlstate + " " +
+                             r.status.message);
   }
   co_return normalized_rows(r.rows);
 }
