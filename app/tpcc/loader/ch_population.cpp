@@ -71,11 +71,13 @@ void nation_row(std::int64_t index, row_writer& w) {
 
 // TPC-H's phone: a country code from the nation (10 + its index), then three groups of digits.
 std::string supplier_phone(random::rng& r, std::int64_t nation_index) {
-  std::array<char, 24> b{};
-  std::snprintf(
-      b.data(), b.size(), "%02lld-%03lld-%03lld-%04lld", static_cast<long long>(10 + nation_index),
-      static_cast<long long>(r.uniform(100, 999)), static_cast<long long>(r.uniform(100, 999)),
-      static_cast<long long>(r.uniform(1000, 9999)));
+  // Drawn in order (the order of a call's arguments is unspecified).
+  const long long first = r.uniform(100, 999);
+  const long long second = r.uniform(100, 999);
+  const long long third = r.uniform(1000, 9999);
+  std::array<char, 96> b{};
+  std::snprintf(b.data(), b.size(), "%02lld-%03lld-%03lld-%04lld",
+                static_cast<long long>(10 + nation_index), first, second, third);
   return b.data();
 }
 
@@ -90,7 +92,7 @@ std::string supplier_comment(random::rng& r) {
 }
 
 void supplier_row(random::rng& r, std::int64_t key, row_writer& w) {
-  std::array<char, 24> name{};
+  std::array<char, 48> name{};
   std::snprintf(name.data(), name.size(), "Supplier#%09lld", static_cast<long long>(key));
   const std::int64_t nation = r.uniform(0, ch_nation_count - 1);
   w.integer(key);

@@ -5,8 +5,8 @@
 // The database: TPC-C's and CH's schema (init, init --ch), REGION, NATION and SUPPLIER from
 // the real CH load (load_ch, seed 42), and a small hand-sized TPC-C population drawn from a
 // fixed seed: 2 warehouses, 2 districts each, 15 customers per district (3 of them without
-// orders), 300 items, all their stock, 20 orders per district (5 undelivered, with NEW-ORDER
-// rows) of 3..8 lines. Far smaller than one warehouse (about 600 lines instead of 300,000) so
+// orders), 300 items, all their stock, 30 orders per district (8 undelivered, with NEW-ORDER
+// rows) of 3..8 lines. Far smaller than one warehouse (about 660 lines instead of 300,000) so
 // that three loads stay cheap under ASan, and drawn so that every query's conditions meet rows
 // (item data ending in b, BB, a, c; starting with co, PR, zz; states starting with A, L
 // (Germany), 8 (Cambodia); dates on both sides of every window).
@@ -40,12 +40,13 @@ inline constexpr std::array<const char*, 6> cross_db_dates{
 inline std::string cross_db_item_data(random::rng& r) {
   static constexpr std::array<const char*, 6> starts{"co", "PR", "zz", "Co", "pr", "xy"};
   static constexpr std::array<const char*, 6> ends{"b", "BB", "a", "c", "B", "x"};
-  return std::string(starts[static_cast<std::size_t>(r.uniform(0, 5))]) + "mid" +
-         ends[static_cast<std::size_t>(r.uniform(0, 5))];
+  const auto start = static_cast<std::size_t>(r.uniform(0, 5));
+  const auto end = static_cast<std::size_t>(r.uniform(0, 5));
+  return std::string(starts[start]) + "mid" + ends[end];
 }
 
 inline std::string cross_db_state(random::rng& r) {
-  static constexpr std::string_view firsts = "AAL8LKa0zQ";
+  static constexpr std::string_view firsts = "AAL8L8Ka8z";
   static constexpr std::string_view seconds = "ABCxyz019";
   return {firsts[static_cast<std::size_t>(r.uniform(0, 9))],
           seconds[static_cast<std::size_t>(r.uniform(0, 8))]};
@@ -57,18 +58,24 @@ inline double cross_db_money(random::rng& r, std::int64_t lo_cents, std::int64_t
 
 inline void cross_db_order(ch_dataset& d, random::rng& r, std::int64_t w, std::int64_t dist,
                            std::int64_t o) {
-  const bool delivered = o <= 15;
+  // Every draw in a statement of its own: the order of a call's arguments is unspecified.
+  const bool delivered = o <= 22;
   const auto entry = static_cast<std::size_t>(r.uniform(1, 5));
   const std::int64_t lines = r.uniform(3, 8);
-  d.order(w, dist, o, r.uniform(1, 12), cross_db_dates[entry],
-          delivered ? ch_dataset::value(r.uniform(1, 10)) : ch_dataset::null(), lines);
+  const std::int64_t customer = r.uniform(1, 12);
+  const std::int64_t carrier = r.uniform(1, 10);
+  d.order(w, dist, o, customer, cross_db_dates[entry],
+          delivered ? ch_dataset::value(carrier) : ch_dataset::null(), lines);
   if (!delivered) d.new_order(w, dist, o);
   for (std::int64_t n = 1; n <= lines; ++n) {
     const std::int64_t supply_w = r.uniform(1, 10) == 1 ? 3 - w : w;
     const auto when = static_cast<std::size_t>(r.uniform(static_cast<std::int64_t>(entry) - 1, 5));
-    d.line(w, dist, o, n, r.uniform(1, 300), supply_w,
-           delivered ? ch_dataset::value(cross_db_dates[when]) : ch_dataset::null(),
-           r.uniform(1, 10), cross_db_money(r, 1, 9999));
+    const std::int64_t item = r.uniform(1, 300);
+    const std::int64_t quantity = r.uniform(1, 10);
+    const double amount = cross_db_money(r, 1, 9999);
+    d.line(w, dist, o, n, item, supply_w,
+           delivered ? ch_dataset::value(cross_db_dates[when]) : ch_dataset::null(), quantity,
+           amount);
   }
 }
 
@@ -76,18 +83,23 @@ inline ch_dataset cross_db_dataset() {
   random::rng r(20111027);
   ch_dataset d;
   for (std::int64_t i = 1; i <= 300; ++i) {
-    d.item(i, "item-" + std::to_string(i), cross_db_money(r, 100, 10000), cross_db_item_data(r));
+    const double price = cross_db_money(r, 100, 10000);
+    d.item(i, "item-" + std::to_string(i), price, cross_db_item_data(r));
   }
   for (std::int64_t w = 1; w <= 2; ++w) {
-    for (std::int64_t i = 1; i <= 300; ++i) d.stock(w, i, r.uniform(10, 100), r.uniform(0, 30));
+    for (std::int64_t i = 1; i <= 300; ++i) {
+      const std::int64_t quantity = r.uniform(10, 100);
+      d.stock(w, i, quantity, r.uniform(0, 30));
+    }
     for (std::int64_t dist = 1; dist <= 2; ++dist) {
       for (std::int64_t c = 1; c <= 15; ++c) {
-        d.customer(w, dist, c, cross_db_state(r),
-                   std::to_string(r.uniform(0, 9)) + "555000111222333",
-                   cross_db_money(r, -1000, 500000), "LAST" + std::to_string(c % 4),
+        const std::string state = cross_db_state(r);
+        const std::string phone = std::to_string(r.uniform(0, 9)) + "555000111222333";
+        const double balance = cross_db_money(r, -1000, 500000);
+        d.customer(w, dist, c, state, phone, balance, "LAST" + std::to_string(c % 4),
                    "city" + std::to_string(c));
       }
-      for (std::int64_t o = 1; o <= 20; ++o) cross_db_order(d, r, w, dist, o);
+      for (std::int64_t o = 1; o <= 30; ++o) cross_db_order(d, r, w, dist, o);
     }
   }
   return d;

@@ -56,9 +56,14 @@ class ch_workers {
   shoal::testing::running_pool workers_{2};
 };
 
+// A plain function: g++ 12 destroys an aggregate temporary in a co_await expression twice.
+inline driver::database_options ch_database_options(std::string target) {
+  return {.target = std::move(target), .connections = 1};
+}
+
 inline task<std::unique_ptr<driver::database>> open_ch_database(std::string target) {
-  driver::open_result r =
-      co_await driver::open_database({.target = std::move(target), .connections = 1});
+  const driver::database_options options = ch_database_options(std::move(target));
+  driver::open_result r = co_await driver::open_database(options);
   if (auto* failure = std::get_if<driver::outcome>(&r)) {
     throw std::runtime_error("open failed: " + failure->message);
   }
