@@ -12,6 +12,7 @@
 #include "ch/queries.hpp"
 
 #include <array>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -380,7 +381,7 @@ constexpr std::array<std::string_view, query_count> statement_names{
     "ch_q17", "ch_q18", "ch_q19", "ch_q20", "ch_q21", "ch_q22"};
 
 // The statements of one dialect, built once from the table above.
-enum class dialect_form { postgres, sqlite, mysql };
+enum class dialect_form : std::uint8_t { postgres, sqlite, mysql };
 
 constexpr std::array<driver::statement, query_count> statements_of(dialect_form form) {
   std::array<driver::statement, query_count> out{};

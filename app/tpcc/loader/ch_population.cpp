@@ -75,9 +75,9 @@ std::string supplier_phone(random::rng& r, std::int64_t nation_index) {
   const long long first = r.uniform(100, 999);
   const long long second = r.uniform(100, 999);
   const long long third = r.uniform(1000, 9999);
+  const long long country = 10 + nation_index;
   std::array<char, 96> b{};
-  std::snprintf(b.data(), b.size(), "%02lld-%03lld-%03lld-%04lld",
-                static_cast<long long>(10 + nation_index), first, second, third);
+  std::snprintf(b.data(), b.size(), "%02lld-%03lld-%03lld-%04lld", country, first, second, third);
   return b.data();
 }
 
