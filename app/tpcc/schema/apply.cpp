@@ -165,26 +165,27 @@ shoal::task<outcome> probe_and_distribute(driver::session& s, init_report& repor
   co_return co_await apply_citus(s, report, wanted);
 }
 
+// Creates `statements` in one transaction, then probes the engine and on Citus places `wanted`.
+shoal::task<outcome> create_and_place(driver::database& db, init_report& report,
+                                      std::span<const statement> statements,
+                                      std::span<const placement> wanted) {
+  report = init_report();
+  lease l = co_await db.acquire();
+  if (!l) co_return l.status();
+  const outcome created = co_await run_transaction(*l, calls_of(statements));
+  if (!created.ok()) co_return created;
+  report.tables = statements.size();
+  co_return co_await probe_and_distribute(*l, report, wanted);
+}
+
 }  // namespace
 
 shoal::task<outcome> create_schema(driver::database& db, init_report& report) {
-  report = init_report();
-  lease l = co_await db.acquire();
-  if (!l) co_return l.status();
-  const outcome created = co_await run_transaction(*l, calls_of(create_statements()));
-  if (!created.ok()) co_return created;
-  report.tables = create_statements().size();
-  co_return co_await probe_and_distribute(*l, report, placements);
+  return create_and_place(db, report, create_statements(), placements);
 }
 
 shoal::task<outcome> create_ch_schema(driver::database& db, init_report& report) {
-  report = init_report();
-  lease l = co_await db.acquire();
-  if (!l) co_return l.status();
-  const outcome created = co_await run_transaction(*l, calls_of(ch_create_statements()));
-  if (!created.ok()) co_return created;
-  report.tables = ch_create_statements().size();
-  co_return co_await probe_and_distribute(*l, report, ch_placements);
+  return create_and_place(db, report, ch_create_statements(), ch_placements);
 }
 
 std::string distribution_summary(const init_report& report) {

@@ -126,7 +126,7 @@ inline task<std::vector<std::vector<std::string>>> cross_db_answers(driver::data
 // run again change nothing: the schema call succeeds, the load writes nothing.
 inline task<std::vector<std::vector<std::string>>> server_cross_db_answers(std::string target,
                                                                            driver::engine dialect) {
-  std::unique_ptr<driver::database> db = co_await open_ch_database(std::move(target));
+  std::unique_ptr<driver::database> db = co_await opened(std::move(target), 1);
   auto answers = co_await cross_db_answers(*db, dialect);
   schema::init_report report;
   const driver::outcome again = co_await schema::create_ch_schema(*db, report);
@@ -139,9 +139,9 @@ inline task<std::vector<std::vector<std::string>>> server_cross_db_answers(std::
   co_return answers;
 }
 
-// The answers on a fresh SQLite file at `path`.
-inline task<std::vector<std::vector<std::string>>> sqlite_cross_db_answers(std::string path) {
-  std::unique_ptr<driver::database> db = co_await open_ch_database("sqlite:" + path);
+// The answers on a fresh SQLite file (`target`: sqlite:PATH).
+inline task<std::vector<std::vector<std::string>>> sqlite_cross_db_answers(std::string target) {
+  std::unique_ptr<driver::database> db = co_await opened(std::move(target), 1);
   auto answers = co_await cross_db_answers(*db, driver::engine::sqlite);
   co_await db->close();
   co_return answers;

@@ -20,7 +20,6 @@
 #include "loader/ch_population.hpp"
 #include "schema/apply.hpp"
 #include "shoal/stop.hpp"
-#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -134,11 +133,10 @@ class ch_sqlite_load : public ::testing::Test {
  protected:
   template <class T>
   T run(task<T> body) {
-    return workers_.run(std::move(body));
+    return scratch_.run(std::move(body));
   }
   task<std::unique_ptr<database>> fresh(bool with_ch_tables) {
-    std::unique_ptr<database> db =
-        co_await tpcc::testing::open_ch_database("sqlite:" + dir_.file("ch.db"));
+    std::unique_ptr<database> db = co_await tpcc::testing::opened(scratch_.sqlite_target(), 1);
     tpcc::schema::init_report report;
     const tpcc::driver::outcome made = co_await tpcc::schema::create_schema(*db, report);
     EXPECT_TRUE(made.ok()) << made.message;
@@ -151,8 +149,7 @@ class ch_sqlite_load : public ::testing::Test {
     co_return db;
   }
 
-  tpcc::testing::temp_dir dir_{"shoal-ch-load"};
-  tpcc::testing::ch_workers workers_;
+  tpcc::testing::loader_scratch scratch_;
 };
 
 TEST_F(ch_sqlite_load, WritesTheThreeTablesOnceAndASecondLoadWritesNothing) {

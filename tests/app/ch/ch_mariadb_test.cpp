@@ -7,7 +7,6 @@
 #include <memory>
 
 #include "ch_cross_db.hpp"
-#include "support/temp_dir.hpp"
 #include "testing/mariadb_server.hpp"
 #include "testing/required_in_ci.hpp"
 
@@ -21,10 +20,9 @@ TEST(ch_mariadb, AnswersEveryQueryAsSQLiteDoesOnTheSameData) {
     GTEST_SKIP() << "MariaDB server binaries not found: skipping";
   }
   const std::unique_ptr<mariadb_server> server = mariadb_server::start_one();
-  tpcc::testing::temp_dir dir{"shoal-ch-maria"};
-  tpcc::testing::ch_workers workers;
-  const auto sqlite = workers.run(tpcc::testing::sqlite_cross_db_answers(dir.file("ch.db")));
-  const auto mariadb = workers.run(
+  tpcc::testing::loader_scratch scratch;
+  const auto sqlite = scratch.run(tpcc::testing::sqlite_cross_db_answers(scratch.sqlite_target()));
+  const auto mariadb = scratch.run(
       tpcc::testing::server_cross_db_answers(server->uri(), tpcc::driver::engine::mysql));
   tpcc::testing::expect_same_answers(sqlite, mariadb, "MariaDB");
   EXPECT_EQ(server->sql("SELECT count(*) FROM supplier"), "10000\n");

@@ -7,7 +7,6 @@
 #include <memory>
 
 #include "ch_cross_db.hpp"
-#include "support/temp_dir.hpp"
 #include "testing/postgres_server.hpp"
 #include "testing/required_in_ci.hpp"
 
@@ -21,10 +20,9 @@ TEST(ch_postgres, AnswersEveryQueryAsSQLiteDoesOnTheSameData) {
     GTEST_SKIP() << "PostgreSQL server binaries not found: skipping";
   }
   const postgres_server server;
-  tpcc::testing::temp_dir dir{"shoal-ch-pg"};
-  tpcc::testing::ch_workers workers;
-  const auto sqlite = workers.run(tpcc::testing::sqlite_cross_db_answers(dir.file("ch.db")));
-  const auto postgres = workers.run(
+  tpcc::testing::loader_scratch scratch;
+  const auto sqlite = scratch.run(tpcc::testing::sqlite_cross_db_answers(scratch.sqlite_target()));
+  const auto postgres = scratch.run(
       tpcc::testing::server_cross_db_answers(server.conninfo(), tpcc::driver::engine::postgres));
   tpcc::testing::expect_same_answers(sqlite, postgres, "PostgreSQL");
   EXPECT_EQ(server.sql("SELECT count(*) FROM supplier"), "10000\n");

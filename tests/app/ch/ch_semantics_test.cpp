@@ -14,7 +14,6 @@
 #include "ch_support.hpp"
 #include "driver/database.hpp"
 #include "driver/target.hpp"
-#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -44,12 +43,12 @@ class ch_semantics : public ::testing::Test {
  protected:
   // The rows of query `number` over `data` (written into a fresh schema).
   rows answer(const ch_dataset& data, int number) {
-    return workers_.run(answer_on_fresh_schema(dir_.file("ch.db"), data, number));
+    return scratch_.run(answer_on_fresh_schema(scratch_.sqlite_target(), data, number));
   }
 
  private:
-  static task<rows> answer_on_fresh_schema(std::string path, const ch_dataset& data, int number) {
-    std::unique_ptr<database> db = co_await tpcc::testing::open_ch_database("sqlite:" + path);
+  static task<rows> answer_on_fresh_schema(std::string target, const ch_dataset& data, int number) {
+    std::unique_ptr<database> db = co_await tpcc::testing::opened(std::move(target), 1);
     co_await tpcc::testing::create_ch_everything(*db);
     co_await data.write_all(*db);
     rows out = co_await tpcc::testing::ch_rows(*db, tpcc::driver::engine::sqlite, number);
@@ -57,8 +56,7 @@ class ch_semantics : public ::testing::Test {
     co_return out;
   }
 
-  tpcc::testing::temp_dir dir_{"shoal-ch-semantics"};
-  tpcc::testing::ch_workers workers_;
+  tpcc::testing::loader_scratch scratch_;
 };
 
 TEST_F(ch_semantics, Q1SumsDeliveredLinesPerLineNumber) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// ch_support.hpp: what the CH-benCHmark tests share: a worker pool, opening a database, the
-// schema with CH's tables, hand-made rows written with session::copy, and a query's rows
-// normalized for comparison.
+// ch_support.hpp: what the CH-benCHmark tests share besides the loader tests' scratch directory,
+// pool and opened() (loader_support.hpp): the schema with CH's tables, hand-made rows written with
+// session::copy, and a query's rows normalized for comparison.
 //
 // Normalized rows: one string per row, columns joined by '|'; NULL as "NULL"; a number rounded
 // to 2 decimals with trailing zeros dropped ("12.5", "3"), so that an integer, a double and a
@@ -26,49 +26,14 @@
 #include "ch/run_query.hpp"
 #include "driver/bulk.hpp"
 #include "driver/database.hpp"
-#include "driver/open.hpp"
 #include "driver/target.hpp"
+#include "loader_support.hpp"
 #include "schema/apply.hpp"
-#include "shoal/sync_wait.hpp"
 #include "shoal/task.hpp"
-#include "shoal/thread_pool.hpp"
-#include "support/running_pool.hpp"
 
 namespace tpcc::testing {
 
 using shoal::task;
-
-// A 2-worker pool to run a test's coroutines on.
-class ch_workers {
- public:
-  template <class T>
-  T run(task<T> body) {
-    return shoal::sync_wait(on_pool(workers_.pool, std::move(body)));
-  }
-
- private:
-  template <class T>
-  static task<T> on_pool(shoal::thread_pool& pool, task<T> body) {
-    co_await pool.schedule();
-    co_return co_await std::move(body);
-  }
-
-  shoal::testing::running_pool workers_{2};
-};
-
-// A plain function: g++ 12 destroys an aggregate temporary in a co_await expression twice.
-inline driver::database_options ch_database_options(std::string target) {
-  return {.target = std::move(target), .connections = 1};
-}
-
-inline task<std::unique_ptr<driver::database>> open_ch_database(std::string target) {
-  const driver::database_options options = ch_database_options(std::move(target));
-  driver::open_result r = co_await driver::open_database(options);
-  if (auto* failure = std::get_if<driver::outcome>(&r)) {
-    throw std::runtime_error("open failed: " + failure->message);
-  }
-  co_return std::move(std::get<std::unique_ptr<driver::database>>(r));
-}
 
 // TPC-C's tables and CH's; throws on failure.
 inline task<void> create_ch_everything(driver::database& db) {
