@@ -54,6 +54,7 @@ struct config {
   std::int64_t check_chunk = 10;
   bool keep = false;     // the default job: keep the data at the end (skip clean)
   bool dry_run = false;  // load: print what it would write, write nothing
+  bool ch = false;       // init, load, the default job: CH-benCHmark's three tables too (--ch)
   // run: exit 0 even when the verdict fails or transactions fail with non-retryable errors
   // (the report is the same).
   bool tolerate_errors = false;

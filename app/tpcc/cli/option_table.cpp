@@ -194,7 +194,7 @@ constexpr command_set any = 0xFFFF;
 
 constexpr std::int64_t max_warehouses = 1'000'000;
 
-constexpr std::array<option, 34> options{{
+constexpr auto options = std::to_array<option>({
     {"db", "TARGET",
      "sqlite:PATH (an embedded file), a PostgreSQL URI (postgresql://user@host/db) or "
      "key=value string, or a MySQL/MariaDB URI (mysql://user:pass@host:3306/db, "
@@ -302,6 +302,14 @@ constexpr std::array<option, 34> options{{
        return std::nullopt;
      },
      bit(command::load)},
+    {"ch", "",
+     "CH-benCHmark: init and load also create and fill its SUPPLIER (10,000 rows), NATION (62) "
+     "and REGION (5) tables (docs/tpcc/ch-benchmark.md); TPC-C runs on them unchanged",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.ch = true;
+       return std::nullopt;
+     },
+     loading | bit(command::init)},
     {"keep", "", "Default job: keep the data at the end instead of cleaning up",
      [](config& c, string_view) -> std::optional<std::string> {
        c.keep = true;
@@ -351,9 +359,9 @@ constexpr std::array<option, 34> options{{
        return std::nullopt;
      },
      any},
-}};
+});
 
-constexpr std::array<command_info, 8> commands{{
+constexpr auto commands = std::to_array<command_info>({
     {"", command::all,
      "init, load, run, check and clean on an embedded SQLite file (or --db), in turn",
      "shoal-tpcc --warehouses 2 --warmup 10s --duration 1m"},
@@ -372,7 +380,7 @@ constexpr std::array<command_info, 8> commands{{
     {"compare", command::compare,
      "results side by side, each against the first: what differs beyond noise, and why",
      "shoal-tpcc compare before.json after.json --html diff.html --fail-if-slower 5"},
-}};
+});
 
 }  // namespace
 

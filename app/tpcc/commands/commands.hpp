@@ -23,6 +23,9 @@ namespace tpcc::commands {
 
 [[nodiscard]] shoal::task<int> init_command(app& a, driver::database& db);
 [[nodiscard]] shoal::task<int> load_command(app& a, driver::database& db);
+// `init --ch`'s part: CH-benCHmark's three tables created (Citus: reference tables), its line
+// printed; `load --ch` runs it too, so that a schema made without --ch gets them.
+[[nodiscard]] shoal::task<int> init_ch_tables(driver::database& db);
 [[nodiscard]] shoal::task<int> run_command(app& a, driver::database& db);
 [[nodiscard]] shoal::task<int> check_command(app& a, driver::database& db);
 [[nodiscard]] shoal::task<int> clean_command(app& a, driver::database& db);

@@ -11,6 +11,7 @@
 #include "commands/commands.hpp"
 #include "commands/display.hpp"
 #include "driver/open.hpp"
+#include "loader/ch_load.hpp"
 #include "loader/estimate.hpp"
 #include "loader/loader.hpp"
 #include "random/rng.hpp"
@@ -59,6 +60,28 @@ void print_shard_done(const cli::config& cfg) {
       driver::redact(cfg.db.text).c_str());
 }
 
+// `--ch`: the three tables made if `init --ch` did not, then filled once.
+shoal::task<int> load_ch_tables(app& a, driver::database& db, std::uint64_t seed) {
+  const int made = co_await init_ch_tables(db);
+  if (made != exit_ok) co_return made;
+  const loader::ch_load_result done =
+      co_await shoal::with_stop_token(a.interrupt.get_token(), loader::load_ch(db, seed));
+  if (!done.status.ok()) {
+    co_return a.console.interrupted() ? a.console.interrupt_status()
+                                      : fail("load --ch", done.status.message);
+  }
+  if (done.already_loaded) {
+    std::printf("load: CH-benCHmark's tables were already loaded: nothing written\n");
+  } else {
+    std::printf(
+        "load: CH-benCHmark's tables loaded: %lld rows (region 5, nation 62, "
+        "supplier 10000)\n",
+        static_cast<long long>(done.rows));
+  }
+  std::fflush(stdout);
+  co_return exit_ok;
+}
+
 }  // namespace
 
 shoal::task<int> load_command(app& a, driver::database& db) {
@@ -90,7 +113,8 @@ shoal::task<int> load_command(app& a, driver::database& db) {
               fixed(last.rows_per_second, 0).c_str());
   print_shard_done(a.cfg);
   std::fflush(stdout);
-  co_return exit_ok;
+  if (!a.cfg.ch) co_return exit_ok;
+  co_return co_await load_ch_tables(a, db, options.seed);
 }
 
 int load_estimate(const cli::config& cfg) {
