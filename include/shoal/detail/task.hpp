@@ -20,7 +20,7 @@
 
 #include "shoal/detail/env_awaiter.hpp"
 #include "shoal/detail/fork_handoff.hpp"
-#include "shoal/detail/fork_node.hpp"
+#include "shoal/detail/join_point.hpp"
 #include "shoal/detail/task_env.hpp"
 #include "shoal/detail/transfer.hpp"
 #include "shoal/frame_allocator.hpp"
@@ -153,9 +153,8 @@ struct final_transfer {
   std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> self) noexcept {
     auto& promise = self.promise();
     if (promise.fork != nullptr) {
-      fork_node& node = *promise.fork;
-      if (promise.result().failed()) node.error = promise.result().error();
-      std::coroutine_handle<> next = report_end(node);
+      std::coroutine_handle<> next =
+          promise.fork->child_ended(self.address(), promise.result().failed());
       if (!next) next = next_forked();
       return transfer(next);
     }
@@ -213,6 +212,15 @@ class task_promise<void> final : public task_promise_common<void>,
  public:
   task<void> get_return_object() noexcept;
   void return_void() const noexcept {}
+};
+
+// For launchers that start a task while it stays owned by its task object (when_all of a vector):
+// its frame.
+struct task_access {
+  template <class Task>
+  static auto handle(const Task& t) noexcept {
+    return t.h_;
+  }
 };
 
 // Starts the awaited task and transfers into it; the task's result is the await's result.
