@@ -31,6 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <tuple>
 #include <utility>
 #include <variant>
@@ -44,30 +45,23 @@ namespace shoal::detail {
 
 class join_all final : public join_point {
  public:
-  explicit join_all(stop_on policy) noexcept : join_point(policy) {}
-
   // The parent is suspending to launch `children`: takes its env (with the join's own stop) and
   // where it resumes. On a pool worker, with the parent unbound, the launch is work-first (see
   // inline_first).
   template <class Promise>
-  void begin(std::coroutine_handle<Promise> parent, std::size_t children) {
-    target_ = fork_target_of(parent);
-    if (const task_env* env = env_of(parent)) env_ = *env;
-    stop_.follow(env_.stop);
-    env_.stop = stop_ref(stop_);
-    env_.fork_shared = true;
-    parent_ = parent;
-    parent_promise_ = promise_of(parent);
-    inline_first_ = !target_.pinned && target_.where->fork_support() != nullptr;
+  join_all(stop_on policy, std::coroutine_handle<Promise> parent, wake_target target,
+           std::size_t children) noexcept
+      : join_point(policy, target, parent, promise_of(parent), env_of(parent)),
+        forking_(target.pinned ? nullptr : target.where->fork_support()) {
     // relaxed: published to the children by the pushes and posts that launch them. The
     // launcher holds a count of its own unless the first child runs inline: that child cannot
     // end before the launch is over, so its count is the launcher's.
-    pending_.store(children + (inline_first_ ? 0 : 1), std::memory_order_relaxed);
+    pending_.store(children + (forking_ != nullptr ? 0 : 1), std::memory_order_relaxed);
   }
   // True: every child but the first goes into this worker's fork deque (the second on top, so
   // children start left to right), and the parent transfers into the first one at once instead
   // of posting it (prepare, not launch, for that one).
-  [[nodiscard]] bool inline_first() const noexcept { return inline_first_; }
+  [[nodiscard]] bool inline_first() const noexcept { return forking_ != nullptr; }
   // Makes the task behind `h` a child of this join: it runs in the shared env and reports its
   // end here (final_transfer) instead of transferring to a continuation. The caller starts it.
   template <class T>
@@ -89,9 +83,11 @@ class join_all final : public join_point {
   // once it is full).
   template <class Item>
   void push_prepared(std::size_t n, Item item) noexcept {
-    if (executor::current()->fork_support()->deque.push_all(n, item)) return;
+    if (forking_->deque.push_all(n, item)) return;
     for (std::size_t i = 0; i < n; ++i) push_forked(target_, item(i));
   }
+  // Work-first only: after children went into the fork deque, wakes an idle worker to steal.
+  void notify_pushed() const noexcept { notify_forked(*forking_); }
   // Gives up the launcher's count. True: the parent stays suspended (the last child resumes it);
   // false: every child has already ended, the parent goes on.
   bool end_launch() noexcept {
@@ -100,6 +96,10 @@ class join_all final : public join_point {
   }
 
   using join_point::first;
+
+ private:
+  // Work-first: this worker's fork support (the parent is unbound on a pool worker); else null.
+  fork_support* const forking_;
 };
 
 // One child of when_all / when_any: the task's own frame, started as is (no root around it).
@@ -291,7 +291,7 @@ template <class Children>
 class join_all_awaiter {
  public:
   join_all_awaiter(Children& children, join_all::stop_on policy) noexcept
-      : children_(children), join_(policy) {}
+      : children_(children), policy_(policy) {}
   join_all_awaiter(const join_all_awaiter&) = delete;
   join_all_awaiter& operator=(const join_all_awaiter&) = delete;
 
@@ -301,15 +301,15 @@ class join_all_awaiter {
   // they all ended during the launch. Nothing of the awaiter is touched after the transfer.
   template <class Promise>
   std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> parent) {
-    join_.begin(parent, children_.size());
-    if (join_.inline_first()) {
+    join_all& join = join_.emplace(policy_, parent, fork_target_of(parent), children_.size());
+    if (join.inline_first()) {
       bool pushed = false;
-      const std::coroutine_handle<> first = children_.launch_all_but_first(join_, &pushed);
-      if (pushed) notify_forked();
+      const std::coroutine_handle<> first = children_.launch_all_but_first(join, &pushed);
+      if (pushed) join.notify_pushed();
       return transfer(first);
     }
-    children_.launch_all(join_);
-    if (join_.end_launch()) return std::noop_coroutine();
+    children_.launch_all(join);
+    if (join.end_launch()) return std::noop_coroutine();
     return transfer(parent);  // every child ended during the launch (through the resume loop)
   }
 
@@ -321,7 +321,7 @@ class join_all_awaiter {
   // The position of the child that failed first (when_all) or ended first (when_any), or
   // none.
   [[nodiscard]] std::size_t first() const noexcept {
-    const void* frame = join_.first();
+    const void* frame = join_ ? join_->first() : nullptr;  // no join: no child (ready at once)
     return frame == nullptr ? none : children_.index_of(frame);
   }
 
@@ -329,7 +329,8 @@ class join_all_awaiter {
 
  private:
   Children& children_;
-  join_all join_;
+  join_all::stop_on policy_;
+  std::optional<join_all> join_;  // made when the parent suspends, in one go
 };
 
 // What when_all / when_any return: holds the children until awaited (once, as an rvalue).

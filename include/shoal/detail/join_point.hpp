@@ -47,7 +47,7 @@ class join_point {
   // The child whose frame is at `frame` has ended (`failed`: with an exception in its result).
   // Returns the parent when this was the last child and the parent may go on here at once
   // (continue_parent), else nullptr. The child's frame is not touched afterwards.
-  std::coroutine_handle<> child_ended(void* frame, bool failed) noexcept {
+  [[gnu::always_inline]] std::coroutine_handle<> child_ended(void* frame, bool failed) noexcept {
     if (failed || policy_ == stop_on::first_end) [[unlikely]] {
       claim(frame);
     }
@@ -55,7 +55,7 @@ class join_point {
     const wake_target target = target_;
     const std::coroutine_handle<> parent = parent_;
     // acq_rel: release publishes this child's outcome; the last decrement acquires all others'.
-    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) [[unlikely]] {
       return continue_parent(target, parent);
     }
     return nullptr;
@@ -75,11 +75,24 @@ class join_point {
   }
 
  protected:
-  explicit join_point(stop_on policy) noexcept : policy_(policy) {}
+  // The children's env is `parent_env` (defaults when null) with this join's stop; they resume
+  // `parent` (whose promise is `parent_promise`, null when not a shoal coroutine) on `target`.
+  join_point(stop_on policy, wake_target target, std::coroutine_handle<> parent,
+             promise_base* parent_promise, const task_env* parent_env) noexcept
+      : env_(parent_env != nullptr ? *parent_env : task_env{}),
+        stop_(env_.stop),
+        policy_(policy),
+        target_(target),
+        parent_(parent),
+        parent_promise_(parent_promise) {
+    env_.stop = stop_ref(stop_);
+    env_.fork_shared = true;
+  }
   ~join_point() {
     // acquire: pairs with keep's release (the countdown already ordered it).
-    private_env* p = privates_.load(std::memory_order_acquire);
-    while (p != nullptr) delete std::exchange(p, p->next);
+    if (privates_.load(std::memory_order_acquire) != nullptr) [[unlikely]] {
+      free_privates();
+    }
   }
 
   // The frame of the child that failed first (first_failure) or ended first (first_end), or
@@ -91,20 +104,24 @@ class join_point {
 
   task_env env_;  // every child's; fork_shared
   lazy_stop stop_;
-  stop_on policy_;
-  bool inline_first_ = false;
-  wake_target target_;
-  std::coroutine_handle<> parent_;
-  promise_base* parent_promise_ = nullptr;  // for the children's async backtraces
+  const stop_on policy_;
+  const wake_target target_;
+  const std::coroutine_handle<> parent_;
+  promise_base* const parent_promise_;  // for the children's async backtraces
   std::atomic<std::size_t> pending_{0};
 
  private:
-  void claim(void* frame) noexcept {
+  [[gnu::cold, gnu::noinline]] void claim(void* frame) noexcept {
     void* expected = nullptr;
     // relaxed: ordered before the parent's read by the countdown that follows (acq_rel).
     if (first_.compare_exchange_strong(expected, frame, std::memory_order_relaxed)) {
       request_stop();
     }
+  }
+
+  [[gnu::cold, gnu::noinline]] void free_privates() noexcept {
+    private_env* p = privates_.load(std::memory_order_relaxed);  // acquired by the destructor
+    while (p != nullptr) delete std::exchange(p, p->next);
   }
 
   std::atomic<void*> first_{nullptr};
