@@ -46,22 +46,26 @@ namespace shoal::detail {
 class join_all final : public join_point {
  public:
   // The parent is suspending to launch `children`: takes its env (with the join's own stop) and
-  // where it resumes. On a pool worker, with the parent unbound, the launch is work-first (see
-  // inline_first).
+  // where it resumes. On a pool worker, with the parent unbound, the launch is work-first; when
+  // the parent runs on its target, the first child runs inline (see inline_first).
   template <class Promise>
   join_all(stop_on policy, std::coroutine_handle<Promise> parent, wake_target target,
            std::size_t children) noexcept
       : join_point(policy, target, parent, promise_of(parent), env_of(parent)),
-        forking_(target.pinned ? nullptr : target.where->fork_support()) {
+        forking_(target.pinned ? nullptr : target.where->fork_support()),
+        inline_first_(forking_ != nullptr || target.where == executor::current()) {
     // relaxed: published to the children by the pushes and posts that launch them. The
     // launcher holds a count of its own unless the first child runs inline: that child cannot
     // end before the launch is over, so its count is the launcher's.
-    pending_.store(children + (forking_ != nullptr ? 0 : 1), std::memory_order_relaxed);
+    pending_.store(children + (inline_first_ ? 0 : 1), std::memory_order_relaxed);
   }
-  // True: every child but the first goes into this worker's fork deque (the second on top, so
-  // children start left to right), and the parent transfers into the first one at once instead
-  // of posting it (prepare, not launch, for that one).
-  [[nodiscard]] bool inline_first() const noexcept { return forking_ != nullptr; }
+  // True: the parent transfers into the first child at once instead of making it ready (prepare,
+  // not launch, for that one); the others are made ready first (push_prepared). Work-first (an
+  // unbound parent on a pool worker): into this worker's fork deque, the second on top, so
+  // children start left to right. Otherwise (a bound parent on its worker, sync_wait's loop, a
+  // test scheduler: this thread is the parent's target) they are posted there in order, and run
+  // when the first one suspends or ends; none can end before the launch is over.
+  [[nodiscard]] bool inline_first() const noexcept { return inline_first_; }
   // Makes the task behind `h` a child of this join: it runs in the shared env and reports its
   // end here (final_transfer) instead of transferring to a continuation. The caller starts it.
   template <class T>
@@ -78,13 +82,20 @@ class join_all final : public join_point {
   bool launch(std::coroutine_handle<task_promise<T>> h) noexcept {
     return push_forked(target_, prepare(h));
   }
-  // Work-first only (inline_first): makes `n` prepared children item(0) .. item(n - 1) ready,
-  // into this worker's fork deque at once when it has room for all, else one by one (posted
-  // once it is full).
+  // inline_first only: makes `n` prepared children item(0) .. item(n - 1) ready (item(n - 1) is
+  // the second child). Work-first: into this worker's fork deque at once when it has room for
+  // all, else one by one (posted once it is full); true (notify_pushed). Else posted to the
+  // target, the second child first; false.
   template <class Item>
-  void push_prepared(std::size_t n, Item item) noexcept {
-    if (forking_->deque.push_all(n, item)) return;
-    for (std::size_t i = 0; i < n; ++i) push_forked(target_, item(i));
+  bool push_prepared(std::size_t n, Item item) noexcept {
+    if (forking_ == nullptr) {
+      for (std::size_t i = n; i-- > 0;) target_.post(item(i));
+      return false;
+    }
+    if (!forking_->deque.push_all(n, item)) {
+      for (std::size_t i = 0; i < n; ++i) push_forked(target_, item(i));
+    }
+    return n > 0;
   }
   // Work-first only: after children went into the fork deque, wakes an idle worker to steal.
   void notify_pushed() const noexcept { notify_forked(*forking_); }
@@ -100,6 +111,7 @@ class join_all final : public join_point {
  private:
   // Work-first: this worker's fork support (the parent is unbound on a pool worker); else null.
   fork_support* const forking_;
+  const bool inline_first_;
 };
 
 // One child of when_all / when_any: the task's own frame, started as is (no root around it).
@@ -149,9 +161,10 @@ class fork_tuple {
   void launch_all(join_all& join) noexcept {
     std::apply([&join](auto&... child) { (join.launch(child.handle()), ...); }, children_);
   }
-  // Work-first launch: readies every child, pushes children n-1 .. 1 onto the fork deque (so
-  // the worker takes child 1 next, and children start left to right as when posted) and returns
-  // child 0, to be transferred into. True in *pushed when some went into the deque.
+  // Launch with the first child inline (join_all::inline_first): readies every child, makes
+  // children 1 .. n-1 ready (push_prepared: the worker takes child 1 next, and children start
+  // left to right) and returns child 0, to be transferred into. True in *pushed when some went
+  // into the fork deque.
   std::coroutine_handle<> launch_all_but_first(join_all& join, bool* pushed) noexcept {
     if constexpr (sizeof...(Ts) == 0) {
       return nullptr;  // never called: when_all() is ready at once
@@ -164,9 +177,8 @@ class fork_tuple {
           children_);
       constexpr std::size_t rest = sizeof...(Ts) - 1;
       if constexpr (rest > 0) {
-        join.push_prepared(rest, [&handles](std::size_t i) { return handles[rest - i]; });
+        *pushed = join.push_prepared(rest, [&handles](std::size_t i) { return handles[rest - i]; });
       }
-      *pushed = rest > 0;
       return handles[0];
     }
   }
@@ -238,8 +250,8 @@ class fork_range {
   std::coroutine_handle<> launch_all_but_first(join_all& join, bool* pushed) noexcept {
     const std::size_t rest = tasks_.size() - 1;
     for (const task<T>& t : tasks_) join.prepare(frame_of(t));
-    join.push_prepared(rest, [this, rest](std::size_t i) { return frame_of(tasks_[rest - i]); });
-    *pushed = rest > 0;
+    *pushed = join.push_prepared(
+        rest, [this, rest](std::size_t i) { return frame_of(tasks_[rest - i]); });
     return frame_of(tasks_[0]);
   }
   [[nodiscard]] std::size_t index_of(const void* frame) const noexcept {
@@ -296,9 +308,10 @@ class join_all_awaiter {
   join_all_awaiter& operator=(const join_all_awaiter&) = delete;
 
   bool await_ready() const noexcept { return children_.size() == 0; }
-  // Work-first on a pool worker: every child but the first into the worker's fork deque, then
-  // straight into the first one; elsewhere every child posted, and the parent goes on at once if
-  // they all ended during the launch. Nothing of the awaiter is touched after the transfer.
+  // When the parent runs on its target (join_all::inline_first): every child but the first made
+  // ready (work-first on a pool worker: into the worker's fork deque), then straight into the
+  // first one. Elsewhere every child posted, and the parent goes on at once if they all ended
+  // during the launch. Nothing of the awaiter is touched after the transfer.
   template <class Promise>
   std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> parent) {
     join_all& join = join_.emplace(policy_, parent, fork_target_of(parent), children_.size());
