@@ -82,21 +82,21 @@ class join_all final : public join_point {
   bool launch(std::coroutine_handle<task_promise<T>> h) noexcept {
     return push_forked(target_, prepare(h));
   }
-  // inline_first only: makes `n` prepared children item(0) .. item(n - 1) ready (item(n - 1) is
-  // the second child). Work-first: into this worker's fork deque at once when it has room for
-  // all, else one by one (posted once it is full); true (notify_pushed). Else posted to the
-  // target, the second child first; false.
+  // True: inline_first on a pool worker with the parent unbound; the other children go into this
+  // worker's fork deque (push_prepared). False with inline_first: they are posted (post).
+  [[nodiscard]] bool work_first() const noexcept { return forking_ != nullptr; }
+  // Work-first only: makes `n` prepared children item(0) .. item(n - 1) ready (item(n - 1) is the
+  // second child), into this worker's fork deque at once when it has room for all, else one by
+  // one (posted once it is full). True when there were any (notify_pushed).
   template <class Item>
   bool push_prepared(std::size_t n, Item item) noexcept {
-    if (forking_ == nullptr) {
-      for (std::size_t i = n; i-- > 0;) target_.post(item(i));
-      return false;
-    }
-    if (!forking_->deque.push_all(n, item)) {
+    if (!forking_->deque.push_all(n, item)) [[unlikely]] {
       for (std::size_t i = 0; i < n; ++i) push_forked(target_, item(i));
     }
     return n > 0;
   }
+  // inline_first without work_first: makes a prepared child ready on the parent's target.
+  void post(std::coroutine_handle<> h) const noexcept { target_.post(h); }
   // Work-first only: after children went into the fork deque, wakes an idle worker to steal.
   void notify_pushed() const noexcept { notify_forked(*forking_); }
   // Gives up the launcher's count. True: the parent stays suspended (the last child resumes it);
@@ -165,7 +165,8 @@ class fork_tuple {
   // children 1 .. n-1 ready (push_prepared: the worker takes child 1 next, and children start
   // left to right) and returns child 0, to be transferred into. True in *pushed when some went
   // into the fork deque.
-  std::coroutine_handle<> launch_all_but_first(join_all& join, bool* pushed) noexcept {
+  [[gnu::always_inline]] std::coroutine_handle<> launch_all_but_first(join_all& join,
+                                                                      bool* pushed) noexcept {
     if constexpr (sizeof...(Ts) == 0) {
       return nullptr;  // never called: when_all() is ready at once
     } else {
@@ -177,7 +178,12 @@ class fork_tuple {
           children_);
       constexpr std::size_t rest = sizeof...(Ts) - 1;
       if constexpr (rest > 0) {
-        *pushed = join.push_prepared(rest, [&handles](std::size_t i) { return handles[rest - i]; });
+        if (join.work_first()) [[likely]] {
+          *pushed =
+              join.push_prepared(rest, [&handles](std::size_t i) { return handles[rest - i]; });
+        } else {
+          post_rest(join);
+        }
       }
       return handles[0];
     }
@@ -204,6 +210,11 @@ class fork_tuple {
  private:
   using indices = std::index_sequence_for<Ts...>;
 
+  // Posts every prepared child but the first, in order.
+  [[gnu::noinline]] void post_rest(join_all& join) noexcept {
+    std::apply([&join](auto& /*first*/, auto&... rest) { (join.post(rest.handle()), ...); },
+               children_);
+  }
   template <std::size_t... I>
   std::size_t index_of(const void* frame, std::index_sequence<I...>) const noexcept {
     std::size_t found = 0;
@@ -250,8 +261,12 @@ class fork_range {
   std::coroutine_handle<> launch_all_but_first(join_all& join, bool* pushed) noexcept {
     const std::size_t rest = tasks_.size() - 1;
     for (const task<T>& t : tasks_) join.prepare(frame_of(t));
-    *pushed = join.push_prepared(
-        rest, [this, rest](std::size_t i) { return frame_of(tasks_[rest - i]); });
+    if (join.work_first()) [[likely]] {
+      *pushed = join.push_prepared(
+          rest, [this, rest](std::size_t i) { return frame_of(tasks_[rest - i]); });
+    } else {
+      for (std::size_t i = 1; i <= rest; ++i) join.post(frame_of(tasks_[i]));
+    }
     return frame_of(tasks_[0]);
   }
   [[nodiscard]] std::size_t index_of(const void* frame) const noexcept {
