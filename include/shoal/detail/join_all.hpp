@@ -216,14 +216,16 @@ class fork_tuple {
                children_);
   }
   template <std::size_t... I>
-  std::size_t index_of(const void* frame, std::index_sequence<I...>) const noexcept {
+  std::size_t index_of([[maybe_unused]] const void* frame,
+                       std::index_sequence<I...>) const noexcept {
     std::size_t found = 0;
     static_cast<void>(
         ((std::get<I>(children_).handle().address() == frame ? (found = I, true) : false) || ...));
     return found;
   }
   template <std::size_t... I>
-  std::exception_ptr error(std::size_t i, std::index_sequence<I...>) const noexcept {
+  std::exception_ptr error([[maybe_unused]] std::size_t i,
+                           std::index_sequence<I...>) const noexcept {
     std::exception_ptr e;
     static_cast<void>((
         (i == I ? (e = std::get<I>(children_).handle().promise().result().error(), true) : false) ||
