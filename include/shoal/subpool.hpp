@@ -59,7 +59,8 @@ class subpool {
 
   /// Waits for a slot at priority `p` (emergency: admitted at once, even beyond the capacity).
   ///   Result: a subpool_slot (move-only; released when destroyed, or by reset()).
-  ///   Errors: none.
+  ///   Errors: std::bad_alloc only in a bound when_all/when_any child, the first time it unbinds
+  ///           (as thread_pool::schedule()).
   ///   Cancellation: none: a waiting job waits for its slot.
   ///   Resumes on: some worker of the subpool's pool, unbound (like pool.schedule()), also when a
   ///     slot was free at once.

@@ -69,6 +69,7 @@ class [[nodiscard]] task {
 
  private:
   friend promise_type;
+  friend detail::task_access;
   explicit task(std::coroutine_handle<promise_type> h) noexcept : h_(h) {}
   void destroy() noexcept {
     if (h_) std::exchange(h_, nullptr).destroy();

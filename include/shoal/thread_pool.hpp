@@ -92,15 +92,19 @@ class thread_pool {
   [[nodiscard]] pool_stop_awaiter stop() noexcept { return pool_stop_awaiter(*this); }
 
   /// Moves the calling chain into the pool, unbound.
-  ///   Result: void. Errors: none. Cancellation: none.
+  ///   Result: void. Errors: std::bad_alloc only in a bound when_all/when_any child, the first
+  ///           time it rebinds (it gets its own copy of the environment its siblings share).
+  ///   Cancellation: none.
   ///   Resumes on: some worker of this pool (the caller's own when already on one), unbound.
   ///   Thread-safety: any thread.
   ///   Example: `co_await pool.schedule();`
   [[nodiscard]] pool_schedule_awaiter schedule() noexcept { return pool_schedule_awaiter(*this); }
   /// Moves the calling chain to worker k and binds it there: every later wake-up of the chain
   /// (timers, yields, wake-ups from other threads) resumes it on k, and no other worker steals it.
-  ///   Result: void. Errors: std::out_of_range (thrown here) when k >= size().
-  ///   Cancellation: none. Resumes on: worker k, and the chain stays bound to it.
+  ///   Result: void. Errors: std::out_of_range (thrown here) when k >= size(); std::bad_alloc in
+  ///           a when_all/when_any child, the first time it rebinds (as schedule()).
+  ///   Cancellation: none. Resumes on: worker k, and the chain stays bound to it; in a
+  ///               when_all/when_any child, only that child's chain (never its siblings).
   ///   Thread-safety: any thread.
   ///   Example: `co_await pool.schedule_on(terminal % pool.size());`
   [[nodiscard]] pool_schedule_on_awaiter schedule_on(std::size_t k);

@@ -87,12 +87,12 @@ free_block* depot_take(std::size_t index) noexcept {
 // State 0: the reaper is not yet constructed on this thread, 1: alive, 2: destroyed (thread
 // exit): frames freed that late go straight to the system.
 struct cache_reaper {
-  cache_reaper() noexcept { detail::frame_cache_state = 1; }
+  cache_reaper() noexcept { detail::frame_cache.state = 1; }
   cache_reaper(const cache_reaper&) = delete;
   cache_reaper& operator=(const cache_reaper&) = delete;
   ~cache_reaper() {
-    detail::frame_cache_state = 2;
-    for (size_class& c : detail::frame_classes) {
+    detail::frame_cache.state = 2;
+    for (size_class& c : detail::frame_cache.classes) {
       free_chain(std::exchange(c.head, nullptr));
       free_chain(std::exchange(c.spill, nullptr));
       c.count = 0;
@@ -105,8 +105,8 @@ thread_local cache_reaper reaper;
 // True when this thread's cache may keep frames (constructing its reaper on first use).
 bool cache_alive() noexcept {
   if (!SHOAL_FRAME_RECYCLING) return false;
-  if (detail::frame_cache_state == 0) (void)&reaper;  // odr-use: constructs it, sets the state
-  return detail::frame_cache_state == 1;
+  if (detail::frame_cache.state == 0) (void)&reaper;  // odr-use: constructs it, sets the state
+  return detail::frame_cache.state == 1;
 }
 
 // The cache of class `index` is full: `frame` joins the spill, which goes to the depot once it
@@ -139,10 +139,10 @@ bool refill(size_class& c, std::size_t index) noexcept {
 // The fast paths: a frame of a cached class taken from, or given back to, this thread's list.
 // The slow paths are functions of their own (cold), so these need no stack frame.
 void* frame_allocate(std::size_t size) {
-  ++detail::frame_stats.allocations;
+  ++detail::frame_cache.stats.allocations;
   const std::size_t index = frame_class_index(size);
   if (index < frame_size_classes) {
-    size_class& c = detail::frame_classes[index];
+    size_class& c = detail::frame_cache.classes[index];
     if (free_block* frame = c.head) {
       c.head = frame->next;
       --c.count;
@@ -158,10 +158,12 @@ void* frame_allocate(std::size_t size) {
 
 void frame_deallocate(void* frame, std::size_t size) noexcept {
   const std::size_t index = frame_class_index(size);
-  if (index < frame_size_classes && detail::frame_cache_state == 1) {
-    size_class& c = detail::frame_classes[index];
+  if (index < frame_size_classes && detail::frame_cache.state == 1) {
+    size_class& c = detail::frame_cache.classes[index];
     if (c.count < detail::frame_class_limits[index]) {
-      c.head = new (frame) free_block{c.head, nullptr};
+      auto* block = new (frame) free_block;  // next_batch: set only when a batch enters the depot
+      block->next = c.head;
+      c.head = block;
       ++c.count;
       return;
     }
@@ -171,16 +173,14 @@ void frame_deallocate(void* frame, std::size_t size) noexcept {
 
 namespace detail {
 
-constinit thread_local std::array<frame_size_class, frame_size_classes> frame_classes{};
-constinit thread_local int frame_cache_state = 0;
-constinit thread_local frame_allocator_stats frame_stats{};
+constinit thread_local frame_thread_cache frame_cache{};
 
 // frame_allocate's way when this thread's list of the class is empty (or the frame is too big):
 // the class's spill, else a batch from the depot, else the system.
 [[gnu::cold, gnu::noinline]] void* frame_allocate_slow(std::size_t size) {
   const std::size_t index = frame_class_index(size);
   if (index < frame_size_classes) {
-    size_class& c = frame_classes[index];  // empty unless this thread's cache is alive
+    size_class& c = frame_cache.classes[index];  // empty unless this thread's cache is alive
     if (refill(c, index)) {
       --c.count;
       return std::exchange(c.head, c.head->next);
@@ -189,7 +189,7 @@ constinit thread_local frame_allocator_stats frame_stats{};
     // reused there for any frame of its class.
     size = frame_class_bytes(index);
   }
-  ++frame_stats.system_allocations;
+  ++frame_cache.stats.system_allocations;
   return ::operator new(size);
 }
 
@@ -198,8 +198,8 @@ constinit thread_local frame_allocator_stats frame_stats{};
 // frame is too big (the system).
 [[gnu::cold, gnu::noinline]] void frame_deallocate_slow(void* frame, std::size_t size) noexcept {
   const std::size_t index = frame_class_index(size);
-  if (index < frame_size_classes && (frame_cache_state == 1 || cache_alive())) {
-    size_class& c = frame_classes[index];
+  if (index < frame_size_classes && (frame_cache.state == 1 || cache_alive())) {
+    size_class& c = frame_cache.classes[index];
     if (c.count < frame_class_limits[index]) {
       c.head = new (frame) free_block{c.head, nullptr};
       ++c.count;
@@ -217,8 +217,8 @@ void* frame_allocate(std::size_t size, std::align_val_t alignment) {
   if (static_cast<std::size_t>(alignment) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
     return frame_allocate(size);
   }
-  ++detail::frame_stats.allocations;
-  ++detail::frame_stats.system_allocations;
+  ++detail::frame_cache.stats.allocations;
+  ++detail::frame_cache.stats.system_allocations;
   return ::operator new(size, alignment);
 }
 
@@ -233,9 +233,9 @@ void frame_deallocate(void* frame, std::size_t size, std::align_val_t alignment)
 bool frame_recycling_enabled() noexcept { return SHOAL_FRAME_RECYCLING != 0; }
 
 frame_allocator_stats this_thread_frame_stats() noexcept {
-  frame_allocator_stats now = detail::frame_stats;
+  frame_allocator_stats now = detail::frame_cache.stats;
   for (std::size_t i = 0; i < frame_size_classes; ++i) {
-    const size_class& c = detail::frame_classes[i];
+    const size_class& c = detail::frame_cache.classes[i];
     now.cached_bytes[i] = (c.count + c.spilled) * frame_class_bytes(i);
   }
   return now;

@@ -5,7 +5,7 @@
 //
 // What: one free list per 64-byte size class (`frame_classes`), with its count, and the spill
 // that gathers frames once the class is full (frame_allocator.cpp moves whole batches of it to
-// the shared depot); `frame_cache_state` says whether this thread's cache is usable (0: not yet
+// the shared depot); `state` says whether this thread's cache is usable (0: not yet
 // set up, 1: alive, 2: the thread is exiting); the counters of frame_allocator_stats.
 //
 // Lifetime: the cache's frames are returned to the system by a reaper in frame_allocator.cpp
@@ -59,11 +59,15 @@ static_assert(frame_cache_bytes_per_class / frame_class_bytes(frame_size_classes
                   frame_batch_frames,
               "every class's share must hold a batch");
 
-// This thread's cache and counters (frame_allocator.cpp). Constant-initialised, trivially
-// destructible: no thread-local guard on the fast path.
-extern constinit thread_local std::array<frame_size_class, frame_size_classes> frame_classes;
-extern constinit thread_local int frame_cache_state;
-extern constinit thread_local frame_allocator_stats frame_stats;
+// This thread's cache and counters (frame_allocator.cpp), one thread-local object so that each
+// fast path computes one thread-local address. Constant-initialised, trivially destructible: no
+// thread-local guard on the fast path.
+struct frame_thread_cache {
+  std::array<frame_size_class, frame_size_classes> classes{};
+  int state = 0;  // 0: not set up yet, 1: alive, 2: the thread is exiting
+  frame_allocator_stats stats{};
+};
+extern constinit thread_local frame_thread_cache frame_cache;
 
 // The paths off the fast one: refill from the spill or the depot, or the system; set the cache
 // up, spill, or free to the system.

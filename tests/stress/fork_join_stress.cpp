@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "shoal/async_event.hpp"
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
 #include "shoal/task_group.hpp"
@@ -253,6 +254,81 @@ TEST(ForkJoinStress, ChildrenOfABoundParentRunOnItsWorker) {
     all.count_down();
   };
   for (int i = 0; i < parents; ++i) p.pool.spawn(parent(static_cast<std::size_t>(i % 2)));
+  all.wait();
+  EXPECT_EQ(strays.load(), 0);
+}
+
+// Moves the awaiting chain to worker k from a frame below the child's own: the binding must
+// hold for the whole chain (the child's frame too), not only for this frame.
+task<> move_chain_to(shoal::thread_pool& pool, std::size_t k) { co_await pool.schedule_on(k); }
+
+// when_all's children share one environment; one that rebinds its chain gets a copy of its own.
+// A sibling waiting meanwhile must still resume on the parent's worker, and the parent too.
+TEST(ForkJoinStress, AChildThatRebindsItsChainLeavesItsSiblingsBoundWhereTheParentIs) {
+  running_pool p(2);
+  constexpr int parents = 200;
+  std::atomic<int> strays{0};
+  std::latch all(parents);
+  auto here = [] { return std::this_thread::get_id(); };
+  auto parent = [&]() -> task<> {
+    co_await p.pool.schedule_on(0);
+    const std::thread::id home = here();
+    shoal::async_event moved;
+    auto rebinder = [&]() -> task<std::thread::id> {
+      co_await move_chain_to(p.pool, 1);
+      co_await shoal::yield();
+      const std::thread::id away = here();
+      moved.set();
+      co_await shoal::yield();
+      if (here() != away) strays.fetch_add(1);
+      co_return away;
+    };
+    auto sibling = [&]() -> task<std::thread::id> {
+      co_await moved.wait();
+      for (int i = 0; i < 3; ++i) {
+        if (here() != home) strays.fetch_add(1);
+        co_await shoal::yield();
+      }
+      co_return here();
+    };
+    auto [away, stayed] = co_await shoal::when_all(rebinder(), sibling());
+    if (away == home || stayed != home || here() != home) strays.fetch_add(1);
+    all.count_down();
+  };
+  for (int i = 0; i < parents; ++i) p.pool.spawn(parent());
+  all.wait();
+  EXPECT_EQ(strays.load(), 0);
+}
+
+// The same on an unbound parent, with every child rebinding (two to each worker) while nested
+// when_alls fork under them: each child ends on its own worker and the results are whole.
+TEST(ForkJoinStress, EveryChildRebindingItsOwnChainKeepsItsOwnWorker) {
+  running_pool p(2);
+  constexpr int parents = 100;
+  std::atomic<int> strays{0};
+  std::latch all(parents);
+  auto child = [&](std::size_t k) -> task<int> {
+    co_await move_chain_to(p.pool, k);
+    const std::thread::id mine = std::this_thread::get_id();
+    auto leaf = [](int v) -> task<int> {
+      co_await shoal::yield();
+      co_return v;
+    };
+    auto [a, b] = co_await shoal::when_all(leaf(1), leaf(2));
+    if (std::this_thread::get_id() != mine) strays.fetch_add(1);
+    co_return a + b;
+  };
+  auto parent = [&]() -> task<> {
+    co_await p.pool.schedule();
+    std::vector<task<int>> children;
+    for (std::size_t i = 0; i < 4; ++i) children.push_back(child(i % 2));
+    const std::vector<int> sums = co_await shoal::when_all(std::move(children));
+    for (int s : sums) {
+      if (s != 3) strays.fetch_add(1);
+    }
+    all.count_down();
+  };
+  for (int i = 0; i < parents; ++i) p.pool.spawn(parent());
   all.wait();
   EXPECT_EQ(strays.load(), 0);
 }

@@ -75,6 +75,29 @@ TEST(WhenAll, ChildrenRunConcurrentlyNotOneAfterAnother) {
   EXPECT_EQ(s.get(), 3);
 }
 
+// The parent runs on its executor, so the first child starts at once, without a trip through
+// the ready queue; the others are posted (and run when it suspends or ends).
+TEST(WhenAll, TheFirstChildRunsInlineAndTheOthersArePosted) {
+  manual_scheduler sched;
+  std::vector<int> ran;
+  auto record = [&ran](int i) -> task<int> {
+    ran.push_back(i);
+    co_return i;
+  };
+  auto body = [&]() -> task<int> {
+    auto [a, b, c] = co_await shoal::when_all(record(0), record(1), record(2));
+    co_return a + b + c;
+  };
+  auto s = sched.spawn(body());
+  ASSERT_TRUE(sched.run_one());  // the body: launches, and runs child 0 to its end
+  EXPECT_EQ(ran, std::vector<int>{0});
+  EXPECT_EQ(sched.ready_count(), 2u) << "children 1 and 2 posted";
+  sched.run_all();
+  ASSERT_TRUE(s.done());
+  EXPECT_EQ(s.get(), 3);
+  EXPECT_EQ(ran.size(), 3u);
+}
+
 TEST(WhenAll, VoidChildrenGiveMonostatePlaceholders) {
   manual_scheduler sched;
   int ran = 0;

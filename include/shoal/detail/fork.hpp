@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// shoal/detail/fork.hpp: starting children as chains of their own, the machinery shared by
-// when_all, when_any and task_group.
+// shoal/detail/fork.hpp: starting children as chains of their own, for task_group.
 //
 // What: a child is a task wrapped in a fork root, a small coroutine that awaits it at the bottom
 // of a new chain and keeps the outcome (a value or an exception) in its own frame until the
@@ -10,9 +9,10 @@
 // itself). A stop reaching the parent reaches every child; stopping the scope reaches only the
 // children. On a pool worker an unbound child goes into the worker's fork deque (newest first
 // for the worker, oldest first for thieves: detail/fork_deque.hpp), elsewhere it is posted.
-// When a child ends, its root calls the scope's end hook, which each join implements: join_all
-// (when_all, when_any) counts children down, completion_queue (task_group) queues them; the hook
+// When a child ends, its root calls the scope's end hook (completion_queue queues it); the hook
 // returns the parent when the parent may go on here at once (detail/fork_handoff.hpp).
+// when_all and when_any children need no root: they are their tasks' frames, sharing one env
+// (detail/join_point.hpp, detail/join_all.hpp).
 //
 // Lifetime: the scope outlives every child it launched; the parent owns each root through a
 // fork_child handle and destroys it after taking its outcome. From the moment a root calls the
@@ -60,15 +60,6 @@ class fork_scope {
     env_.stop = stop_ref(stop_);
   }
 
-  // Makes the children's async backtraces (shoal/async_backtrace.hpp) continue into `parent`,
-  // which must stay suspended while they run (when_all, when_any; not a task_group's body, which
-  // runs alongside its children and would race with their walk).
-  template <class Promise>
-  void trace_through(std::coroutine_handle<Promise> parent) noexcept {
-    parent_frame_ = parent;
-    parent_promise_ = promise_of(parent);
-  }
-
   // Starts `child` as the root of a chain of its own, made ready on `where`; bound there when
   // `where` is pinned (a bound parent's children are bound to the same worker).
   // On a pool worker, an unbound child goes into the worker's fork deque (fork_handoff.hpp),
@@ -79,24 +70,6 @@ class fork_scope {
     auto& promise = child.promise();
     prepare(promise, promise.own_env, promise, index, where);
     return push_forked(where, child.handle());
-  }
-
-  // Readies the task behind `h` as a child without a root of its own: it runs in `env` and
-  // reports its end to `node` from its final suspension (when_all, when_any). `env` and `node`
-  // must stay where they are until it has ended. The caller starts it: launch_task, or a
-  // transfer into it.
-  template <class T>
-  void prepare_task(std::coroutine_handle<task_promise<T>> h, task_env& env, fork_node& node,
-                    std::size_t index, wake_target where) noexcept {
-    h.promise().fork = &node;
-    prepare(h.promise(), env, node, index, where);
-  }
-  // prepare_task, then makes it ready as launch does; true when it went into the fork deque.
-  template <class T>
-  bool launch_task(std::coroutine_handle<task_promise<T>> h, task_env& env, fork_node& node,
-                   std::size_t index, wake_target where) noexcept {
-    prepare_task(h, env, node, index, where);
-    return push_forked(where, h);
   }
 
   // Asks every child launched (and to be launched) to stop. Any thread.
@@ -115,8 +88,6 @@ class fork_scope {
     node.on_end = on_end_;
     node.index = index;
     promise.env = &env;
-    promise.continuation = parent_frame_;  // never resumed: the end hook replaces final transfer
-    promise.parent = parent_promise_;
   }
 
  protected:
@@ -127,8 +98,6 @@ class fork_scope {
   end_hook on_end_;
   lazy_stop stop_;  // every child's env refers to it
   task_env env_;
-  std::coroutine_handle<> parent_frame_;    // for backtraces only
-  promise_base* parent_promise_ = nullptr;  // for backtraces only
 };
 
 // Final suspension of a fork root: report to the scope, then touch nothing (the parent may

@@ -88,11 +88,12 @@ inline bool push_forked(wake_target where, std::coroutine_handle<> h) noexcept {
   return false;
 }
 
-// After children went into this worker's deque: lets an idle worker of the pool come and steal.
-inline void notify_forked() noexcept {
-  fork_support* fs = executor::current()->fork_support();
+// After children went into the deque of this worker (whose fork support is `fs`): lets an idle
+// worker of the pool come and steal.
+inline void notify_forked(const fork_support& fs) noexcept {
   // relaxed: a hint, as for any push onto a running worker's own queue (pool_state.hpp).
-  if (fs->idle->load(std::memory_order_relaxed) != 0) fs->notify(fs->notify_arg);
+  if (fs.idle->load(std::memory_order_relaxed) != 0) fs.notify(fs.notify_arg);
 }
+inline void notify_forked() noexcept { notify_forked(*executor::current()->fork_support()); }
 
 }  // namespace shoal::detail

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// shoal/detail/fork_node.hpp: what a child started by a fork scope (when_all, when_any,
-// task_group) carries to report its end.
+// shoal/detail/fork_node.hpp: what a child started by a task_group carries to report its end.
 //
 // What: the scope that launched it, the hook to call when it ends, its index among its siblings,
-// a link for completion_queue and the exception that escaped it, if any. A when_all/when_any
-// child is the task itself, its node beside it in the join (its promise's `fork` points at it:
-// the task's final suspension reports there instead of transferring to a continuation); a
-// task_group child is a task wrapped in a fork root (shoal/detail/fork.hpp) whose promise is
-// the node.
+// a link for completion_queue and the exception that escaped it, if any. A task_group child is a
+// task wrapped in a fork root (shoal/detail/fork.hpp) whose promise is the node. (A
+// when_all/when_any child carries none of this: its promise points at its join,
+// detail/join_point.hpp.)
 //
 // Lifetime: from the moment `report_end` calls the hook, the child's frame may be destroyed by
 // its parent on another thread: the caller touches nothing of it afterwards (an await_suspend

@@ -2,19 +2,19 @@
 // shoal/detail/join_all.hpp: launch every child, resume the parent when the last one has ended;
 // the part when_all and when_any share.
 //
-// What: join_all is a fork_scope with a countdown of the children still running. On a pool worker
-// with the parent unbound, the launch is work-first: every child but the first goes into the
-// worker's fork deque (detail/fork_deque.hpp), where thieves take the oldest, and the parent
-// transfers straight into the first child; the last child to end goes on into the parent by
-// symmetric transfer (on whichever worker of the pool ran it: detail/fork_handoff.hpp), and a
-// child that ends first goes on into the next child of its worker's deque. Elsewhere (a bound
-// parent, sync_wait's loop, the manual scheduler) every child is posted, the launcher holds a
-// count of its own and gives it up after the launch: if children are still running the parent
-// stays suspended and the last child to end resumes it (on the parent's executor, see
-// detail::wake); if they all ended during the launch, it goes on at once. The first child to fail
-// (when_all) or to end at all (when_any) is recorded and the scope's stop requested, so its
-// siblings are cancelled; they are still awaited. fork_tuple and fork_range hold the children of
-// the variadic and the range forms.
+// What: join_all is a join_point (detail/join_point.hpp: the env, stop and countdown every child
+// shares) that launches the children. A child is its task's frame: the join points its promise
+// at itself and at the shared env, nothing is copied per child. On a pool worker with the parent
+// unbound, the launch is work-first: every child but the first goes into the worker's fork deque
+// (detail/fork_deque.hpp), where thieves take the oldest, and the parent transfers straight into
+// the first child; the last child to end goes on into the parent by symmetric transfer (on
+// whichever worker of the pool ran it: detail/fork_handoff.hpp), and a child that ends first
+// goes on into the next child of its worker's deque. Elsewhere (a bound parent, sync_wait's loop,
+// the manual scheduler) every child is posted, the launcher holds a count of its own and gives it
+// up after the launch: if children are still running the parent stays suspended and the last
+// child to end resumes it (on the parent's executor, see detail::wake); if they all ended during
+// the launch, it goes on at once. fork_tuple and fork_range hold the children of the variadic and
+// the range forms: their tasks, nothing else.
 //
 // Why no wake-up is lost and no frame is touched after it dies: the parent is resumed exactly
 // once, by whoever brings the countdown to zero. The launcher's own count (or, work-first, the
@@ -30,112 +30,96 @@
 #include <coroutine>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
-#include <new>
+#include <exception>
+#include <optional>
 #include <tuple>
 #include <utility>
 #include <variant>
 #include <vector>
 
 #include "shoal/detail/fork.hpp"
-#include "shoal/frame_allocator.hpp"
+#include "shoal/detail/join_point.hpp"
 #include "shoal/task.hpp"
 
 namespace shoal::detail {
 
-class join_all final : public fork_scope {
+class join_all final : public join_point {
  public:
-  enum class stop_on : std::uint8_t { first_failure, first_end };
-  static constexpr std::size_t none = static_cast<std::size_t>(-1);
-
-  explicit join_all(stop_on policy) noexcept : fork_scope(&on_end), policy_(policy) {}
-
-  // The parent is suspending to launch `children`: takes its env and where it resumes. On a pool
-  // worker, with the parent unbound, the launch is work-first (see inline_last).
+  // The parent is suspending to launch `children`: takes its env (with the join's own stop) and
+  // where it resumes. On a pool worker, with the parent unbound, the launch is work-first; when
+  // the parent runs on its target, the first child runs inline (see inline_first).
   template <class Promise>
-  void begin(std::coroutine_handle<Promise> parent, std::size_t children) {
-    target_ = fork_target_of(parent);
-    open(env_copy_of(parent));
-    trace_through(parent);
-    parent_ = parent;
-    inline_first_ = !target_.pinned && target_.where->fork_support() != nullptr;
+  join_all(stop_on policy, std::coroutine_handle<Promise> parent, wake_target target,
+           std::size_t children) noexcept
+      : join_point(policy, target, parent, promise_of(parent), env_of(parent)),
+        forking_(target.pinned ? nullptr : target.where->fork_support()),
+        inline_first_(forking_ != nullptr || target.where == executor::current()) {
     // relaxed: published to the children by the pushes and posts that launch them. The
     // launcher holds a count of its own unless the first child runs inline: that child cannot
     // end before the launch is over, so its count is the launcher's.
     pending_.store(children + (inline_first_ ? 0 : 1), std::memory_order_relaxed);
   }
-  // True: every child but the first goes into this worker's fork deque (the second on top, so
-  // children start left to right), and the parent transfers into the first one at once instead
-  // of posting it (prepare, not launch, for that one).
+  // True: the parent transfers into the first child at once instead of making it ready (prepare,
+  // not launch, for that one); the others are made ready first (push_prepared). Work-first (an
+  // unbound parent on a pool worker): into this worker's fork deque, the second on top, so
+  // children start left to right. Otherwise (a bound parent on its worker, sync_wait's loop, a
+  // test scheduler: this thread is the parent's target) they are posted there in order, and run
+  // when the first one suspends or ends; none can end before the launch is over.
   [[nodiscard]] bool inline_first() const noexcept { return inline_first_; }
-  // Makes the child ready; true when it went into this worker's fork deque.
+  // Makes the task behind `h` a child of this join: it runs in the shared env and reports its
+  // end here (final_transfer) instead of transferring to a continuation. The caller starts it.
   template <class T>
-  bool launch(std::coroutine_handle<task_promise<T>> h, task_env& env, fork_node& node,
-              std::size_t index) noexcept {
-    return fork_scope::launch_task(h, env, node, index, target_);
+  std::coroutine_handle<> prepare(std::coroutine_handle<task_promise<T>> h) noexcept {
+    promise_base& p = h.promise();
+    p.fork = this;
+    p.env = &env_;
+    p.continuation = parent_;  // never resumed: for async backtraces
+    p.parent = parent_promise_;
+    return h;
   }
+  // prepare, then makes it ready on the parent's target; true when it went into the fork deque.
   template <class T>
-  void prepare(std::coroutine_handle<task_promise<T>> h, task_env& env, fork_node& node,
-               std::size_t index) noexcept {
-    fork_scope::prepare_task(h, env, node, index, target_);
+  bool launch(std::coroutine_handle<task_promise<T>> h) noexcept {
+    return push_forked(target_, prepare(h));
   }
-  // Work-first only (inline_last): makes `n` prepared children item(0) .. item(n - 1) ready,
-  // into this worker's fork deque at once when it has room for all, else one by one (posted
-  // once it is full).
+  // True: inline_first on a pool worker with the parent unbound; the other children go into this
+  // worker's fork deque (push_prepared). False with inline_first: they are posted (post).
+  [[nodiscard]] bool work_first() const noexcept { return forking_ != nullptr; }
+  // Work-first only: makes `n` prepared children item(0) .. item(n - 1) ready (item(n - 1) is the
+  // second child), into this worker's fork deque at once when it has room for all, else one by
+  // one (posted once it is full). True when there were any (notify_pushed).
   template <class Item>
-  void push_prepared(std::size_t n, Item item) noexcept {
-    if (executor::current()->fork_support()->deque.push_all(n, item)) return;
-    for (std::size_t i = 0; i < n; ++i) push_forked(target_, item(i));
+  bool push_prepared(std::size_t n, Item item) noexcept {
+    if (!forking_->deque.push_all(n, item)) [[unlikely]] {
+      for (std::size_t i = 0; i < n; ++i) push_forked(target_, item(i));
+    }
+    return n > 0;
   }
+  // inline_first without work_first: makes a prepared child ready on the parent's target.
+  void post(std::coroutine_handle<> h) const noexcept { target_.post(h); }
+  // Work-first only: after children went into the fork deque, wakes an idle worker to steal.
+  void notify_pushed() const noexcept { notify_forked(*forking_); }
   // Gives up the launcher's count. True: the parent stays suspended (the last child resumes it);
   // false: every child has already ended, the parent goes on.
   bool end_launch() noexcept {
-    // acq_rel: pairs with the children's decrements in on_end.
+    // acq_rel: pairs with the children's decrements in child_ended.
     return pending_.fetch_sub(1, std::memory_order_acq_rel) != 1;
   }
 
-  // The child that failed first (first_failure) or ended first (first_end), or `none`.
-  [[nodiscard]] std::size_t first() const noexcept {
-    // relaxed: read after the countdown (acq_rel) has ordered the write.
-    return first_.load(std::memory_order_relaxed);
-  }
+  using join_point::first;
 
  private:
-  static std::coroutine_handle<> on_end(fork_scope& scope, fork_node& child) noexcept {
-    auto& self = static_cast<join_all&>(scope);
-    if (child.error || self.policy_ == stop_on::first_end) self.claim_first(child.index);
-    // Copies first: once the count is given up the parent may resume and destroy `self`.
-    const wake_target target = self.target_;
-    const std::coroutine_handle<> parent = self.parent_;
-    // acq_rel: release publishes this child's outcome; the last decrement acquires all others'.
-    if (self.pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      return continue_parent(target, parent);
-    }
-    return nullptr;
-  }
-  void claim_first(std::size_t index) noexcept {
-    std::size_t expected = none;
-    // relaxed: ordered before the parent's read by the countdown that follows (acq_rel).
-    if (first_.compare_exchange_strong(expected, index, std::memory_order_relaxed)) request_stop();
-  }
-
-  stop_on policy_;
-  bool inline_first_ = false;
-  wake_target target_;
-  std::coroutine_handle<> parent_;
-  std::atomic<std::size_t> pending_{0};
-  std::atomic<std::size_t> first_{none};
+  // Work-first: this worker's fork support (the parent is unbound on a pool worker); else null.
+  fork_support* const forking_;
+  const bool inline_first_;
 };
 
-// One child of when_all / when_any: the task's own frame, started as is (no root around it),
-// with the env it runs in and the node it reports its end to. Movable only before the launch
-// and after the end (the launched frame points at env and node).
+// One child of when_all / when_any: the task's own frame, started as is (no root around it).
 template <class T>
 class join_child {
  public:
   explicit join_child(task<T> t) noexcept : h_(t.release()) {}
-  join_child(join_child&& other) noexcept
-      : h_(std::exchange(other.h_, nullptr)), env_(other.env_), node_(std::move(other.node_)) {}
+  join_child(join_child&& other) noexcept : h_(std::exchange(other.h_, nullptr)) {}
   join_child& operator=(join_child&&) = delete;
   join_child(const join_child&) = delete;
   join_child& operator=(const join_child&) = delete;
@@ -145,35 +129,22 @@ class join_child {
   void destroy() noexcept {
     if (h_) std::exchange(h_, nullptr).destroy();
   }
-
-  bool launch(join_all& join, std::size_t index) noexcept {
-    return join.launch(h_, env_, node_, index);
-  }
-  // Readies the child to be transferred into by the launcher (join_all::inline_first), or pushed
-  // with its siblings (join_all::push_prepared).
-  std::coroutine_handle<> prepare(join_all& join, std::size_t index) noexcept {
-    join.prepare(h_, env_, node_, index);
-    return h_;
-  }
-  [[nodiscard]] std::coroutine_handle<> handle() const noexcept { return h_; }
-  [[nodiscard]] fork_node& node() noexcept { return node_; }
-  [[nodiscard]] const fork_node& node() const noexcept { return node_; }
-
-  // The child's value (moved out), or its exception rethrown. Only after it ended.
-  fork_value_t<T> take() {
-    if constexpr (std::is_void_v<T>) {
-      h_.promise().result().take();
-      return {};
-    } else {
-      return h_.promise().result().take();
-    }
-  }
+  [[nodiscard]] std::coroutine_handle<task_promise<T>> handle() const noexcept { return h_; }
 
  private:
   std::coroutine_handle<task_promise<T>> h_;
-  task_env env_;
-  fork_node node_;
 };
+
+// The value of the ended child behind `h` (moved out), or its exception rethrown.
+template <class T>
+fork_value_t<T> take_child(std::coroutine_handle<task_promise<T>> h) {
+  if constexpr (std::is_void_v<T>) {
+    h.promise().result().take();
+    return {};
+  } else {
+    return h.promise().result().take();
+  }
+}
 
 // The children of when_all(a, b, ...) / when_any(a, b, ...).
 template <class... Ts>
@@ -187,58 +158,85 @@ class fork_tuple {
   explicit fork_tuple(task<Ts>... tasks) : children_(join_child<Ts>(std::move(tasks))...) {}
 
   [[nodiscard]] static constexpr std::size_t size() noexcept { return sizeof...(Ts); }
-  void launch_all(join_all& join) noexcept { launch_all(join, indices{}); }
-  // Work-first launch: readies every child, pushes children n-1 .. 1 onto the fork deque (so
-  // the worker takes child 1 next, and children start left to right as when posted) and returns
-  // child 0, to be transferred into. True in *pushed when some went into the deque.
-  std::coroutine_handle<> launch_all_but_first(join_all& join, bool* pushed) noexcept {
-    return launch_all_but_first(join, pushed, indices{});
+  void launch_all(join_all& join) noexcept {
+    std::apply([&join](auto&... child) { (join.launch(child.handle()), ...); }, children_);
   }
-  [[nodiscard]] const fork_node& node(std::size_t i) const noexcept { return *nodes(indices{})[i]; }
+  // Launch with the first child inline (join_all::inline_first): readies every child, makes
+  // children 1 .. n-1 ready (push_prepared: the worker takes child 1 next, and children start
+  // left to right) and returns child 0, to be transferred into. True in *pushed when some went
+  // into the fork deque.
+  [[gnu::always_inline]] std::coroutine_handle<> launch_all_but_first(join_all& join,
+                                                                      bool* pushed) noexcept {
+    if constexpr (sizeof...(Ts) == 0) {
+      return nullptr;  // never called: when_all() is ready at once
+    } else {
+      const std::array<std::coroutine_handle<>, sizeof...(Ts)> handles = std::apply(
+          [&join](auto&... child) {
+            return std::array<std::coroutine_handle<>, sizeof...(Ts)>{
+                join.prepare(child.handle())...};
+          },
+          children_);
+      constexpr std::size_t rest = sizeof...(Ts) - 1;
+      if constexpr (rest > 0) {
+        if (join.work_first()) [[likely]] {
+          *pushed =
+              join.push_prepared(rest, [&handles](std::size_t i) { return handles[rest - i]; });
+        } else {
+          post_rest(join);
+        }
+      }
+      return handles[0];
+    }
+  }
+  // The position of the child whose frame is at `frame`.
+  [[nodiscard]] std::size_t index_of(const void* frame) const noexcept {
+    return index_of(frame, indices{});
+  }
+  // The exception child i ended with, or null.
+  [[nodiscard]] std::exception_ptr error(std::size_t i) const noexcept {
+    return error(i, indices{});
+  }
   void destroy_all() noexcept {
     std::apply([](auto&... child) { (child.destroy(), ...); }, children_);
   }
   // Every child's value, in order. Only when none failed.
-  values take_all() { return take_all(indices{}); }
+  values take_all() {
+    return std::apply([](auto&... child) { return values(take_child(child.handle())...); },
+                      children_);
+  }
   // Child i's value, as the i-th alternative.
   one_value take_one(std::size_t i) { return take_one(i, indices{}); }
 
  private:
   using indices = std::index_sequence_for<Ts...>;
 
-  template <std::size_t... I>
-  void launch_all(join_all& join, std::index_sequence<I...>) noexcept {
-    (std::get<I>(children_).launch(join, I), ...);
+  // Posts every prepared child but the first, in order.
+  [[gnu::noinline]] void post_rest(join_all& join) noexcept {
+    std::apply([&join](auto& /*first*/, auto&... rest) { (join.post(rest.handle()), ...); },
+               children_);
   }
   template <std::size_t... I>
-  std::coroutine_handle<> launch_all_but_first(join_all& join, bool* pushed,
-                                               std::index_sequence<I...>) noexcept {
-    if constexpr (sizeof...(Ts) == 0) {
-      return nullptr;  // never called: when_all() is ready at once
-    } else {
-      const std::array<std::coroutine_handle<>, sizeof...(Ts)> handles{
-          std::get<I>(children_).prepare(join, I)...};
-      constexpr std::size_t rest = sizeof...(Ts) - 1;
-      if constexpr (rest > 0) {
-        join.push_prepared(rest, [&handles](std::size_t i) { return handles[rest - i]; });
-      }
-      *pushed = rest > 0;
-      return handles[0];
-    }
+  std::size_t index_of([[maybe_unused]] const void* frame,
+                       std::index_sequence<I...>) const noexcept {
+    std::size_t found = 0;
+    static_cast<void>(
+        ((std::get<I>(children_).handle().address() == frame ? (found = I, true) : false) || ...));
+    return found;
   }
   template <std::size_t... I>
-  std::array<const fork_node*, sizeof...(Ts)> nodes(std::index_sequence<I...>) const noexcept {
-    return {&std::get<I>(children_).node()...};
-  }
-  template <std::size_t... I>
-  values take_all(std::index_sequence<I...>) {
-    return values(std::get<I>(children_).take()...);
+  std::exception_ptr error([[maybe_unused]] std::size_t i,
+                           std::index_sequence<I...>) const noexcept {
+    std::exception_ptr e;
+    static_cast<void>((
+        (i == I ? (e = std::get<I>(children_).handle().promise().result().error(), true) : false) ||
+        ...));
+    return e;
   }
   template <std::size_t... I>
   one_value take_one(std::size_t i, std::index_sequence<I...>) {
     using taker = one_value (*)(fork_tuple&);
     static constexpr std::array<taker, sizeof...(Ts)> takers{[](fork_tuple& self) {
-      return one_value(std::in_place_index<I>, std::get<I>(self.children_).take());
+      return one_value(std::in_place_index<I>, take_child(std::get<I>(self.children_).handle()));
     }...};
     return takers[i](*this);
   }
@@ -246,53 +244,8 @@ class fork_tuple {
   std::tuple<join_child<Ts>...> children_;
 };
 
-// A block of `size` E's from the frame allocator (shoal/frame_allocator.hpp: recycled per
-// thread, so a when_all of a vector costs no system allocation in steady state), each made from
-// one element of a range by E's constructor, destroyed in reverse order with the block.
-template <class E>
-class frame_array {
- public:
-  template <class Range>
-  frame_array(std::in_place_t /*tag*/, Range& from)
-      : size_(std::size(from)),
-        items_(static_cast<E*>(size_ == 0 ? nullptr : frame_allocate(bytes()))) {
-    std::size_t made = 0;
-    try {
-      for (auto& x : from) {
-        new (items_ + made) E(std::move(x));
-        ++made;
-      }
-    } catch (...) {
-      destroy(made);
-      throw;
-    }
-  }
-  frame_array(frame_array&& other) noexcept
-      : size_(std::exchange(other.size_, 0)), items_(std::exchange(other.items_, nullptr)) {}
-  frame_array(const frame_array&) = delete;
-  frame_array& operator=(const frame_array&) = delete;
-  frame_array& operator=(frame_array&&) = delete;
-  ~frame_array() { destroy(size_); }
-
-  [[nodiscard]] std::size_t size() const noexcept { return size_; }
-  E& operator[](std::size_t i) noexcept { return items_[i]; }
-  const E& operator[](std::size_t i) const noexcept { return items_[i]; }
-  E* begin() noexcept { return items_; }
-  E* end() noexcept { return items_ + size_; }
-
- private:
-  [[nodiscard]] std::size_t bytes() const noexcept { return size_ * sizeof(E); }
-  void destroy(std::size_t made) noexcept {
-    while (made > 0) items_[--made].~E();
-    if (items_ != nullptr) frame_deallocate(items_, bytes());
-  }
-
-  std::size_t size_;
-  E* items_;
-};
-
-// The children of when_all(vector) / when_any(vector): one block of join_child from the frame
-// allocator; the vector's tasks are moved into it.
+// The children of when_all(vector) / when_any(vector): the vector of tasks itself (moved in: no
+// allocation), each task still owning its frame.
 template <class T>
 class fork_range {
  public:
@@ -301,35 +254,47 @@ class fork_range {
 
   static_assert(!std::is_reference_v<T>,
                 "shoal: children of when_all/when_any return values, not references");
-  explicit fork_range(std::vector<task<T>> tasks) : children_(std::in_place, tasks) {}
+  explicit fork_range(std::vector<task<T>> tasks) noexcept : tasks_(std::move(tasks)) {}
 
-  [[nodiscard]] std::size_t size() const noexcept { return children_.size(); }
+  [[nodiscard]] std::size_t size() const noexcept { return tasks_.size(); }
   void launch_all(join_all& join) noexcept {
-    for (std::size_t i = 0; i < children_.size(); ++i) children_[i].launch(join, i);
+    for (const task<T>& t : tasks_) join.launch(frame_of(t));
   }
   std::coroutine_handle<> launch_all_but_first(join_all& join, bool* pushed) noexcept {
-    const std::size_t rest = children_.size() - 1;
-    for (std::size_t i = 0; i <= rest; ++i) children_[i].prepare(join, i);
-    join.push_prepared(rest, [this, rest](std::size_t i) { return children_[rest - i].handle(); });
-    *pushed = rest > 0;
-    return children_[0].handle();
+    const std::size_t rest = tasks_.size() - 1;
+    for (const task<T>& t : tasks_) join.prepare(frame_of(t));
+    if (join.work_first()) [[likely]] {
+      *pushed = join.push_prepared(
+          rest, [this, rest](std::size_t i) { return frame_of(tasks_[rest - i]); });
+    } else {
+      for (std::size_t i = 1; i <= rest; ++i) join.post(frame_of(tasks_[i]));
+    }
+    return frame_of(tasks_[0]);
   }
-  [[nodiscard]] const fork_node& node(std::size_t i) const noexcept { return children_[i].node(); }
-  void destroy_all() noexcept {
-    for (join_child<T>& child : children_) child.destroy();
+  [[nodiscard]] std::size_t index_of(const void* frame) const noexcept {
+    std::size_t i = 0;
+    while (frame_of(tasks_[i]).address() != frame) ++i;
+    return i;
   }
+  [[nodiscard]] std::exception_ptr error(std::size_t i) const noexcept {
+    return frame_of(tasks_[i]).promise().result().error();
+  }
+  void destroy_all() noexcept { tasks_.clear(); }
   values take_all() {
     if constexpr (!std::is_void_v<T>) {
       std::vector<T> out;
-      out.reserve(children_.size());
-      for (join_child<T>& child : children_) out.push_back(child.take());
+      out.reserve(tasks_.size());
+      for (const task<T>& t : tasks_) out.push_back(take_child(frame_of(t)));
       return out;
     }
   }
-  one_value take_one(std::size_t i) { return children_[i].take(); }
+  one_value take_one(std::size_t i) { return take_child(frame_of(tasks_[i])); }
 
  private:
-  frame_array<join_child<T>> children_;
+  static std::coroutine_handle<task_promise<T>> frame_of(const task<T>& t) noexcept {
+    return task_access::handle(t);
+  }
+  std::vector<task<T>> tasks_;
 };
 
 // The ended children, handed to await_resume: their frames are destroyed when it goes, after their
@@ -355,25 +320,26 @@ template <class Children>
 class join_all_awaiter {
  public:
   join_all_awaiter(Children& children, join_all::stop_on policy) noexcept
-      : children_(children), join_(policy) {}
+      : children_(children), policy_(policy) {}
   join_all_awaiter(const join_all_awaiter&) = delete;
   join_all_awaiter& operator=(const join_all_awaiter&) = delete;
 
   bool await_ready() const noexcept { return children_.size() == 0; }
-  // Work-first on a pool worker: every child but the first into the worker's fork deque, then
-  // straight into the first one; elsewhere every child posted, and the parent goes on at once if
-  // they all ended during the launch. Nothing of the awaiter is touched after the transfer.
+  // When the parent runs on its target (join_all::inline_first): every child but the first made
+  // ready (work-first on a pool worker: into the worker's fork deque), then straight into the
+  // first one. Elsewhere every child posted, and the parent goes on at once if they all ended
+  // during the launch. Nothing of the awaiter is touched after the transfer.
   template <class Promise>
   std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> parent) {
-    join_.begin(parent, children_.size());
-    if (join_.inline_first()) {
+    join_all& join = join_.emplace(policy_, parent, fork_target_of(parent), children_.size());
+    if (join.inline_first()) {
       bool pushed = false;
-      const std::coroutine_handle<> first = children_.launch_all_but_first(join_, &pushed);
-      if (pushed) notify_forked();
+      const std::coroutine_handle<> first = children_.launch_all_but_first(join, &pushed);
+      if (pushed) join.notify_pushed();
       return transfer(first);
     }
-    children_.launch_all(join_);
-    if (join_.end_launch()) return std::noop_coroutine();
+    children_.launch_all(join);
+    if (join.end_launch()) return std::noop_coroutine();
     return transfer(parent);  // every child ended during the launch (through the resume loop)
   }
 
@@ -382,11 +348,19 @@ class join_all_awaiter {
 
   // The ended children, destroyed when the result goes.
   ended_children<Children> end_children() noexcept { return ended_children<Children>(children_); }
-  [[nodiscard]] std::size_t first() const noexcept { return join_.first(); }
+  // The position of the child that failed first (when_all) or ended first (when_any), or
+  // none.
+  [[nodiscard]] std::size_t first() const noexcept {
+    const void* frame = join_ ? join_->first() : nullptr;  // no join: no child (ready at once)
+    return frame == nullptr ? none : children_.index_of(frame);
+  }
+
+  static constexpr std::size_t none = static_cast<std::size_t>(-1);
 
  private:
   Children& children_;
-  join_all join_;
+  join_all::stop_on policy_;
+  std::optional<join_all> join_;  // made when the parent suspends, in one go
 };
 
 // What when_all / when_any return: holds the children until awaited (once, as an rvalue).

@@ -32,9 +32,15 @@ namespace shoal::detail {
 class lazy_stop {
  public:
   lazy_stop() noexcept = default;
+  explicit lazy_stop(stop_ref parent) noexcept : parent_(parent) {}
   lazy_stop(const lazy_stop&) = delete;
   lazy_stop& operator=(const lazy_stop&) = delete;
-  ~lazy_stop() { delete made_.load(std::memory_order_acquire); }
+  ~lazy_stop() {
+    // acquire: pairs with make's CAS.
+    if (made_.load(std::memory_order_acquire) != nullptr) [[unlikely]] {
+      free_made();
+    }
+  }
 
   // Before any child runs under it: whose stop this one follows.
   void follow(stop_ref parent) noexcept { parent_ = parent; }
@@ -66,6 +72,9 @@ class lazy_stop {
     std::optional<std::stop_callback<forward>> link;  // parent's token -> source
   };
 
+  [[gnu::cold, gnu::noinline]] void free_made() noexcept {
+    delete made_.load(std::memory_order_relaxed);
+  }
   made* make() const {  // std::bad_alloc (see the header)
     auto fresh = std::make_unique<made>();
     if (parent_.stop_possible()) fresh->link.emplace(parent_.token(), forward{&fresh->source});

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "shoal/detail/join_point.hpp"
 #include "shoal/detail/task_env.hpp"
 
 namespace shoal {
@@ -48,9 +49,10 @@ class subpool_waiter {
   subpool_waiter(subpool& owner, priority p) noexcept : owner_(&owner), priority_(p) {}
 
   bool await_ready() const noexcept { return false; }
+  // std::bad_alloc (before suspending) when a bound when_all child unbinds: its private env.
   template <class Promise>
-  void await_suspend(std::coroutine_handle<Promise> h) noexcept {
-    if (task_env* env = env_of(h)) env->home = nullptr;  // a subpool job runs unbound
+  void await_suspend(std::coroutine_handle<Promise> h) {
+    rebind_chain(h, nullptr);  // a subpool job runs unbound
     h_ = h;
     enter();
   }

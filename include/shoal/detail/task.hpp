@@ -20,7 +20,7 @@
 
 #include "shoal/detail/env_awaiter.hpp"
 #include "shoal/detail/fork_handoff.hpp"
-#include "shoal/detail/fork_node.hpp"
+#include "shoal/detail/join_point.hpp"
 #include "shoal/detail/task_env.hpp"
 #include "shoal/detail/transfer.hpp"
 #include "shoal/frame_allocator.hpp"
@@ -74,58 +74,84 @@ struct frame_allocated {
   frame_allocated() = default;
 };
 
-// The outcome of a coroutine: nothing yet, a value, or an exception.
+// The outcome of a coroutine: nothing yet, a value, or an exception. A tagged union rather than
+// std::variant: setting and destroying it are a store and a test on the paths every task takes.
 template <class T>
 class task_result {
   using stored =
       std::conditional_t<std::is_reference_v<T>, std::add_pointer_t<std::remove_reference_t<T>>, T>;
+  enum class state : unsigned char { empty, value, error };
 
  public:
+  task_result() noexcept {}  // NOLINT(modernize-use-equals-default): the union stays unset
+  task_result(const task_result&) = delete;
+  task_result& operator=(const task_result&) = delete;
+  ~task_result() { clear(); }
+
   template <class U>
   void set_value(U&& value) {
-    if constexpr (std::is_reference_v<T>) {
-      state_.template emplace<1>(std::addressof(value));
-    } else {
-      state_.template emplace<1>(std::forward<U>(value));
+    if (state_ != state::empty) [[unlikely]] {
+      clear();
     }
+    if constexpr (std::is_reference_v<T>) {
+      ::new (static_cast<void*>(std::addressof(value_))) stored(std::addressof(value));
+    } else {
+      ::new (static_cast<void*>(std::addressof(value_))) stored(std::forward<U>(value));
+    }
+    state_ = state::value;
   }
-  void set_exception(std::exception_ptr e) noexcept { state_.template emplace<2>(std::move(e)); }
+  void set_exception(std::exception_ptr e) noexcept {
+    clear();
+    ::new (static_cast<void*>(std::addressof(error_))) std::exception_ptr(std::move(e));
+    state_ = state::error;
+  }
   // The stored exception, or null.
-  [[nodiscard]] std::exception_ptr error() const noexcept {
-    return failed() ? *std::get_if<2>(&state_) : nullptr;
-  }
-  [[nodiscard]] bool failed() const noexcept { return state_.index() == 2; }
+  [[nodiscard]] std::exception_ptr error() const noexcept { return failed() ? error_ : nullptr; }
+  [[nodiscard]] bool failed() const noexcept { return state_ == state::error; }
 
   // Rethrows a stored exception; otherwise returns the value (moved out for rvalue access).
   T take() {
     rethrow_if_failed();
     if constexpr (std::is_reference_v<T>) {
-      return static_cast<T>(**std::get_if<1>(&state_));
+      return static_cast<T>(*value_);
     } else {
-      return std::move(*std::get_if<1>(&state_));  // index 1: checked by rethrow_if_failed
+      return std::move(value_);  // a value: checked by rethrow_if_failed
     }
   }
   std::add_lvalue_reference_t<T> get() {
     rethrow_if_failed();
     if constexpr (std::is_reference_v<T>) {
-      return **std::get_if<1>(&state_);
+      return *value_;
     } else {
-      return *std::get_if<1>(&state_);
+      return value_;
     }
   }
 
  private:
+  void clear() noexcept {
+    if (state_ == state::value) {
+      value_.~stored();
+    } else if (state_ == state::error) {
+      error_.~exception_ptr();
+    }
+    state_ = state::empty;
+  }
   // Rethrows a stored exception; throws std::logic_error when there is no outcome at all.
   void rethrow_if_failed() const {
-    if (state_.index() != 1) [[unlikely]] {
+    if (state_ != state::value) [[unlikely]] {
       throw_outcome();
     }
   }
   [[noreturn, gnu::cold, gnu::noinline]] void throw_outcome() const {
-    if (failed()) std::rethrow_exception(*std::get_if<2>(&state_));
+    if (failed()) std::rethrow_exception(error_);
     throw std::logic_error("shoal: the result of a task that has not completed");
   }
-  std::variant<std::monostate, stored, std::exception_ptr> state_;
+
+  union {
+    stored value_;
+    std::exception_ptr error_;
+  };
+  state state_ = state::empty;
 };
 
 template <>
@@ -153,9 +179,8 @@ struct final_transfer {
   std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> self) noexcept {
     auto& promise = self.promise();
     if (promise.fork != nullptr) {
-      fork_node& node = *promise.fork;
-      if (promise.result().failed()) node.error = promise.result().error();
-      std::coroutine_handle<> next = report_end(node);
+      std::coroutine_handle<> next =
+          promise.fork->child_ended(self.address(), promise.result().failed());
       if (!next) next = next_forked();
       return transfer(next);
     }
@@ -213,6 +238,15 @@ class task_promise<void> final : public task_promise_common<void>,
  public:
   task<void> get_return_object() noexcept;
   void return_void() const noexcept {}
+};
+
+// For launchers that start a task while it stays owned by its task object (when_all of a vector):
+// its frame.
+struct task_access {
+  template <class Task>
+  static auto handle(const Task& t) noexcept {
+    return t.h_;
+  }
 };
 
 // Starts the awaited task and transfers into it; the task's result is the await's result.

@@ -25,7 +25,7 @@
 
 namespace shoal::detail {
 
-struct fork_node;
+class join_point;
 
 // One coroutine-local value bound by a frame of the chain: `key` is the address of the
 // coroutine_local declaration, `value` points into the binding frame, `next` is the binding it
@@ -40,6 +40,22 @@ struct task_env {
   executor* home = nullptr;               // non-null: the chain is bound here, resumes here
   stop_ref stop;                          // stop_possible() false: nothing can stop the chain
   const local_binding* locals = nullptr;  // innermost binding first; null: none bound
+  // True for the env every child of one when_all/when_any shares (detail/join_point.hpp): it is
+  // never written while they run; a child that rebinds its chain (schedule_on) first gets a
+  // private copy (writable_env). A copy of an env is never shared.
+  bool fork_shared = false;
+
+  task_env() noexcept = default;
+  task_env(const task_env& other) noexcept
+      : home(other.home), stop(other.stop), locals(other.locals) {}
+  task_env& operator=(const task_env& other) noexcept {
+    home = other.home;
+    stop = other.stop;
+    locals = other.locals;
+    fork_shared = false;
+    return *this;
+  }
+  ~task_env() = default;
 };
 
 // The env of the shoal coroutine running on this thread, or nullptr. Set each time a shoal task
@@ -55,8 +71,8 @@ struct promise_base {
   task_env* env = nullptr;
   promise_base* parent = nullptr;
   // Non-null for a task started directly as a when_all/when_any child: its final suspension
-  // reports to this node (shoal/detail/fork_node.hpp) instead of resuming `continuation`.
-  fork_node* fork = nullptr;
+  // reports to this join (shoal/detail/join_point.hpp) instead of resuming `continuation`.
+  join_point* fork = nullptr;
 };
 
 // The environment of an awaiting coroutine, or nullptr for coroutine types that are not shoal's.

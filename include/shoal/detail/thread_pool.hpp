@@ -5,6 +5,7 @@
 #include <coroutine>
 #include <cstddef>
 
+#include "shoal/detail/join_point.hpp"
 #include "shoal/detail/task_env.hpp"
 #include "shoal/executor.hpp"
 
@@ -49,9 +50,10 @@ class pool_schedule_awaiter {
  public:
   explicit pool_schedule_awaiter(thread_pool& pool) noexcept : pool_(&pool) {}
   bool await_ready() const noexcept { return false; }
+  // std::bad_alloc (before suspending) when a when_all child unbinds: its private env.
   template <class Promise>
-  void await_suspend(std::coroutine_handle<Promise> h) noexcept {
-    if (task_env* env = env_of(h)) env->home = nullptr;
+  void await_suspend(std::coroutine_handle<Promise> h) {
+    rebind_chain(h, nullptr);
     pool_post(*pool_, h);
   }
   void await_resume() const noexcept {}
@@ -64,9 +66,10 @@ class pool_schedule_on_awaiter {
  public:
   explicit pool_schedule_on_awaiter(executor& worker) noexcept : worker_(&worker) {}
   bool await_ready() const noexcept { return false; }
+  // std::bad_alloc (before suspending) when a when_all child rebinds: its private env.
   template <class Promise>
-  void await_suspend(std::coroutine_handle<Promise> h) noexcept {
-    if (task_env* env = env_of(h)) env->home = worker_;
+  void await_suspend(std::coroutine_handle<Promise> h) {
+    rebind_chain(h, worker_);
     worker_->post(h, true);
   }
   void await_resume() const noexcept {}

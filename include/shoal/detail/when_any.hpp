@@ -42,8 +42,8 @@ class when_any_awaiter final : public join_all_awaiter<Children> {
   auto await_resume() {
     const ended_children<Children> ended = this->end_children();
     const std::size_t winner = this->first();
-    if (winner == join_all::none) throw std::invalid_argument("shoal: when_any of no tasks");
-    if (ended->node(winner).error) std::rethrow_exception(ended->node(winner).error);
+    if (winner == this->none) throw std::invalid_argument("shoal: when_any of no tasks");
+    if (const std::exception_ptr error = ended->error(winner)) std::rethrow_exception(error);
     return winner_of(*ended, winner);
   }
 };
