@@ -11,6 +11,9 @@
 //
 // Target syntax: `sim:` followed by comma-separated key=value settings:
 //   latency=DURATION  required; an integer with a unit: us, ms or s (0 answers at once).
+//   capacity=N        optional; transactions per second the simulated database serves (an
+//                     integer, 1 to 10^9): beyond it they queue on one shared server and their
+//                     latency grows (server_clock.hpp). Default: unlimited.
 // Anything else is refused by parse_target with a message naming what was wrong.
 //
 // The simulated database has as many warehouses as database_options::warehouses (the run's
@@ -42,6 +45,7 @@ inline constexpr std::string_view prefix = "sim:";
 
 struct settings {
   std::chrono::nanoseconds latency{0};  // per round trip
+  std::int64_t capacity = 0;            // transactions per second; 0: unlimited
 };
 
 // True when `target` names the simulated database (starts with "sim:").
@@ -50,7 +54,7 @@ struct settings {
 // The settings of a sim: target, or what is wrong with it (naming the setting).
 [[nodiscard]] std::variant<settings, std::string> parse_target(std::string_view target);
 
-// The target in its canonical form, e.g. "sim:latency=5ms".
+// The target in its canonical form, e.g. "sim:latency=5ms" or "sim:latency=5ms,capacity=500".
 [[nodiscard]] std::string canonical(const settings& s);
 
 shoal::task<open_result> open(const database_options& options);

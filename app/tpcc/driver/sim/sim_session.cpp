@@ -2,6 +2,8 @@
 // A simulated session (sim_session.hpp).
 #include "driver/sim/sim_session.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <utility>
 
 #include "shoal/sleep.hpp"
@@ -27,10 +29,13 @@ call one_call(const statement& stmt, std::vector<value> params) {
 
 }  // namespace
 
-shoal::task<outcome> sim_session::round_trip() {
+shoal::task<outcome> sim_session::round_trip(bool ends_transaction) {
   if (shoal::current_stop_token().stop_requested()) co_return cancelled();
   round_trips_.fetch_add(1, std::memory_order_relaxed);  // read by round_trips(): a counter only
-  const bool slept = co_await shoal::sleep_for(latency_);
+  const auto now = std::chrono::steady_clock::now();
+  auto answered = now + latency_;
+  if (ends_transaction && server_) answered = std::max(answered, server_->take(now));
+  const bool slept = co_await shoal::sleep_until(answered);
   if (!slept) co_return cancelled();
   co_return outcome::success();
 }
@@ -50,7 +55,7 @@ shoal::task<statement_result> sim_session::execute(const statement& stmt,
 
 shoal::task<std::vector<statement_result>> sim_session::execute_batch(std::span<const call> calls,
                                                                       then after) {
-  const outcome trip = co_await round_trip();
+  const outcome trip = co_await round_trip(after == then::commit);
   std::vector<statement_result> results;
   results.reserve(calls.size() + 1);
   outcome failure = trip;
@@ -69,12 +74,12 @@ shoal::task<outcome> sim_session::copy(const bulk_rows& rows) {
 }
 
 shoal::task<outcome> sim_session::commit() {
-  const outcome trip = co_await round_trip();
+  const outcome trip = co_await round_trip(true);
   co_return trip;
 }
 
 shoal::task<outcome> sim_session::rollback() {
-  const outcome trip = co_await round_trip();
+  const outcome trip = co_await round_trip(true);
   co_return trip;
 }
 

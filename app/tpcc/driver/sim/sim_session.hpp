@@ -6,7 +6,9 @@
 // the simulated answers (answers.hpp). Round trips are counted as PostgreSQL pipelines them:
 // begin() is sent with the first statements (no round trip of its own); execute() is one;
 // execute_batch() is one for all its calls and its commit; commit() and rollback() are one
-// each. copy() is refused (the simulated database is never loaded).
+// each. copy() is refused (the simulated database is never loaded). With a server (capacity=N:
+// server_clock.hpp), a transaction's end (commit(), rollback(), a batch ending in its commit)
+// also waits for its slot on that shared server.
 //
 // Cancellation (the chain's stop token): a call not started returns failed "cancelled" at
 // once; a call waiting out its latency wakes promptly and returns failed "cancelled". The
@@ -18,19 +20,23 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "driver/session.hpp"
 #include "driver/sim/answers.hpp"
+#include "driver/sim/server_clock.hpp"
 #include "shoal/task.hpp"
 
 namespace tpcc::driver::sim {
 
 class sim_session final : public session {
  public:
-  sim_session(std::chrono::nanoseconds latency, world w, std::uint64_t seed) noexcept
-      : latency_(latency), world_(w), draws_(seed) {}
+  // `server`: the database's shared server (capacity=N), or null (unlimited).
+  sim_session(std::chrono::nanoseconds latency, world w, std::uint64_t seed,
+              std::shared_ptr<server_clock> server = nullptr) noexcept
+      : latency_(latency), world_(w), draws_(seed), server_(std::move(server)) {}
 
   shoal::task<outcome> begin() override;
   shoal::task<statement_result> execute(const statement& stmt, std::vector<value> params) override;
@@ -44,12 +50,14 @@ class sim_session final : public session {
   [[nodiscard]] bool healthy() const noexcept override { return true; }
 
  private:
-  // Waits out one round trip's latency: ok, or failed "cancelled".
-  shoal::task<outcome> round_trip();
+  // Waits out one round trip's latency (and, ending a transaction, its slot on the server):
+  // ok, or failed "cancelled".
+  shoal::task<outcome> round_trip(bool ends_transaction = false);
 
   std::chrono::nanoseconds latency_;
   world world_;
   draws draws_;
+  std::shared_ptr<server_clock> server_;
   std::atomic<std::uint64_t> round_trips_{0};
 };
 
