@@ -43,7 +43,8 @@ std::optional<std::string> rate_fits(const config& c) {
         "--rate replaces the keying and think times: it cannot be combined with --no-wait or "
         "--wait-scale");
   }
-  const std::int64_t warehouses = c.warehouses != 0 ? c.warehouses : (c.cmd == command::all ? 2 : 0);
+  const std::int64_t warehouses =
+      c.warehouses != 0 ? c.warehouses : (c.cmd == command::all ? 2 : 0);
   const std::int64_t terminals = warehouses / c.shard_count * c.terminals;
   if (warehouses == 0 || c.rate_tpm <= static_cast<double>(terminals) * max_rate_per_terminal) {
     return std::nullopt;

@@ -408,9 +408,7 @@ stats::error_list errors(const at& doc) {
   return out;
 }
 
-stats::backlog backlog(const at& b) {
-  return {b["behind"].count(), b["oldest_seconds"].bounded()};
-}
+stats::backlog backlog(const at& b) { return {b["behind"].count(), b["oldest_seconds"].bounded()}; }
 
 stats::pace_totals pacing(const at& p) {
   stats::pace_totals t;

@@ -32,9 +32,8 @@ double achieved_tpm(const run::run_result& r) {
 
 std::string rate_mode_text(const run::run_result& r) {
   if (!r.paced()) return {};
-  return format(
-      "NOT TPC-C: --rate %.0f tpm (Poisson arrivals instead of keying and think times)",
-      r.config.rate_tpm);
+  return format("NOT TPC-C: --rate %.0f tpm (Poisson arrivals instead of keying and think times)",
+                r.config.rate_tpm);
 }
 
 std::string rate_outcome_text(const run::run_result& r) {

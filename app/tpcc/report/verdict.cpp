@@ -86,8 +86,9 @@ verdict_item efficiency_item(const run::run_result& r) {
   i.informational = true;
   i.pass = true;
   i.required = "informational (the spec sets no minimum)";
-  i.measured = r.wait_scale > 0 && !r.paced() && r.measured_seconds > 0 ? format("%.1f %%", efficiency(r) * 100.0)
-                                                          : std::string("n/a");
+  i.measured = r.wait_scale > 0 && !r.paced() && r.measured_seconds > 0
+                   ? format("%.1f %%", efficiency(r) * 100.0)
+                   : std::string("n/a");
   return i;
 }
 

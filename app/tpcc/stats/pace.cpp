@@ -27,12 +27,11 @@ backlog copy_backlog(const std::atomic<std::uint64_t>& behind,
 }  // namespace
 
 bool pace_totals::grew() const noexcept {
-  const double noise = std::max(1.0, 0.05 * window_seconds);
+  const double noise = std::max(1.0, 0.01 * window_seconds);
   return at_end.oldest_seconds > at_start.oldest_seconds + noise;
 }
 
-pace_recorder::pace_recorder(clock::time_point window_start,
-                             clock::time_point window_end) noexcept
+pace_recorder::pace_recorder(clock::time_point window_start, clock::time_point window_end) noexcept
     : start_(window_start), end_(window_end.time_since_epoch().count()) {}
 
 clock::time_point pace_recorder::window_end() const noexcept {

@@ -28,14 +28,15 @@ struct backlog {
 };
 
 struct pace_totals {
-  double offered_tpm = 0;         // as asked (--rate)
-  double window_seconds = 0;      // the window the counts below are of
-  std::uint64_t intended = 0;     // intended starts inside the window
-  std::uint64_t began = 0;        // of them, begun (late or not)
-  double max_lag_seconds = 0;     // of them, the longest wait to begin
-  backlog at_start, at_end;       // at the window's start and end
+  double offered_tpm = 0;      // as asked (--rate)
+  double window_seconds = 0;   // the window the counts below are of
+  std::uint64_t intended = 0;  // intended starts inside the window
+  std::uint64_t began = 0;     // of them, begun (late or not)
+  double max_lag_seconds = 0;  // of them, the longest wait to begin
+  backlog at_start, at_end;    // at the window's start and end
   /// The backlog grew over the window by more than noise: its oldest start at the end is later
-  /// than at the start by more than max(1 s, 5 % of the window).
+  /// than at the start by more than max(1 s, 1 % of the window): a stable
+  /// database keeps it about constant, one short of capacity by 1 % adds 1 % of the window.
   [[nodiscard]] bool grew() const noexcept;
 };
 

@@ -44,10 +44,10 @@ void expect_refused(const std::vector<std::string>& args, const std::string& say
 TEST(rate_run, OffersSixtyThousandPerMinuteWithinTwoPercentOnSim) {
   const tpcc::testing::temp_dir dir("shoal-rate");
   const std::string json = dir.file("rate.json");
-  const binary_result r = run_binary({"run", "--db", "sim:latency=1ms", "--warehouses", "2",
-                                      "--rate", "60000", "--warmup", "2s", "--duration", "30s",
-                                      "--seed", "38", "--no-tui", "--no-progress", "--json", json},
-                                     180s);
+  const binary_result r = run_binary(
+      {"run", "--db", "sim:latency=1ms", "--warehouses", "2", "--rate", "60000", "--warmup", "2s",
+       "--duration", "30s", "--seed", "38", "--no-tui", "--no-progress", "--json", json},
+      180s);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "NOT TPC-C: --rate 60000 tpm")) << r.out;
   EXPECT_TRUE(contains(r.out, "kept up     yes")) << r.out;
@@ -57,7 +57,8 @@ TEST(rate_run, OffersSixtyThousandPerMinuteWithinTwoPercentOnSim) {
   EXPECT_NEAR(static_cast<double>(result.pacing->intended) * 2, 60000, 1200);  // per minute
   EXPECT_NEAR(result.measured_seconds, 30, 0.5);
   EXPECT_FALSE(result.pacing->grew()) << r.out;
-  EXPECT_EQ(result.pacing->began, result.pacing->intended);
+  // Nearly every intended start began: those left are the few due when the run stopped issuing.
+  EXPECT_GT(result.pacing->began, result.pacing->intended * 99 / 100);
   EXPECT_DOUBLE_EQ(result.config.rate_tpm, 60000);
   EXPECT_FALSE(result.tpc_c_waits());
 }
@@ -68,11 +69,29 @@ TEST(rate_run, ADatabaseBelowTheRateIsNamedWithItsBacklogAndItsWaiting) {
   const tpcc::testing::temp_dir dir("shoal-rate-backlog");
   const std::string json = dir.file("backlog.json");
   const std::string html = dir.file("backlog.html");
-  const binary_result r = run_binary(
-      {"run", "--db", "sim:latency=1ms,capacity=100", "--warehouses", "1", "--rate", "12000",
-       "--warmup", "1s", "--duration", "6s", "--drain", "2s", "--seed", "38", "--no-tui",
-       "--no-progress", "--json", json, "--html", html, "--tolerate-errors"},
-      120s);
+  const binary_result r = run_binary({"run",
+                                      "--db",
+                                      "sim:latency=1ms,capacity=100",
+                                      "--warehouses",
+                                      "1",
+                                      "--rate",
+                                      "12000",
+                                      "--warmup",
+                                      "1s",
+                                      "--duration",
+                                      "6s",
+                                      "--drain",
+                                      "2s",
+                                      "--seed",
+                                      "38",
+                                      "--no-tui",
+                                      "--no-progress",
+                                      "--json",
+                                      json,
+                                      "--html",
+                                      html,
+                                      "--tolerate-errors"},
+                                     120s);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "BACKLOG     the database did not keep up")) << r.out;
   const tpcc::run::run_result result = read_result(json);

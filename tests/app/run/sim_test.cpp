@@ -68,7 +68,8 @@ TEST(sim_target, MalformedTargetsAreRefusedNamingWhatIsWrong) {
 
 TEST(sim_target, CapacityIsTransactionsPerSecondAndKeptInTheCanonicalForm) {
   auto parsed = sim::parse_target("sim:latency=2ms,capacity=500");
-  ASSERT_TRUE(std::holds_alternative<sim::settings>(parsed)) << problem_of("sim:latency=2ms,capacity=500");
+  ASSERT_TRUE(std::holds_alternative<sim::settings>(parsed))
+      << problem_of("sim:latency=2ms,capacity=500");
   EXPECT_EQ(std::get<sim::settings>(parsed).capacity, 500);
   EXPECT_EQ(sim::canonical(std::get<sim::settings>(parsed)), "sim:latency=2ms,capacity=500");
   EXPECT_TRUE(contains(problem_of("sim:latency=1ms,capacity=0"), "capacity expects"));

@@ -37,15 +37,15 @@ TEST(pace_recorder, LateStartsAreBehindAtTheMomentsTheySpan) {
   pace_recorder p = window();
   p.began(t0 + 8s, t0 + 12s);   // behind at the start, 2 s late then
   p.began(t0 + 30s, t0 + 31s);  // late inside the window only
-  p.began(t0 + 65s, t0 + 75s);  // behind at the end, 5 s late then
+  p.began(t0 + 64s, t0 + 75s);  // behind at the end, 6 s late then
   const pace_totals t = p.take(3);
   EXPECT_EQ(t.at_start.behind, 1U);
   EXPECT_DOUBLE_EQ(t.at_start.oldest_seconds, 2);
   EXPECT_EQ(t.at_end.behind, 1U);
-  EXPECT_DOUBLE_EQ(t.at_end.oldest_seconds, 5);
+  EXPECT_DOUBLE_EQ(t.at_end.oldest_seconds, 6);
   EXPECT_EQ(t.intended, 2U);  // 8 s is before the window
-  EXPECT_DOUBLE_EQ(t.max_lag_seconds, 10);
-  EXPECT_TRUE(t.grew());  // 5 s at the end against 2 s at the start: more than max(1 s, 3 s)
+  EXPECT_DOUBLE_EQ(t.max_lag_seconds, 11);
+  EXPECT_TRUE(t.grew());  // 6 s at the end against 2 s at the start: more than max(1 s, 0.6 s) later
 }
 
 TEST(pace_recorder, StartsNeverBegunCountAsBehindAtTheEnd) {
@@ -76,9 +76,14 @@ TEST(pace_recorder, ASteadyLagIsNotGrowth) {
   pace_totals t;
   t.window_seconds = 60;
   t.at_start.oldest_seconds = 4;
-  t.at_end.oldest_seconds = 6.9;  // within max(1 s, 5 % of 60 s = 3 s)
+  t.at_end.oldest_seconds = 4.9;  // within max(1 s, 1 % of 60 s = 0.6 s)
   EXPECT_FALSE(t.grew());
-  t.at_end.oldest_seconds = 7.1;
+  t.at_end.oldest_seconds = 5.1;
+  EXPECT_TRUE(t.grew());
+  t.window_seconds = 7200;  // a 2-hour window: 1 % is 72 s
+  t.at_end.oldest_seconds = 70;
+  EXPECT_FALSE(t.grew());
+  t.at_end.oldest_seconds = 80;
   EXPECT_TRUE(t.grew());
 }
 

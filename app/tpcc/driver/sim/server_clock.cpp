@@ -8,8 +8,7 @@
 
 namespace tpcc::driver::sim {
 
-server_clock::server_clock(double per_second) noexcept
-    : service_(std::llround(1e9 / per_second)) {}
+server_clock::server_clock(double per_second) noexcept : service_(std::llround(1e9 / per_second)) {}
 
 std::chrono::steady_clock::time_point server_clock::take(
     std::chrono::steady_clock::time_point now) noexcept {

@@ -35,9 +35,10 @@ pool::session_factory factory(settings s, world w) {
 
 std::string description(const settings& s) {
   std::string out = canonical(s);
-  out += s.capacity > 0 ? " (SIMULATED: not a database; every round trip answered after the "
-                          "latency, transactions queued beyond the capacity per second)"
-                        : " (SIMULATED: not a database; every round trip answered after the latency)";
+  out += s.capacity > 0
+             ? " (SIMULATED: not a database; every round trip answered after the "
+               "latency, transactions queued beyond the capacity per second)"
+             : " (SIMULATED: not a database; every round trip answered after the latency)";
   return out;
 }
 
