@@ -236,8 +236,8 @@ struct cycle {
   }
 }
 
-// A paced terminal's next start: its intended start, or now when already late (then recorded
-// as behind until now).
+// A paced terminal begins the transaction intended at pace.intended, now (late, when now is
+// past it: behind until now); returns what its response time counts from, the intended start.
 [[gnu::noinline]] clock::time_point begin_paced(run_context& ctx, const paced_clock& pace) {
   const clock::time_point now = clock::now();
   ctx.pace_stats->began(pace.intended, std::max(now, pace.intended));
