@@ -39,27 +39,50 @@ void expect_refused(const std::vector<std::string>& args, const std::string& say
   EXPECT_FALSE(contains(r.out, "shoal-tpcc result")) << r.out;  // nothing ran
 }
 
-// Poisson arrivals at 1,000 a second: over 30 s the count's standard deviation is 0.58 %, so
-// +-2 % is 3.4 of them (the 2-minute window would be 0.29 %: too long for CI).
-TEST(rate_run, OffersSixtyThousandPerMinuteWithinTwoPercentOnSim) {
+// The rate held, and how closely: in release, 60,000 a minute (1,000 a second) over 30 s, where
+// the Poisson count's standard deviation is 0.58 % and +-2 % is 3.4 of them (the issue's
+// 2-minute window, 0.29 %, is too long for CI). A debug or sanitizer build runs transactions
+// several times slower on a shared machine, so there the same check runs at 12,000 a minute over
+// 20 s (4,000 starts: 1.6 %) within +-6.5 %, 4 of them: the code checked, the figure release's.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || !defined(NDEBUG)
+constexpr bool slow_build = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+constexpr bool slow_build = true;
+#else
+constexpr bool slow_build = false;
+#endif
+#else
+constexpr bool slow_build = false;
+#endif
+constexpr double held_rate = slow_build ? 12000 : 60000;
+constexpr double held_tolerance = slow_build ? 0.065 : 0.02;
+constexpr const char* held_rate_text = slow_build ? "12000" : "60000";
+constexpr const char* held_window = slow_build ? "20s" : "30s";
+
+TEST(rate_run, HoldsTheOfferedRateWithinItsToleranceOnSim) {
   const tpcc::testing::temp_dir dir("shoal-rate");
   const std::string json = dir.file("rate.json");
-  const binary_result r = run_binary(
-      {"run", "--db", "sim:latency=1ms", "--warehouses", "2", "--rate", "60000", "--warmup", "2s",
-       "--duration", "30s", "--seed", "38", "--no-tui", "--no-progress", "--json", json},
-      180s);
+  const binary_result r =
+      run_binary({"run", "--db", "sim:latency=1ms", "--warehouses", "2", "--rate", held_rate_text,
+                  "--warmup", "2s", "--duration", held_window, "--seed", "38", "--no-tui",
+                  "--no-progress", "--json", json},
+                 180s);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
-  EXPECT_TRUE(contains(r.out, "NOT TPC-C: --rate 60000 tpm")) << r.out;
+  EXPECT_TRUE(contains(r.out, std::string("NOT TPC-C: --rate ") + held_rate_text + " tpm"))
+      << r.out;
   EXPECT_TRUE(contains(r.out, "kept up     yes")) << r.out;
   const tpcc::run::run_result result = read_result(json);
   ASSERT_TRUE(result.pacing.has_value());
-  EXPECT_NEAR(tpcc::report::achieved_tpm(result), 60000, 1200) << r.out;
-  EXPECT_NEAR(static_cast<double>(result.pacing->intended) * 2, 60000, 1200);  // per minute
-  EXPECT_NEAR(result.measured_seconds, 30, 0.5);
+  const double window_minutes = result.measured_seconds / 60.0;
+  EXPECT_NEAR(tpcc::report::achieved_tpm(result), held_rate, held_rate * held_tolerance) << r.out;
+  EXPECT_NEAR(static_cast<double>(result.pacing->intended) / window_minutes, held_rate,
+              held_rate * held_tolerance);
+  EXPECT_NEAR(result.measured_seconds, slow_build ? 20 : 30, 0.5);
   EXPECT_FALSE(result.pacing->grew()) << r.out;
   // Nearly every intended start began: those left are the few due when the run stopped issuing.
   EXPECT_GT(result.pacing->began, result.pacing->intended * 99 / 100);
-  EXPECT_DOUBLE_EQ(result.config.rate_tpm, 60000);
+  EXPECT_DOUBLE_EQ(result.config.rate_tpm, held_rate);
   EXPECT_FALSE(result.tpc_c_waits());
 }
 
