@@ -45,7 +45,8 @@ TEST(pace_recorder, LateStartsAreBehindAtTheMomentsTheySpan) {
   EXPECT_DOUBLE_EQ(t.at_end.oldest_seconds, 6);
   EXPECT_EQ(t.intended, 2U);  // 8 s is before the window
   EXPECT_DOUBLE_EQ(t.max_lag_seconds, 11);
-  EXPECT_TRUE(t.grew());  // 6 s at the end against 2 s at the start: more than max(1 s, 0.6 s) later
+  EXPECT_TRUE(
+      t.grew());  // 6 s at the end against 2 s at the start: more than max(1 s, 0.6 s) later
 }
 
 TEST(pace_recorder, StartsNeverBegunCountAsBehindAtTheEnd) {
