@@ -14,6 +14,7 @@
 #include "binary.hpp"
 #include "report/json.hpp"
 #include "report/rate.hpp"
+#include "support/build_kind.hpp"
 #include "support/temp_dir.hpp"
 #include "txn/kind.hpp"
 
@@ -44,17 +45,7 @@ void expect_refused(const std::vector<std::string>& args, const std::string& say
 // 2-minute window, 0.29 %, is too long for CI). A debug or sanitizer build runs transactions
 // several times slower on a shared machine, so there the same check runs at 12,000 a minute over
 // 20 s (4,000 starts: 1.6 %) within +-6.5 %, 4 of them: the code checked, the figure release's.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || !defined(NDEBUG)
-constexpr bool slow_build = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool slow_build = true;
-#else
-constexpr bool slow_build = false;
-#endif
-#else
-constexpr bool slow_build = false;
-#endif
+constexpr bool slow_build = shoal::testing::slow_build;
 constexpr double held_rate = slow_build ? 12000 : 60000;
 constexpr double held_tolerance = slow_build ? 0.065 : 0.02;
 constexpr const char* held_rate_text = slow_build ? "12000" : "60000";
