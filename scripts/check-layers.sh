@@ -40,11 +40,11 @@ cd "$root"
 # snapshot; commands, the commands main dispatches to, at the top.
 declare -A rank=(
   [driver]=0 [random]=0
-  [cli]=1 [schema]=1 [txn]=1 [check]=1
-  [loader]=2 [stats]=2
+  [cli]=1 [schema]=1 [txn]=1 [check]=1 [ch]=1
+  [loader]=2 [stats]=2 [server_stats]=2
   [terminal]=3 [run_result]=3
   [run]=4 [report]=4
-  [figures]=5
+  [figures]=5 [compare]=5
   [ui]=6 [metrics]=6
   [commands]=7
 )

@@ -1,23 +1,28 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# scripts/forkjoin-peers.sh: recursive fork/join, shoal beside TooManyCooks, libfork and oneTBB,
-# on this machine in one run (issue 26).
+# scripts/forkjoin-peers.sh: the runtime-benchmarks suite, shoal beside TooManyCooks, citor,
+# libfork and oneTBB, on this machine in one run (issues 26 and 36).
 #
-# Runs the runtime-benchmarks suite's four programs (fib 39, skynet depth 8, nqueens 14, matmul
-# 2048; 2 threads by default) for every system, interleaved (round r runs every system once
-# before round r+1 starts), ROUNDS times, and prints a table of the median duration and the
-# median peak RSS of each program and system, with the ratios shoal / best peer.
+# Runs the suite's programs (fib 39, skynet depth 8, nqueens 14, matmul 2048, channel 10M values,
+# io_socket_st 20 connections x 100k requests; 2 threads by default) for every system that has
+# the program in the suite (channel and io_socket_st: shoal and TooManyCooks only; citor: the four
+# fork/join programs), interleaved (round r runs every system once before round r+1 starts),
+# ROUNDS times, and prints a table of the median duration and the median peak RSS of each program
+# and system, with the ratios shoal / best peer.
 #
 # shoal's programs are bench/forkjoin/*.cpp, built here (release preset, `forkjoin_*` targets).
 # The peers' programs are the suite's own sources, built from source trees this script never
 # downloads: bring them in yourself, outside the repository (nothing of theirs is committed),
-# e.g. with the search tool's `fetch` of github:tzcnt/runtime-benchmarks, github:tzcnt/TooManyCooks
-# and github:ConorWilliams/libfork, then `git clone` each snapshot into one directory and check
-# out the versions the suite pins:
+# e.g. with the search tool's `fetch` of github:tzcnt/runtime-benchmarks, github:tzcnt/TooManyCooks,
+# github:tzcnt/tmc-asio, github:Lallapallooza/citor and github:ConorWilliams/libfork, then
+# `git clone` each snapshot into one directory and check out the versions the suite pins:
 #     git -C PEERS/TooManyCooks checkout v1.6.1; git -C PEERS/libfork checkout v3.8.0
-# and point PEERS at it (PEERS/runtime-benchmarks, PEERS/TooManyCooks, PEERS/libfork). oneTBB is
-# Debian's (libtbb-dev). Built with the suite's flags: -O3 -march=native, TooManyCooks with
-# -DTMC_PRIORITY_COUNT=1 -DTMC_TRIVIAL_TASK and hwloc, libfork with -std=c++23 and hwloc, every
+#     git -C PEERS/citor checkout v0.4.5
+# and point PEERS at it (PEERS/runtime-benchmarks, PEERS/TooManyCooks, PEERS/tmc-asio,
+# PEERS/citor, PEERS/libfork). oneTBB and Asio (TooManyCooks' channel and io_socket_st run on
+# tmc-asio's executor) are Debian's (libtbb-dev, libasio-dev). Built with the suite's flags: -O3 -march=native, TooManyCooks with
+# -DTMC_PRIORITY_COUNT=1 -DTMC_TRIVIAL_TASK and hwloc, citor with its 64 MiB worker stacks,
+# libfork with -std=c++23 and hwloc, every
 # peer linked to tcmalloc (libgoogle-perftools-dev, libhwloc-dev: scripts/install-deps.sh).
 # shoal's programs are run twice: with glibc malloc (shoal) and linked to tcmalloc
 # (shoal+tcmalloc); frames come from shoal's own frame allocator either way, only the vectors of
@@ -27,8 +32,11 @@
 # answer and prints ERROR when it is wrong; this script stops on one.
 #
 # Settings (environment): PEERS (required), ROUNDS (3), THREADS (2), PROGRAMS ("fib skynet
-# nqueens matmul"), SYSTEMS ("shoal tmc libfork tbb"), OUT (build/forkjoin-peers), and the sizes
-# FIB (39), SKYNET (8), NQUEENS (14), MATMUL (2048).
+# nqueens matmul channel io_socket_st"), SYSTEMS ("shoal shoal+tcmalloc tmc citor libfork tbb"),
+# OUT (build/forkjoin-peers), and the sizes FIB (39), SKYNET (8), NQUEENS (14), MATMUL (2048),
+# CONNECTIONS (20) and REQUESTS (100000) for io_socket_st (the suite passes its thread count as
+# the connection count; here every system gets the same CONNECTIONS). channel follows the suite:
+# threads / 2 producers and as many consumers.
 # Example: PEERS=/work/scratch/peers-src ROUNDS=3 scripts/forkjoin-peers.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,17 +44,20 @@ cd "$(dirname "$0")/.."
 : "${PEERS:?set PEERS to the directory holding runtime-benchmarks, TooManyCooks and libfork}"
 ROUNDS=${ROUNDS:-3}
 THREADS=${THREADS:-2}
-PROGRAMS=${PROGRAMS:-"fib skynet nqueens matmul"}
-SYSTEMS=${SYSTEMS:-"shoal shoal+tcmalloc tmc libfork tbb"}
+PROGRAMS=${PROGRAMS:-"fib skynet nqueens matmul channel io_socket_st"}
+SYSTEMS=${SYSTEMS:-"shoal shoal+tcmalloc tmc citor libfork tbb"}
 OUT=${OUT:-build/forkjoin-peers}
 FIB=${FIB:-39}
 SKYNET=${SKYNET:-8}
 NQUEENS=${NQUEENS:-14}
 MATMUL=${MATMUL:-2048}
+CONNECTIONS=${CONNECTIONS:-20}
+REQUESTS=${REQUESTS:-100000}
 mkdir -p "${OUT}/bin"
 
 suite="${PEERS}/runtime-benchmarks/cpp"
-for d in "${suite}" "${PEERS}/TooManyCooks/include" "${PEERS}/libfork/include"; do
+for d in "${suite}" "${PEERS}/TooManyCooks/include" "${PEERS}/tmc-asio/include" \
+         "${PEERS}/citor/include" "${PEERS}/libfork/include"; do
   [ -d "$d" ] || { echo "forkjoin-peers: ${d} not found (see the header for PEERS)" >&2; exit 2; }
 done
 
@@ -66,13 +77,20 @@ for p in ${PROGRAMS}; do
 done
 
 peer_flags=(-O3 -march=native -DNDEBUG -I "${suite}/2common")
-build_peer() {  # system program
+suite_dir() {  # system -> its directory in the suite
+  case $1 in tmc) echo TooManyCooks ;; *) echo "$1" ;; esac
+}
+build_peer() {  # system program; a program the suite does not have for the system is skipped
   local sys=$1 p=$2 out="${OUT}/bin/$1_$2"
+  [ -f "${suite}/$(suite_dir "${sys}")/${p}.cpp" ] || return 0
   [ -x "${out}" ] && [ "${out}" -nt "$0" ] && return 0
   case ${sys} in
     tmc) clang++-19 -std=c++20 "${peer_flags[@]}" -DTMC_PRIORITY_COUNT=1 -DTMC_TRIVIAL_TASK \
-           -DTMC_USE_HWLOC -I "${PEERS}/TooManyCooks/include" "${suite}/TooManyCooks/${p}.cpp" \
-           -o "${out}" -lhwloc -ltcmalloc -lpthread ;;
+           -DTMC_USE_HWLOC -I "${PEERS}/TooManyCooks/include" -I "${PEERS}/tmc-asio/include" \
+           "${suite}/TooManyCooks/${p}.cpp" -o "${out}" -lhwloc -ltcmalloc -lpthread ;;
+    citor) clang++-19 -std=c++20 "${peer_flags[@]}" -DCITOR_WORKER_STACK_KIB=65536 \
+           -I "${PEERS}/citor/include" "${suite}/citor/${p}.cpp" \
+           -o "${out}" -ltcmalloc -lpthread ;;
     libfork) clang++-19 -std=c++23 "${peer_flags[@]}" -DLF_USE_HWLOC \
            -I "${PEERS}/libfork/include" "${suite}/libfork/${p}.cpp" \
            -o "${out}" -lhwloc -ltcmalloc -lpthread ;;
@@ -92,6 +110,8 @@ args_of() {  # system program -> the program's arguments (each suite program has
     matmul) echo "${MATMUL} ${THREADS}" ;;
     skynet) case $1 in shoal*) echo "${THREADS} ${SKYNET}" ;; *) echo "${THREADS}" ;; esac ;;
     nqueens) echo "${THREADS}" ;;
+    channel) echo "${THREADS}" ;;
+    io_socket_st) echo "${CONNECTIONS} ${REQUESTS}" ;;
   esac
 }
 results="${OUT}/results.tsv"
@@ -100,6 +120,7 @@ echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(
 for ((r = 1; r <= ROUNDS; r++)); do
   for p in ${PROGRAMS}; do
     for s in ${SYSTEMS}; do
+      [ -x "${OUT}/bin/${s}_${p}" ] || continue  # not in the suite for this system
       # shellcheck disable=SC2046
       log=$("${OUT}/bin/${s}_${p}" $(args_of "${s}" "${p}") 2>&1) || { echo "${s} ${p}: failed"; echo "${log}"; exit 1; }
       if grep -qiE 'error|wrong' <<<"${log}"; then echo "${s} ${p}: wrong answer"; echo "${log}"; exit 1; fi

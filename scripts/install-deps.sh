@@ -24,6 +24,7 @@ packages=(
   libmariadb-dev mariadb-server
   # tests that drive the binary as a person would
   tmux procps
+  sqlite3  # the sqlite3 shell: load --csv's export imported with .import (tests/app/loader)
   # deploy/kubernetes/validate.py (the manifests test): PyYAML
   python3-yaml
   # the HTML report rendered in a headless browser; the HdrHistogram log read by its own

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // app/tpcc/main.cpp: shoal-tpcc's entry point: parses the command line (cli/) and dispatches to
-// the command (commands/: init, load, run, check, clean, merge, or with no command all of them
-// in turn). The commands and the process around them (the pool, the console, the database)
-// are in commands/; main knows only them and cli/.
-// Exit status: 0 done; 1 the database refused or a check failed; 2 bad command line;
-// 3 run judged (the verdict failed or transactions failed for good); 130 interrupted (the
+// the command (commands/: init, load, run, check, clean, merge, compare, or with no command all of
+// them in turn). The commands and the process around them (the pool, the console, the database) are
+// in commands/; main knows only them and cli/. Exit status: 0 done; 1 the database refused or a
+// check failed; 2 bad command line; 3 run judged (the verdict failed or transactions failed for
+// good); 4 compare found a later result slower than --fail-if-slower allows; 130 interrupted (the
 // results measured so far are printed first). `shoal-tpcc --help` lists them.
 #include <cstdio>
 #include <string>
@@ -66,7 +66,9 @@ int main(int argc, char** argv) {
     return commands::exit_usage;
   }
   if (cfg.cmd == cli::command::merge) return commands::merge_command(cfg);  // no database, no pool
+  if (cfg.cmd == cli::command::compare) return commands::compare_command(cfg);
   if (cfg.cmd == cli::command::load && cfg.dry_run) return commands::load_estimate(cfg);
+  if (cfg.cmd == cli::command::load && !cfg.csv_path.empty()) return commands::load_csv(cfg);
   cli::resolve_defaults(cfg);
   return commands::run_app(cfg, cli::command_line(args), on_database(cfg.cmd));
 }

@@ -340,10 +340,9 @@ TEST(SqliteDriver, StopInterruptsARunningStatementAndTheSessionStaysUsable) {
     auto s = co_await with_items(t.file("interrupt.db"));
     EXPECT_TRUE((co_await s->begin()).ok());
     EXPECT_TRUE((co_await s->execute(insert_item, item(1, "a"))).ok());
-    const auto started = std::chrono::steady_clock::now();
+    // Interrupted, not finished: a finished count would succeed.
     const statement_result r =
         co_await shoal::with_timeout(50ms, s->execute(count_to_a_billion, {}));
-    EXPECT_LT(std::chrono::steady_clock::now() - started, 20s);
     EXPECT_EQ(r.status.kind, outcome_kind::failed);
     EXPECT_EQ(r.status.message.rfind("cancelled", 0), 0u) << r.status.message;
     EXPECT_TRUE((co_await s->rollback()).ok());
@@ -360,9 +359,8 @@ TEST(SqliteDriver, StopEndsAWaitForAnotherConnectionsLock) {
     auto holder = co_await with_items(path);
     auto waiter = co_await connected(path, {.busy_timeout = 60s});
     EXPECT_TRUE((co_await holder->begin()).ok());
-    const auto started = std::chrono::steady_clock::now();
+    // Ended by the stop: the busy timeout's end would be a "locked" failure, not "cancelled".
     const outcome o = co_await shoal::with_timeout(50ms, waiter->begin());
-    EXPECT_LT(std::chrono::steady_clock::now() - started, 20s) << "waited for the busy timeout";
     EXPECT_EQ(o.kind, outcome_kind::failed);
     EXPECT_EQ(o.message.rfind("cancelled", 0), 0u) << o.message;
     EXPECT_TRUE((co_await holder->rollback()).ok());

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// tests/fuzz/result_reader.cpp: the result reader (`merge`'s input) on any bytes: parse_json
-// either refuses with a one-line message naming the file, or gives a result that merges, is
-// summarised and written back without undefined behaviour (ASan, UBSan).
+// tests/fuzz/result_reader.cpp: the result reader (`merge`'s and `compare`'s input) on any
+// bytes: parse_json either refuses with a one-line message naming the file, or gives a result
+// that merges, is summarised, written back and compared with itself (text, JSON, HTML) without
+// undefined behaviour (ASan, UBSan).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 #include <string_view>
 #include <variant>
 
+#include "compare/render.hpp"
 #include "report/json.hpp"
 #include "report/merge.hpp"
 #include "report/summary.hpp"
@@ -40,5 +42,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)format_summary(m->result, m->context.target);
     (void)to_json_text(m->result, m->context);
   }
+  tpcc::compare::compare_report c;
+  c.fail_if_slower = 5;
+  c.comparisons.push_back(tpcc::compare::compare(loaded, "a.json", loaded, "b.json"));
+  (void)tpcc::compare::format_text(c);
+  (void)tpcc::compare::to_json_text(c);
+  (void)tpcc::compare::format_html(c);
   return 0;
 }

@@ -171,6 +171,17 @@ TEST(ThreadPool, StopOfAPoolNeverStartedCompletesAtOnce) {
   EXPECT_EQ(pool.blocking_thread_count(), 0U);
 }
 
+// start() after stop() throws, as its contract says, whether the pool had run or not.
+TEST(ThreadPool, StartAfterStopThrowsWhetherThePoolHadRunOrNot) {
+  thread_pool never({.workers = 1});
+  shoal::sync_wait(never.stop());
+  EXPECT_THROW(never.start(), std::logic_error);
+  thread_pool ran({.workers = 1});
+  ran.start();
+  shoal::sync_wait(ran.stop());
+  EXPECT_THROW(ran.start(), std::logic_error);
+}
+
 // Re-queues the awaiting coroutine through executor::post or executor::defer.
 template <bool Defer>
 struct requeue {

@@ -16,7 +16,18 @@
 
 namespace tpcc::cli {
 
-enum class command : std::uint8_t { all, init, load, run, check, clean, help, version, merge };
+enum class command : std::uint8_t {
+  all,
+  init,
+  load,
+  run,
+  check,
+  clean,
+  help,
+  version,
+  merge,
+  compare
+};
 
 // --metrics-addr HOST:PORT: where the run serves its Prometheus endpoint (a numeric IPv4
 // address; port 0 picks a free one).
@@ -49,6 +60,7 @@ struct config {
   std::int64_t check_chunk = 10;
   bool keep = false;     // the default job: keep the data at the end (skip clean)
   bool dry_run = false;  // load: print what it would write, write nothing
+  bool ch = false;       // init, load, the default job: CH-benCHmark's three tables too (--ch)
   // run: exit 0 even when the verdict fails or transactions fail with non-retryable errors
   // (the report is the same).
   bool tolerate_errors = false;
@@ -64,7 +76,9 @@ struct config {
   std::string csv_path;             // --csv FILE: the series as CSV
   std::string config_path;          // --config FILE: options read from a TOML file first
   std::string json_path;            // --json FILE: the result as JSON (run, merge)
-  std::vector<std::string> inputs;  // merge: the result files to add up
+  std::vector<std::string> inputs;  // merge: the result files to add up; compare: to compare
+  // compare --fail-if-slower PCT: exit 4 when a later file is slower beyond noise by more.
+  std::optional<double> fail_if_slower;
   bool tui = true;  // the dashboard when stdout and stderr are terminals; false: plain lines
   std::optional<command> help_topic;  // `help run`, `run --help`: that command's help
   // --metrics-addr HOST:PORT: the Prometheus endpoint served while the run runs (run only).

@@ -37,6 +37,8 @@ constexpr string_view exit_statuses =
     "       --metrics-addr that cannot be listened on\n"
     "  3    run: the verdict FAILED, or transactions failed with non-retryable errors\n"
     "       (each error is printed once with its SQLSTATE and counted in every output)\n"
+    "  4    compare --fail-if-slower PCT: a later file is slower than the first beyond noise\n"
+    "       by more than PCT % (its tpmC lower, or a type's p90 higher)\n"
     "  130  interrupted by Ctrl-C (SIGINT); the results so far are reported\n"
     "  143  terminated by SIGTERM; the results so far are reported\n";
 
@@ -62,9 +64,11 @@ std::string usage() {
 
 std::string usage(command cmd) {
   const command_info& c = describe(cmd);
-  std::string out = c.name.empty() ? std::string("Usage: shoal-tpcc [OPTIONS]\n")
-                                   : join({"Usage: shoal-tpcc ", c.name, " [OPTIONS]",
-                                           cmd == command::merge ? " FILE.json..." : "", "\n"});
+  std::string out = c.name.empty()
+                        ? std::string("Usage: shoal-tpcc [OPTIONS]\n")
+                        : join({"Usage: shoal-tpcc ", c.name, " [OPTIONS]",
+                                cmd == command::merge ? " FILE.json..." : "",
+                                cmd == command::compare ? " A.json B.json [C.json...]" : "", "\n"});
   out += join({c.help, ".\n\nOptions:\n"});
   out += option_lines(bit(cmd));
   out += join({"\nExample:\n  ", c.example, "\n"});

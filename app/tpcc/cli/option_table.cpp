@@ -183,10 +183,19 @@ std::optional<std::string> set_metrics_addr(config& c, string_view text) {
   return std::nullopt;
 }
 
+// --fail-if-slower PCT: a percentage from 0 to 1000.
+std::optional<std::string> set_fail_if_slower(config& c, string_view text) {
+  const auto v = read_number(text);
+  if (!v || *v < 0 || *v > 1000) return expected("a percentage from 0 to 1000, such as 5");
+  c.fail_if_slower = v;
+  return std::nullopt;
+}
+
 // Which commands an option applies to.
 constexpr command_set job = bit(command::all);
 constexpr command_set running = job | bit(command::run);
 constexpr command_set reporting = running | bit(command::merge);
+constexpr command_set comparing = bit(command::compare);
 constexpr command_set loading = job | bit(command::load);
 constexpr command_set checking = job | bit(command::check);
 constexpr command_set seeded = running | bit(command::load);
@@ -197,7 +206,7 @@ constexpr command_set any = 0xFFFF;
 
 constexpr std::int64_t max_warehouses = 1'000'000;
 
-constexpr std::array<option, 34> options{{
+constexpr auto options = std::to_array<option>({
     {"db", "TARGET",
      "sqlite:PATH (an embedded file), a PostgreSQL URI (postgresql://user@host/db) or "
      "key=value string, or a MySQL/MariaDB URI (mysql://user:pass@host:3306/db, "
@@ -237,8 +246,10 @@ constexpr std::array<option, 34> options{{
      set_client_lag_limit, running},
     {"shard", "I/N",
      "Run the terminals of shard I of N only (0-based; a contiguous warehouse range); remote "
-     "warehouses are still drawn from all. Default: 0/1",
-     set_shard, running},
+     "warehouses are still drawn from all. load: load shard I's warehouses only (ITEM by "
+     "shard 0; needs --warehouses), so that N processes load one database together; a plain "
+     "`load` then builds the indexes (docs/tpcc/split-load.md). Default: 0/1",
+     set_shard, running | bit(command::load)},
     {"start-at", "TIME",
      "Start the warm-up at TIME (2026-11-21T10:00:00Z or Unix epoch seconds, at most 24 h "
      "ahead), so that shards start together; a countdown is printed, Ctrl-C cancels the wait",
@@ -285,7 +296,7 @@ constexpr std::array<option, 34> options{{
     {"html", "FILE",
      "Write the run as a self-contained HTML page: throughput and latency over time, the "
      "latency distribution, the per-type table",
-     [](config& c, string_view t) { return set_path(c.html_path, t); }, reporting},
+     [](config& c, string_view t) { return set_path(c.html_path, t); }, reporting | comparing},
     {"hdr-log", "FILE",
      "Write the latency series as an HdrHistogram interval log (microseconds; tags such "
      "as NewOrder-response)",
@@ -293,8 +304,10 @@ constexpr std::array<option, 34> options{{
     {"csv", "FILE",
      "Write the interval series as CSV: one row per interval and transaction type (phase, "
      "outcome counts, retries, p50/p90/p99/max ms); the run's distinct errors beside it, in "
-     "FILE.errors.csv",
-     [](config& c, string_view t) { return set_path(c.csv_path, t); }, reporting},
+     "FILE.errors.csv. load --csv DIR: write each table as DIR/<table>.csv instead of loading, "
+     "for the database's own importer; connects to nothing (docs/tpcc/csv-export.md)",
+     [](config& c, string_view t) { return set_path(c.csv_path, t); },
+     reporting | bit(command::load)},
     {"metrics-addr", "HOST:PORT",
      "Serve Prometheus metrics (text format 0.0.4) at http://HOST:PORT/metrics while the run "
      "runs: transactions per type and outcome, retries, latency histograms, phase, tpmC, "
@@ -309,6 +322,14 @@ constexpr std::array<option, 34> options{{
        return std::nullopt;
      },
      bit(command::load)},
+    {"ch", "",
+     "CH-benCHmark: init and load also create and fill its SUPPLIER (10,000 rows), NATION (62) "
+     "and REGION (5) tables (docs/tpcc/ch-benchmark.md); TPC-C runs on them unchanged",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.ch = true;
+       return std::nullopt;
+     },
+     loading | bit(command::init)},
     {"keep", "", "Default job: keep the data at the end instead of cleaning up",
      [](config& c, string_view) -> std::optional<std::string> {
        c.keep = true;
@@ -336,7 +357,12 @@ constexpr std::array<option, 34> options{{
      },
      databases},
     {"json", "FILE", "Write the result (every figure, histograms, series) as JSON to FILE",
-     set_json, reporting},
+     set_json, reporting | comparing},
+    {"fail-if-slower", "PCT",
+     "compare: exit 4 when a later file is slower than the first beyond noise (the two "
+     "intervals apart) by more than PCT % of the first's figure: its tpmC lower, or a "
+     "transaction type's p90 response time higher (docs/tpcc/compare.md)",
+     set_fail_if_slower, comparing},
     {"config", "FILE",
      "Read options from a TOML file whose keys are the long option names (duration = \"10m\", "
      "warehouses = 100, no-tui = true); the command line overrides it",
@@ -353,9 +379,9 @@ constexpr std::array<option, 34> options{{
        return std::nullopt;
      },
      any},
-}};
+});
 
-constexpr std::array<command_info, 7> commands{{
+constexpr auto commands = std::to_array<command_info>({
     {"", command::all,
      "init, load, run, check and clean on an embedded SQLite file (or --db), in turn",
      "shoal-tpcc --warehouses 2 --warmup 10s --duration 1m"},
@@ -371,7 +397,10 @@ constexpr std::array<command_info, 7> commands{{
     {"clean", command::clean, "drop every table", "shoal-tpcc clean --db sqlite:shoal-tpcc.db"},
     {"merge", command::merge, "add up shards' results: merge a.json ... [--json F] [--html F]",
      "shoal-tpcc merge shard0.json shard1.json --json all.json --html all.html"},
-}};
+    {"compare", command::compare,
+     "results side by side, each against the first: what differs beyond noise, and why",
+     "shoal-tpcc compare before.json after.json --html diff.html --fail-if-slower 5"},
+});
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "cli/config_file.hpp"
+#include "cli/load_split.hpp"
 #include "cli/option_table.hpp"
 #include "cli/values.hpp"
 
@@ -54,15 +55,20 @@ std::optional<std::string> rate_fits(const config& c) {
                " per terminal: a mean gap of 1 ms); give more --terminals or --warehouses"});
 }
 
-// `merge` takes result files; nothing else takes positional arguments.
+// `merge` and `compare` take result files; nothing else takes positional arguments.
 std::optional<std::string> merge_inputs_given(const config& c) {
+  if (c.cmd == command::compare && c.inputs.size() < 2) {
+    return std::string(
+        "compare needs at least two result files: shoal-tpcc compare A.json "
+        "B.json [C.json ...]");
+  }
   if (c.cmd != command::merge || !c.inputs.empty()) return std::nullopt;
   return std::string("merge needs result files: shoal-tpcc merge a.json b.json ...");
 }
 
 // A positional argument: a result file of merge, the topic of help, or a mistake.
 std::optional<std::string> positional(config& c, command chosen, string_view arg) {
-  if (chosen == command::merge) {
+  if (chosen == command::merge || chosen == command::compare) {
     c.inputs.emplace_back(arg);
     return std::nullopt;
   }
@@ -177,6 +183,7 @@ parse_result parse(std::span<const string_view> args) {
   if (auto missing = merge_inputs_given(c)) return *missing;
   if (auto wrong = sim_only_runs(c)) return *wrong;
   if (auto wrong = rate_fits(c)) return *wrong;
+  if (auto wrong = check_load_split(c)) return *wrong;
   return c;
 }
 

@@ -6,6 +6,8 @@
 // the directory must exist and be writable, and the file, if it exists, must be a regular
 // file that can be written. Returns one line naming the option, the path and what is wrong, or
 // nullopt. Nothing is created or truncated here: the writers do that at the end.
+// `load --csv DIR` names a directory: it must be a writable empty directory, or not exist
+// under a writable one (the export creates it).
 // Thread-safety: reads the file system only.
 #pragma once
 

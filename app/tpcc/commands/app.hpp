@@ -29,6 +29,7 @@ inline constexpr int exit_ok = 0;
 inline constexpr int exit_failed = 1;
 inline constexpr int exit_usage = 2;
 inline constexpr int exit_judged = 3;
+inline constexpr int exit_slower = 4;  // compare: --fail-if-slower's gate failed
 
 struct app {
   cli::config cfg;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // app/tpcc/commands/run.cpp: `shoal-tpcc run`: one measured run with its live display and
 // --metrics-addr's endpoint, then its reports (see commands.hpp, steps.hpp).
+#include <chrono>
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <utility>
 #include <variant>
 
@@ -15,6 +17,7 @@
 #include "metrics/server.hpp"
 #include "metrics/view.hpp"
 #include "run/run.hpp"
+#include "server_stats/collector.hpp"
 #include "shoal/task_group.hpp"
 #include "ui/live_display.hpp"
 
@@ -47,6 +50,22 @@ shoal::task<run::run_outcome> serving_metrics(app& a, const run::run_control& co
       });
 }
 
+void say_server_refusal(const std::string& line) {
+  std::fprintf(stderr, "shoal-tpcc: server figures: %s (the run goes on without them)\n",
+               line.c_str());
+}
+
+// The collector of the database's own figures (server_stats/): none for SQLite and the
+// simulation (`why_not` empty) or when its connection is refused (`why_not` says so, once).
+shoal::task<std::unique_ptr<server_stats::collector>> server_collector(const cli::config& cfg,
+                                                                       std::string& why_not) {
+  server_stats::opened_collector opened = co_await server_stats::open_collector(
+      cfg.db, std::chrono::milliseconds(5000), say_server_refusal);
+  why_not = opened.why_not;
+  if (!why_not.empty()) say_server_refusal(why_not);
+  co_return std::move(opened.made);
+}
+
 }  // namespace
 
 shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_result>& ran) {
@@ -64,8 +83,12 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
     c->interrupt.request_stop();
     a.interrupt.request_stop();  // and the commands after the run do not start
   });
-  auto outcome = co_await serving_metrics(a, *control, run_settings(rc, db),
-                                          run::run_benchmark(a.pool, db, rc, *control));
+  std::string server_missing;
+  auto server = co_await server_collector(a.cfg, server_missing);
+  auto outcome =
+      co_await serving_metrics(a, *control, run_settings(rc, db),
+                               run::run_benchmark(a.pool, db, rc, *control, server.get()));
+  if (server) co_await server->stop();  // when the run was refused before it started it
   shown->close();
   a.console.set_interrupt([&a] { a.interrupt.request_stop(); });
   if (auto* refused = std::get_if<driver::outcome>(&outcome)) {
@@ -74,6 +97,10 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
   }
   run::run_result& result = ran.emplace(std::move(std::get<run::run_result>(outcome)));
   result.origin = std::move(origin);
+  if (!server) {
+    result.server.not_collected =
+        server_missing.empty() ? server_stats::not_collected_here : server_missing;
+  }
   if (!result.fatal.empty()) co_return exit_failed;
   if (result.interrupted || a.console.interrupted()) co_return a.console.interrupt_status();
   co_return exit_ok;

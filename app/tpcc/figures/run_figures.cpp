@@ -68,6 +68,8 @@ run_figures figures_of(const run_screen& s) {
   if (f.measured_seconds > 0) {
     const auto completed = report::completed_new_orders(v.window);
     f.tpmc = static_cast<double>(completed) * 60.0 / f.measured_seconds;
+    const auto all = report::completed_transactions(v.window);
+    f.tpm_total = static_cast<double>(all) * 60.0 / f.measured_seconds;
   }
   if (s.wait_scale > 0 && s.rate_tpm <= 0 && v.warehouses > 0) {
     const double max =

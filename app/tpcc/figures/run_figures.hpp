@@ -6,9 +6,9 @@
 //
 // What: run_screen is everything a run display is drawn from: an immutable live_view (taken by
 // run_control::live(), never the live counters) plus the run's settings the view does not
-// carry. figures_of() derives what the dashboard and the plain line show: tpmC and efficiency
-// of the measurement interval so far (as report/summary.hpp defines them), the time elapsed,
-// remaining and its fraction, the connection-pool wait p90 (the `queued` histograms), and
+// carry. figures_of() derives what the dashboard and the plain line show: tpmC, tpmTotal and
+// efficiency of the measurement interval so far (as report/summary.hpp defines them), the time
+// elapsed, remaining and its fraction, the connection-pool wait p90 (the `queued` histograms), and
 // whether the client itself is the bottleneck: timer lateness or ready-queue delay p99 of the
 // latest interval beyond the run's client-lag limit, or the workers near saturation.
 // Everything is computed from the view alone (no clock is read), so it is testable as is.
@@ -45,6 +45,7 @@ struct client_verdict {
 struct run_figures {
   double measured_seconds = 0;       // of the measurement interval, so far
   double tpmc = 0;                   // New-Orders committed per minute of it
+  double tpm_total = 0;              // transactions of every type completed per minute of it
   std::optional<double> efficiency;  // fraction of the (scaled) maximum; nullopt without waits
   double planned_seconds = 0;        // warm-up + measurement
   double remaining_seconds = 0;      // until the planned end of the measurement

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <ctime>
 #include <optional>
 #include <string>
 #include <utility>
@@ -12,7 +11,7 @@
 #include <vector>
 
 #include "loader/load_part.hpp"
-#include "random/rng.hpp"
+#include "loader/population.hpp"
 #include "schema/apply.hpp"
 #include "schema/meta.hpp"
 #include "shoal/stop.hpp"
@@ -41,42 +40,54 @@ std::optional<outcome> check_options(const load_options& o) {
   }
   if (o.parallel < 1) return failed("parallel must be at least 1");
   if (o.rows_per_copy < 1) return failed("rows_per_copy must be at least 1");
+  if (o.first_warehouse < 1) {
+    return failed("first_warehouse must be at least 1, got " + std::to_string(o.first_warehouse));
+  }
   return std::nullopt;
-}
-
-// The load time of C_SINCE and the other dates: now, UTC, "YYYY-MM-DD HH:MM:SS".
-std::string now_text() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  std::string text(19, '\0');
-  text.resize(std::strftime(text.data(), text.size() + 1, "%Y-%m-%d %H:%M:%S", &utc));
-  return text;
 }
 
 part_plan plan_of(const load_options& options, const schema::load_meta& meta,
                   load_progress& progress) {
   return {.seed = options.seed,
           .constants = meta.constants,
-          .load_time = now_text(),
+          .load_time = load_time_now(),
           .rows_per_copy = options.rows_per_copy,
           .method = options.method,
           .progress = &progress};
 }
 
-std::vector<std::int64_t> parts_left(const schema::load_meta& meta, std::int64_t warehouses) {
+// The range of warehouses this load takes (all of them unless a shard's).
+std::int64_t range_first(const load_options& o) { return o.first_warehouse; }
+std::int64_t range_last(const load_options& o) { return std::min(o.last_warehouse, o.warehouses); }
+
+std::vector<std::int64_t> parts_left(const schema::load_meta& meta, const load_options& o) {
   std::vector<std::int64_t> parts;
-  for (std::int64_t w = 0; w <= warehouses; ++w) {
+  if (o.load_items && !meta.is_loaded(0)) parts.push_back(0);
+  for (std::int64_t w = range_first(o); w <= range_last(o); ++w) {
     if (!meta.is_loaded(w)) parts.push_back(w);
   }
   return parts;
 }
 
 void start_progress(load_progress& progress, const std::vector<std::int64_t>& parts,
-                    std::int64_t warehouses) {
+                    const load_options& o) {
   const bool items_left = !parts.empty() && parts.front() == 0;
   const auto warehouses_left = static_cast<std::int64_t>(parts.size()) - (items_left ? 1 : 0);
-  progress.start(warehouses, warehouses - warehouses_left, !items_left);
+  const std::int64_t taken = std::max<std::int64_t>(range_last(o) - range_first(o) + 1, 0);
+  progress.start(taken, taken - warehouses_left, !items_left);
+}
+
+bool is_busy(const outcome& o) { return o.kind == outcome_kind::retryable; }
+
+// One part, tried again while it ends retryable (busy_attempts in all).
+shoal::task<outcome> load_part_retrying(driver::database& db, const part_plan& plan,
+                                        std::int64_t part) {
+  outcome loaded = co_await load_part(db, plan, part);
+  for (int attempt = 1; attempt < busy_attempts && is_busy(loaded); ++attempt) {
+    if (shoal::stop_requested()) co_return cancelled_outcome();
+    loaded = co_await load_part(db, plan, part);
+  }
+  co_return loaded;
 }
 
 // Takes parts from the shared cursor until none is left or one fails.
@@ -84,7 +95,7 @@ shoal::task<outcome> loading_coroutine(driver::database& db, work& w) {
   for (;;) {
     const std::size_t i = w.next.fetch_add(1, std::memory_order_relaxed);
     if (i >= w.parts.size()) co_return outcome::success();
-    const outcome loaded = co_await load_part(db, w.plan, w.parts[i]);
+    const outcome loaded = co_await load_part_retrying(db, w.plan, w.parts[i]);
     if (!loaded.ok()) co_return loaded;
   }
 }
@@ -109,9 +120,8 @@ shoal::task<outcome> run_coroutines(shoal::task_group<outcome>& group, driver::d
 // Records the warehouse count and fresh NURand load constants (clause 2.1.6).
 shoal::task<outcome> record_meta(driver::database& db, schema::load_meta& meta,
                                  const load_options& options) {
-  random::rng r(options.seed);
   meta.warehouses = options.warehouses;
-  meta.constants = random::load_constants(r);
+  meta.constants = load_constants_for(options.seed);
   driver::lease l = co_await db.acquire();
   if (!l) co_return l.status();
   outcome result = co_await l->begin();
@@ -121,22 +131,44 @@ shoal::task<outcome> record_meta(driver::database& db, schema::load_meta& meta,
   co_return result;
 }
 
+outcome count_refused(std::int64_t recorded, std::int64_t asked) {
+  return failed("database was loaded with " + std::to_string(recorded) +
+                (recorded == 1 ? " warehouse" : " warehouses") + ", asked for " +
+                std::to_string(asked));
+}
+
 // The meta to load under: read, checked against the options, recorded the first time. A load
-// not told how many warehouses (0) takes the count an earlier load recorded, else 1.
-shoal::task<schema::meta_result> agreed_meta(driver::database& db, load_options& options) {
+// not told how many warehouses (0) takes the count an earlier load recorded, else 1. When the
+// recording fails because another load (a shard started together) recorded it first, what that
+// one recorded is read and taken.
+shoal::task<schema::meta_result> agreed_meta_once(driver::database& db, load_options& options) {
   schema::meta_result read = co_await schema::read_meta(db);
   if (std::holds_alternative<outcome>(read)) co_return read;
   schema::load_meta& meta = std::get<schema::load_meta>(read);
   if (options.warehouses == 0) options.warehouses = meta.warehouses != 0 ? meta.warehouses : 1;
   if (meta.warehouses != 0 && meta.warehouses != options.warehouses) {
-    co_return failed("database was loaded with " + std::to_string(meta.warehouses) +
-                     (meta.warehouses == 1 ? " warehouse" : " warehouses") + ", asked for " +
-                     std::to_string(options.warehouses));
+    co_return count_refused(meta.warehouses, options.warehouses);
   }
   if (meta.warehouses != 0) co_return read;
   const outcome recorded = co_await record_meta(db, meta, options);
-  if (!recorded.ok()) co_return recorded;
-  co_return read;
+  if (recorded.ok()) co_return read;
+  schema::meta_result again = co_await schema::read_meta(db);
+  const auto* other = std::get_if<schema::load_meta>(&again);
+  if (other == nullptr || other->warehouses == 0) co_return recorded;
+  if (other->warehouses != options.warehouses) {
+    co_return count_refused(other->warehouses, options.warehouses);
+  }
+  co_return again;
+}
+
+shoal::task<schema::meta_result> agreed_meta(driver::database& db, load_options& options) {
+  schema::meta_result agreed = co_await agreed_meta_once(db, options);
+  for (int attempt = 1; attempt < busy_attempts; ++attempt) {
+    const auto* refused = std::get_if<outcome>(&agreed);
+    if (refused == nullptr || !is_busy(*refused) || shoal::stop_requested()) break;
+    agreed = co_await agreed_meta_once(db, options);
+  }
+  co_return agreed;
 }
 
 }  // namespace
@@ -149,8 +181,8 @@ shoal::task<outcome> load(driver::database& db, load_options options, load_progr
   const schema::load_meta& meta = std::get<schema::load_meta>(agreed);
   work w;
   w.plan = plan_of(options, meta, progress);
-  w.parts = parts_left(meta, options.warehouses);
-  start_progress(progress, w.parts, options.warehouses);
+  w.parts = parts_left(meta, options);
+  start_progress(progress, w.parts, options);
   const std::size_t count = std::min(options.parallel, w.parts.size());
   auto body = [&db, &w, count](shoal::task_group<outcome>& group) {
     return run_coroutines(group, db, w, count);

@@ -12,6 +12,12 @@
 //      load leaves all of a warehouse or nothing, and running `load` again resumes;
 //   3. builds the secondary indexes when `build_indexes`, then gathers the planner's
 //      statistics (ANALYZE), without which the first check took minutes on PostgreSQL.
+// A split load (`load --shard I/N`, docs/tpcc/split-load.md) takes the warehouses
+// [first_warehouse, last_warehouse] only, ITEM only when `load_items`, and leaves step 3 to a
+// plain load once every shard has ended. Loads started together on one database agree: the
+// first records the meta, the others find it recorded. A part or meta read that ends
+// retryable (SQLite's "database busy" while another process holds its one write lock; a
+// serialization failure) is tried again, up to busy_attempts times.
 // Rows are written `rows_per_copy` at a time with session::copy (or, as a measured baseline,
 // with 100-row INSERTs: load_method::insert). Progress is counted into a load_progress
 // (progress.hpp); the loader never prints.
@@ -30,6 +36,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 #include "driver/database.hpp"
 #include "driver/outcome.hpp"
@@ -50,7 +57,16 @@ struct load_options {
   std::size_t rows_per_copy = 2000;
   bool build_indexes = true;
   load_method method = load_method::copy;
+  // The warehouses this load takes: [first_warehouse, last_warehouse] (a shard's range,
+  // run/shard.hpp), the last cut to `warehouses`; by default every one. An empty range
+  // (last < first: more shards than warehouses) loads no warehouse.
+  std::int64_t first_warehouse = 1;
+  std::int64_t last_warehouse = std::numeric_limits<std::int64_t>::max();
+  bool load_items = true;  // ITEM: the whole load's, or shard 0's
 };
+
+// How many times a part (or the meta read) is tried while it ends retryable.
+inline constexpr int busy_attempts = 60;
 
 shoal::task<driver::outcome> load(driver::database& db, load_options options,
                                   load_progress& progress);

@@ -4,6 +4,7 @@
 #include "loader/population.hpp"
 
 #include <algorithm>
+#include <ctime>
 #include <numeric>
 #include <string_view>
 #include <utility>
@@ -38,6 +39,20 @@ constexpr std::array<std::string_view, 9> part_tables{"item",      "warehouse", 
                                                       "new_order", "order_line", "stock"};
 
 }  // namespace
+
+std::string load_time_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  std::string text(19, '\0');
+  text.resize(std::strftime(text.data(), text.size() + 1, "%Y-%m-%d %H:%M:%S", &utc));
+  return text;
+}
+
+random::nurand_constants load_constants_for(std::uint64_t seed) noexcept {
+  rng r(seed);
+  return random::load_constants(r);
+}
 
 population::population(std::uint64_t seed, std::int64_t w_id)
     : w_id_(w_id), streams_([&] {

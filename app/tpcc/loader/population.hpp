@@ -40,6 +40,13 @@ inline constexpr std::int64_t orders_per_district = 3'000;
 inline constexpr std::int64_t first_new_order = 2'101;  // orders 2101..3000 are undelivered
 inline constexpr std::int64_t new_orders_per_district = orders_per_district - first_new_order + 1;
 
+// The load time the rows carry (C_SINCE, H_DATE, O_ENTRY_D, OL_DELIVERY_D): now, UTC,
+// "YYYY-MM-DD HH:MM:SS".
+[[nodiscard]] std::string load_time_now();
+
+// The NURand C constants a load draws from `seed` (clause 2.1.6) and records in tpcc_meta.
+[[nodiscard]] random::nurand_constants load_constants_for(std::uint64_t seed) noexcept;
+
 class population {
  public:
   // The ITEM table.

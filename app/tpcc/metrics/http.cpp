@@ -42,6 +42,9 @@ bool head_complete(std::string_view received) {
 }
 
 std::string answer(std::string_view head, const std::function<std::string()>& page) {
+  if (head.size() >= max_request_head && !head_complete(head)) {
+    return plain("431 Request Header Fields Too Large", "the request head is over 8 KiB");
+  }
   const request_line r = parse_request_line(head);
   if (r.method.empty() || r.path.empty() || !r.version.starts_with("HTTP/1.")) {
     return plain("400 Bad Request", "not an HTTP/1.x request");
@@ -54,5 +57,7 @@ std::string answer(std::string_view head, const std::function<std::string()>& pa
   }
   return respond("200 OK", exposition_content_type, page(), r.method == "GET");
 }
+
+std::string busy() { return plain("503 Service Unavailable", "too many connections; try again"); }
 
 }  // namespace tpcc::metrics

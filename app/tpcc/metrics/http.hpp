@@ -6,7 +6,9 @@
 // page() as `text/plain; version=0.0.4`, the Prometheus text format; HEAD the same without the
 // body; any other path 404; any other method 405; a head that is not HTTP 400. Every response
 // has its Content-Length and `Connection: close`: the server answers one request per
-// connection. head_complete(received) says whether the bytes read so far hold a whole head.
+// connection. A head still without its empty line at max_request_head bytes gets 431.
+// head_complete(received) says whether the bytes read so far hold a whole head. busy() is the
+// 503 for a client the server has no room for.
 // page is called only for a request that gets the page.
 // Thread-safety: pure functions (page is the caller's).
 #pragma once
@@ -18,7 +20,7 @@
 
 namespace tpcc::metrics {
 
-// The longest request head read; a longer one is answered 400.
+// The longest request head read; a longer one is answered 431.
 inline constexpr std::size_t max_request_head = 8192;
 
 inline constexpr std::string_view exposition_content_type =
@@ -26,5 +28,6 @@ inline constexpr std::string_view exposition_content_type =
 
 [[nodiscard]] bool head_complete(std::string_view received);
 [[nodiscard]] std::string answer(std::string_view head, const std::function<std::string()>& page);
+[[nodiscard]] std::string busy();
 
 }  // namespace tpcc::metrics

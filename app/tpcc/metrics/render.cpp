@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "metrics/exposition.hpp"
+#include "metrics/server_render.hpp"
 #include "stats/outcomes.hpp"
 #include "txn/kind.hpp"
 
@@ -83,6 +84,11 @@ void run_gauges(exposition& e, const figures::run_screen& s) {
         f.measured_seconds);
   gauge(e, "shoal_tpcc_tpmc",
         "tpmC so far: completed New-Orders per minute of the measurement interval", f.tpmc);
+  // Not ..._tpm_total: a gauge's name must not end in _total (promtool).
+  gauge(e, "shoal_tpcc_tpmtotal",
+        "tpmTotal so far: completed transactions of every type per minute of the measurement "
+        "interval",
+        f.tpm_total);
   if (f.efficiency) {
     gauge(e, "shoal_tpcc_efficiency_ratio",
           "tpmC as a fraction of the maximum the warehouses allow (12.86 per warehouse, "
@@ -154,6 +160,7 @@ std::string render(const run_view& view) {
     run_gauges(e, *view.screen);
     if (view.screen->view.last) client_gauges(e, *view.screen->view.last);
   }
+  if (view.server) render_server(e, *view.server);
   return e.text();
 }
 

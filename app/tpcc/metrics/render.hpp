@@ -14,12 +14,13 @@
 //   Counter, the measurement interval only (what the result will count):
 //     shoal_tpcc_measured_transactions_total{type,outcome}.
 //   Gauges: shoal_tpcc_phase{phase} (1 for the current phase, 0 for the others),
-//     elapsed and measured seconds, tpmC and efficiency as the dashboard computes them
+//     elapsed and measured seconds, tpmC, tpmTotal and efficiency as the dashboard computes them
 //     (figures/run_figures.hpp; efficiency absent without keying and think times), warehouses and
 //     terminals (this process's), and from the latest interval the client's lag figures: timer
 //     lateness and ready-queue delay p99, busy fraction per worker, CPU seconds per second,
 //     RSS, the session pool, the deferred Delivery queue depth, and whether the client is the
 //     bottleneck.
+// The database's own figures, when the run reads them: metrics/server_render.hpp.
 // Before the terminals start only the phase is shown.
 // Thread-safety: pure.
 #pragma once

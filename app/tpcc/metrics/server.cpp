@@ -3,6 +3,7 @@
 #include "metrics/server.hpp"
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <span>
 #include <system_error>
@@ -11,10 +12,13 @@
 #include "metrics/http.hpp"
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
+#include "shoal/task_group.hpp"
 #include "shoal/timeout.hpp"
 
 namespace tpcc::metrics {
 namespace {
+
+std::atomic<std::size_t> open_connections{0};
 
 // Reads a request head (at most max_request_head bytes), answers it, closes.
 shoal::task<void> answer_one(shoal::stream_socket peer, const std::function<std::string()>& page) {
@@ -31,12 +35,37 @@ shoal::task<void> answer_one(shoal::stream_socket peer, const std::function<std:
   peer.shutdown_write();
 }
 
-// One connection, bounded in time; whatever goes wrong with it only drops it.
-shoal::task<void> serve_one(shoal::stream_socket peer, const std::function<std::string()>& page) {
+// One connection, counted while open and bounded in time; whatever goes wrong with it only
+// drops it.
+shoal::task<void> serve_one(shoal::stream_socket peer, const std::function<std::string()>& page,
+                            std::chrono::milliseconds limit, std::atomic<std::size_t>& active) {
   try {
-    co_await shoal::with_timeout(connection_limit, answer_one(std::move(peer), page));
+    co_await shoal::with_timeout(limit, answer_one(std::move(peer), page));
   } catch (const std::system_error&) {
-    co_return;  // reset by the peer, timed out, or stopped: nothing to answer any more
+    // reset by the peer, timed out, or stopped: nothing to answer any more
+  }
+  active.fetch_sub(1, std::memory_order_release);
+  open_connections.fetch_sub(1, std::memory_order_relaxed);
+}
+
+// A connection over the limit: told so without reading its request, then closed.
+shoal::task<void> refuse_busy(shoal::stream_socket peer) {
+  const std::string response = busy();
+  try {
+    co_await shoal::with_timeout(std::chrono::milliseconds(100),
+                                 peer.write_all(std::as_bytes(std::span(response))));
+    peer.shutdown_write();
+  } catch (const std::system_error&) {
+    // the client went away or does not read: closing is all that is left
+  }
+}
+
+// The next connection, or an empty socket when accept failed (stopped, or a transient error).
+shoal::task<shoal::stream_socket> accept_next(shoal::stream_listener& listener) {
+  try {
+    co_return co_await listener.accept();
+  } catch (const std::system_error&) {
+    co_return shoal::stream_socket{};
   }
 }
 
@@ -51,20 +80,31 @@ std::variant<shoal::stream_listener, std::string> listen(const std::string& host
   }
 }
 
-shoal::task<void> serve(shoal::stream_listener& listener, std::function<std::string()> page) {
-  while (!shoal::stop_requested()) {
-    shoal::stream_socket peer;
-    try {
-      peer = co_await listener.accept();
-    } catch (const std::system_error&) {
-      if (shoal::stop_requested()) break;
+std::size_t connections_open() noexcept { return open_connections.load(std::memory_order_relaxed); }
+
+shoal::task<void> serve(shoal::stream_listener& listener, std::function<std::string()> page,
+                        serve_limits limits) {
+  std::atomic<std::size_t> active{0};  // this call's connections being served
+  co_await shoal::with_task_group<void>([&](shoal::task_group<void>& group) -> shoal::task<void> {
+    while (!shoal::stop_requested()) {
+      // Take the results of the connections that ended, so finished ones hold nothing.
+      while (group.outstanding() > active.load(std::memory_order_acquire)) {
+        static_cast<void>(co_await group.next_result());
+      }
+      shoal::stream_socket peer = co_await accept_next(listener);
+      if (!peer) {
+        if (!shoal::stop_requested()) {
+          static_cast<void>(co_await shoal::sleep_for(std::chrono::milliseconds(100)));
+        }
+      } else if (active.load(std::memory_order_acquire) >= limits.connections) {
+        co_await refuse_busy(std::move(peer));
+      } else {
+        active.fetch_add(1, std::memory_order_relaxed);
+        open_connections.fetch_add(1, std::memory_order_relaxed);
+        group.spawn(serve_one(std::move(peer), page, limits.per_connection, active));
+      }
     }
-    if (peer) {
-      co_await serve_one(std::move(peer), page);
-    } else if (!shoal::stop_requested()) {
-      static_cast<void>(co_await shoal::sleep_for(std::chrono::milliseconds(100)));
-    }
-  }
+  });
 }
 
 }  // namespace tpcc::metrics

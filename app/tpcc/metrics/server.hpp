@@ -6,9 +6,12 @@
 // starts, so a bad or busy address is refused up front with a message naming it. serve()
 // accepts connections on the thread_pool it is awaited on (no thread of its own: the listener
 // and each connection wait on the worker's reactor) and answers each with metrics/http.hpp's
-// answer(), calling page() for a `GET /metrics`; then closes it. Connections are served one at
-// a time, each bounded to `connection_limit` (a client that sends nothing, or does not read,
-// is dropped), so a stuck scraper cannot hold the run's workers.
+// answer(), calling page() for a `GET /metrics`; then closes it. Connections are served
+// concurrently, at most `limits.connections` at once, each bounded to `limits.per_connection` (a
+// client that sends nothing, trickles, or does not read is dropped then): a slow or stuck client
+// never holds the next one. A connection beyond the limit is answered 503 at once and closed, so
+// the endpoint's memory stays bounded (about limits.connections x (the 8 KiB head + one page))
+// however many clients connect.
 // Lifetime: the listener must outlive serve(); create it on a worker of the pool (its watch
 // registers with that worker's reactor) and destroy it there after serve() has ended.
 //
@@ -23,9 +26,13 @@
 //   Thread-safety: one serve() per listener; page() is called from a worker of the pool.
 //   Example:
 //     group.spawn(metrics::serve(listener, [&] { return metrics::render(take()); }));
+//
+// connections_open() is how many connections this process's serve() calls hold now (for tests
+// and the memory bound; any thread).
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <variant>
@@ -35,13 +42,19 @@
 
 namespace tpcc::metrics {
 
-inline constexpr std::chrono::seconds connection_limit{5};
+/// How many clients serve() holds at once, and for how long each.
+struct serve_limits {
+  std::size_t connections = 16;
+  std::chrono::milliseconds per_connection{5000};
+};
 
 // The listener, or why it could not listen on host:port ("address in use", ...).
 [[nodiscard]] std::variant<shoal::stream_listener, std::string> listen(const std::string& host,
                                                                        std::uint16_t port);
 
 [[nodiscard]] shoal::task<void> serve(shoal::stream_listener& listener,
-                                      std::function<std::string()> page);
+                                      std::function<std::string()> page, serve_limits limits = {});
+
+[[nodiscard]] std::size_t connections_open() noexcept;
 
 }  // namespace tpcc::metrics

@@ -16,6 +16,7 @@
 
 #include "figures/run_figures.hpp"
 #include "run/run.hpp"
+#include "server_stats/collector.hpp"
 #include "stats/phase.hpp"
 #include "stats/recorder.hpp"
 
@@ -23,8 +24,9 @@ namespace tpcc::metrics {
 
 struct run_view {
   stats::phase now = stats::phase::starting;
-  std::optional<figures::run_screen> screen;  // nullopt before the terminals start
-  std::optional<stats::cumulative> totals;    // every phase so far; nullopt likewise
+  std::optional<figures::run_screen> screen;         // nullopt before the terminals start
+  std::optional<stats::cumulative> totals;           // every phase so far; nullopt likewise
+  std::optional<server_stats::live_figures> server;  // the database's own; nullopt: none read
 };
 
 // `settings`: the run's settings as the dashboard gets them (its `view` is replaced).

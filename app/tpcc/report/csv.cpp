@@ -3,6 +3,7 @@
 #include "report/csv.hpp"
 
 #include "report/json_detail.hpp"
+#include "report/server_csv.hpp"
 #include "report/text.hpp"
 #include "report/text_file.hpp"
 #include "txn/kind.hpp"
@@ -13,7 +14,7 @@ namespace {
 std::string header() {
   std::string out = "start_s,end_s,phase,type";
   for (const stats::outcome_info& i : stats::outcome_table) out.append(",").append(i.key);
-  return out + ",completed,failures,retries,p50_ms,p90_ms,p99_ms,max_ms\r\n";
+  return out + ",completed,failures,retries,p50_ms,p90_ms,p99_ms,max_ms,tpmc,tpm_total\r\n";
 }
 
 // ",p50,p90,p99,max" in milliseconds, or four empty cells.
@@ -27,6 +28,18 @@ std::string percentiles(const stats::sparse_histogram& response) {
   return out + format(",%.3f", static_cast<double>(h.max()) / 1000.0);
 }
 
+// ",tpmC,tpmTotal" of the interval (report/summary.hpp's rules: completed per minute), the same
+// on each of its rows.
+std::string interval_rates(const stats::interval_sample& s) {
+  const double minutes = (s.end_seconds - s.start_seconds) / 60.0;
+  if (minutes <= 0) return ",,";
+  std::uint64_t all = 0;
+  for (const stats::interval_kind& t : s.kinds) all += t.outcomes.completed();
+  const auto& no = s.kinds[txn::index(txn::kind::new_order)];
+  return format(",%.2f,%.2f", static_cast<double>(no.outcomes.completed()) / minutes,
+                static_cast<double>(all) / minutes);
+}
+
 std::string row(const stats::interval_sample& s, txn::kind k) {
   const stats::interval_kind& t = s.kinds[txn::index(k)];
   std::string out = format("%.3f,%.3f,%s,%s", s.start_seconds, s.end_seconds,
@@ -37,7 +50,7 @@ std::string row(const stats::interval_sample& s, txn::kind k) {
   out += format(",%llu,%llu,%llu", static_cast<unsigned long long>(t.outcomes.completed()),
                 static_cast<unsigned long long>(t.outcomes.failures()),
                 static_cast<unsigned long long>(t.retries));
-  return out + percentiles(t.response) + "\r\n";
+  return out + percentiles(t.response) + interval_rates(s) + "\r\n";
 }
 
 // A field as RFC 4180 wants it: quoted, quotes doubled, when it holds a comma, a quote or a
@@ -79,6 +92,11 @@ std::string format_csv(const run::run_result& r) {
 
 std::optional<std::string> write_csv(const run::run_result& r, const std::string& path) {
   if (auto failed = write_text_file(path, format_csv(r), "the CSV series")) return failed;
+  if (r.server.collected()) {
+    auto failed = write_text_file(server_csv_path(path), format_server_csv(r.server),
+                                  "the CSV of the server's figures");
+    if (failed) return failed;
+  }
   return write_text_file(errors_csv_path(path), format_errors_csv(r), "the CSV of errors");
 }
 

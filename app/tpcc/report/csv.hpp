@@ -8,13 +8,16 @@
 // retried_committed, rolled_back, failed_retries_exhausted, failed, lost, abandoned),
 // completed, failures, retries, and the response
 // time's p50, p90, p99 and max in milliseconds over the completed transactions of the interval
-// (empty cells when it completed none). RFC 4180: comma-separated, "\r\n" line ends, no field
+// (empty cells when it completed none), then the interval's tpmC and tpmTotal (completed
+// New-Orders, and transactions of every type, per minute of the interval: the same on each of
+// its rows). RFC 4180: comma-separated, "\r\n" line ends, no field
 // needs quoting (type names have no comma).
 // Beside it, the run's distinct errors (format_errors_csv, written by write_csv to
 // errors_csv_path: FILE with ".csv" replaced by ".errors.csv"): one row per error, type,
 // sqlstate, outcome, statement, message (the first one's), count, first, last (ISO 8601 UTC),
 // then one row "unlisted" with the count of errors past the cap; fields quoted as RFC 4180
-// asks (a database message may hold commas, quotes, line breaks). Thread-safety: pure functions.
+// asks (a database message may hold commas, quotes, line breaks). When the run read the
+// database's own figures, a third file beside them: server_csv.hpp. Thread-safety: pure functions.
 #pragma once
 
 #include <optional>

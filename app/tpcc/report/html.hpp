@@ -9,10 +9,10 @@
 // a database result" for the capacity mode (run_result::simulated or a sim: target); "NOT TPC-C"
 // when waits were scaled; interrupted, stopped by an error, client-bound); throughput over time per
 // transaction type with warm-up, measurement and drain shaded; p50/p90/p99 response time over time
-// per type; the response-time distribution per type over the measurement interval; and the
-// per-type table. Long runs are downsampled for drawing by merging consecutive intervals
-// (html_data.hpp). Every string embedded is escaped. Layout and how to read it:
-// docs/tpcc/design/tpcc-html-report.md. Thread-safety: pure functions.
+// per type; the response-time distribution per type over the measurement interval; the
+// database's own figures (html_server.hpp); and the per-type table. Long runs are downsampled for
+// drawing by merging consecutive intervals (html_data.hpp). Every string embedded is escaped.
+// Layout and how to read it: docs/tpcc/design/tpcc-html-report.md. Thread-safety: pure functions.
 #pragma once
 
 #include <optional>

@@ -15,6 +15,8 @@ namespace {
 
 std::string kind_class(std::size_t k) { return std::string("c-").append(std::to_string(k)); }
 
+}  // namespace
+
 std::vector<band> phase_bands(const phases& p) {
   return {{0, p.warmup_end, "warmup", "warm-up"},
           {p.warmup_end, p.measure_end, "measure", "measurement"},
@@ -25,6 +27,8 @@ axis time_axis(const phases& p) {
   const double end = std::max(p.run_end, 1.0);
   return {0, end, false, "time since the terminals started (m:ss)", time_ticks(end)};
 }
+
+namespace {
 
 std::vector<point> points_of(const timeline& t, const std::vector<double>& ys) {
   std::vector<point> out;

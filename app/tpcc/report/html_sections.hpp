@@ -17,6 +17,9 @@ namespace tpcc::report::html {
 [[nodiscard]] std::string throughput_section(const timeline& t, const phases& p);
 [[nodiscard]] std::string latency_section(const timeline& t, const phases& p);
 [[nodiscard]] std::string distribution_section(const run::run_result& r);
+// The run's phases as shaded bands, and the time axis every chart over time shares.
+[[nodiscard]] std::vector<band> phase_bands(const phases& p);
+[[nodiscard]] axis time_axis(const phases& p);
 // "new-order" ... "stock-level": a type's key in data-series attributes.
 [[nodiscard]] std::string kind_key(txn::kind k);
 

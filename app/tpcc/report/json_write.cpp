@@ -6,6 +6,7 @@
 
 #include "report/json.hpp"
 #include "report/json_detail.hpp"
+#include "report/json_server.hpp"
 #include "report/rate.hpp"
 #include "report/summary.hpp"
 #include "report/verdict.hpp"
@@ -251,6 +252,7 @@ json figures(const run::run_result& r) {
           {"drained", r.drained},
           {"fatal", r.fatal},
           {"tpmc", tpmc(r)},
+          {"tpm_total", tpm_total(r)},
           {"efficiency", efficiency(r)},
           {"transactions", kinds},
           {"outside_window", s.outside_window},
@@ -299,6 +301,7 @@ json document(const run::run_result& r, const result_context& context) {
       {"histogram_layout", layout()},
       {"verdict", verdict_json(evaluate(r, context.target))}};
   doc.update(figures(r));
+  doc["server"] = detail::server_json(r.server);
   if (r.pacing) doc["rate"] = rate(r, *r.pacing);
   return doc;
 }

@@ -324,6 +324,8 @@ std::variant<merged_result, std::string> merge_results(const std::vector<merge_i
   m.result.client.bytes_per_terminal =
       r.terminals > 0 ? bytes / static_cast<double>(r.terminals) : 0;
   m.result.config.shard = {0, 1};
+  m.result.server = {};  // each input's own: the shards read one database, adding would repeat it
+  m.result.server.not_collected = "not merged (each input file has its own server figures)";
   if (covered != r.warehouses || r.first_warehouse != 1) {
     m.notes.push_back(format("the results cover warehouses %s of %lld only", range(r).c_str(),
                              static_cast<long long>(r.warehouses)));

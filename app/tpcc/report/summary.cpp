@@ -172,6 +172,9 @@ std::string headline(const run::run_result& r) {
       tpmc(r), static_cast<unsigned long long>(completed_new_orders(r.results)), r.measured_seconds,
       static_cast<unsigned long long>(no.outcomes.committed()),
       static_cast<unsigned long long>(no.outcomes[stats::txn_outcome::rolled_back]));
+  out += format(
+      "  tpmTotal    %.2f  (%llu transactions of every type completed; a Delivery when queued)\n",
+      tpm_total(r), static_cast<unsigned long long>(completed_transactions(r.results)));
   if (r.paced()) {
     out += "  efficiency  n/a: --rate sets the load, not the terminals' waits\n";
   } else if (r.wait_scale == 0.0) {
@@ -303,6 +306,17 @@ double tpmc(const run::run_result& r) {
   return static_cast<double>(completed_new_orders(r.results)) * 60.0 / r.measured_seconds;
 }
 
+std::uint64_t completed_transactions(const stats::snapshot& s) {
+  std::uint64_t n = 0;
+  for (const stats::kind_totals& t : s.kinds) n += t.outcomes.completed();
+  return n;
+}
+
+double tpm_total(const run::run_result& r) {
+  if (r.measured_seconds <= 0) return 0;
+  return static_cast<double>(completed_transactions(r.results)) * 60.0 / r.measured_seconds;
+}
+
 std::int64_t warehouses_run(const run::run_result& r) {
   return r.last_warehouse >= r.first_warehouse ? r.last_warehouse - r.first_warehouse + 1
                                                : r.warehouses;
@@ -321,8 +335,7 @@ std::string format_summary(const run::run_result& r, const std::string& target) 
 }
 
 double expected_longest_gap_seconds(const run::run_result& r) {
-  std::uint64_t n = 0;
-  for (const stats::kind_totals& t : r.results.kinds) n += t.outcomes.completed();
+  const std::uint64_t n = completed_transactions(r.results);
   if (n == 0 || r.measured_seconds <= 0) return 0.0;
   const auto completions = static_cast<double>(n);
   return (std::log(completions + 1) + 3) * r.measured_seconds / completions;

@@ -4,6 +4,7 @@
 // What: renders a run's result (a snapshot, never live counters) as the table a user reads at
 // the end: tpmC (New-Orders completed per minute of the measurement interval: committed plus
 // the spec's intended 1% rolled back, which clauses 2.4.2.3 and 5.4.2 count as completed),
+// tpmTotal (every type's completed transactions per minute, by the same rule),
 // efficiency (tpmC / (12.86 x warehouses): 12.86 is the most a warehouse can give with the
 // spec's keying and think times), per-type counts, retries, failures, p50/p90/p99 response
 // times, round trips per transaction, the deferred Deliveries, the NURand constants, the
@@ -37,6 +38,12 @@ inline constexpr const char* capacity_mode_line =
 // (clauses 2.4.2.3, 5.4.2); failed and lost ones are not.
 [[nodiscard]] std::uint64_t completed_new_orders(const stats::snapshot& s);
 [[nodiscard]] double tpmc(const run::run_result& r);
+// Transactions of every type completed in the measurement interval, by tpmC's rule (an outcome
+// that counts as completed, ended inside the window): a Delivery counts when queued, its
+// terminal part, as its response time does (clause 2.7.2.2); its deferred part is not counted.
+[[nodiscard]] std::uint64_t completed_transactions(const stats::snapshot& s);
+// tpmTotal: completed_transactions per minute of the measurement interval.
+[[nodiscard]] double tpm_total(const run::run_result& r);
 // The warehouses this result's terminals ran: its shard's range (all of them unless sharded).
 [[nodiscard]] std::int64_t warehouses_run(const run::run_result& r);
 // A fraction (1.0 is 100%) against the warehouses run; with scaled waits, against the scaled

@@ -246,6 +246,16 @@ run_result start_result(const run_config& config, const schema::load_meta& meta,
   return result;
 }
 
+// Starts `server` reading the database's own figures at each of the monitor's cuts.
+void read_server_beside(shoal::thread_pool& pool, monitor& watch, server_stats::collector& server,
+                        run_control& control) {
+  watch.on_cut([&server](double end, phase ended, phase next) {
+    server.cut({end, stats::to_string(ended), stats::to_string(next)});
+  });
+  server.start(pool);
+  control.publish_server(&server);
+}
+
 }  // namespace
 
 std::optional<stats::snapshot> run_control::snapshot() const {
@@ -285,8 +295,20 @@ void run_control::publish_interval(const stats::interval_sample& sample) {
   fixed_.last = sample;
 }
 
+std::optional<server_stats::live_figures> run_control::server() const {
+  const std::scoped_lock lock(mutex_);
+  if (server_ == nullptr) return std::nullopt;
+  return server_->latest();
+}
+
+void run_control::publish_server(const server_stats::collector* c) {
+  const std::scoped_lock lock(mutex_);
+  server_ = c;
+}
+
 shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::database& db,
-                                       run_config config, run_control& control) {
+                                       run_config config, run_control& control,
+                                       server_stats::collector* server) {
   auto ready = co_await prepare(db, config);
   if (auto* failure = std::get_if<outcome>(&ready)) co_return std::move(*failure);
   const prepared& p = std::get<prepared>(ready);
@@ -336,10 +358,16 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
     for (const auto& queue : ctx->deliveries) queued += queue->size();
     return queued;
   });
+  if (server != nullptr) read_server_beside(pool, *watch, *server, control);
   watch->start();
   co_await perform(pool, *ctx, config, range, control, result, measure_start, end, rng);
   co_await watch->stop();  // nothing of it stays on the pool
   watch->finish(result, result.terminals, config.client_lag_limit);
+  if (server != nullptr) {
+    co_await server->stop();  // reads the last cut
+    control.publish_server(nullptr);
+    result.server = server->finish();
+  }
   control.publish(nullptr);
   control.enter(phase::done);
   errors.flush();

@@ -32,6 +32,7 @@
 
 #include "driver/database.hpp"
 #include "run_result/result.hpp"
+#include "server_stats/collector.hpp"
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
 #include "stats/client.hpp"
@@ -74,6 +75,10 @@ class run_control {
   void publish(const stats::recorder* r, const live_view& view = {},
                std::chrono::steady_clock::time_point started = {});
   void publish_interval(const stats::interval_sample& sample);
+  // The database's own figures so far (server_stats/collector.hpp), for the metrics endpoint;
+  // nullopt when none are read. The run publishes its collector, then nullptr before it goes.
+  [[nodiscard]] std::optional<server_stats::live_figures> server() const;
+  void publish_server(const server_stats::collector* c);
 
  private:
   std::atomic<phase> phase_{phase::starting};
@@ -81,11 +86,15 @@ class run_control {
   const stats::recorder* recorder_ = nullptr;
   live_view fixed_;
   std::chrono::steady_clock::time_point started_;
+  const server_stats::collector* server_ = nullptr;
 };
 
 using run_outcome = std::variant<run_result, driver::outcome>;
 
+// `server`, when given (started, read and stopped by the run), reads the database's own figures
+// at the run's cuts into run_result::server.
 shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::database& db,
-                                       run_config config, run_control& control);
+                                       run_config config, run_control& control,
+                                       server_stats::collector* server = nullptr);
 
 }  // namespace tpcc::run

@@ -17,6 +17,7 @@
 
 #include "driver/isolation.hpp"
 #include "random/nurand.hpp"
+#include "server_stats/figures.hpp"
 #include "stats/client.hpp"
 #include "stats/error_list.hpp"
 #include "stats/pace.hpp"
@@ -117,6 +118,9 @@ struct run_result {
   // The database was the capacity mode's simulation (database::simulated()): the figures
   // measure the client, not a database; every output must say so.
   bool simulated = false;
+  // The database's own figures over the run (server_stats/figures.hpp): not collected for
+  // SQLite, the simulated database and a merged result.
+  server_stats::server_figures server;
   // --rate: offered against taken, the backlog (stats/pace.hpp); empty when not paced.
   std::optional<stats::pace_totals> pacing;
   [[nodiscard]] bool paced() const noexcept { return config.rate_tpm > 0; }

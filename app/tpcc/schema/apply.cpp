@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "schema/ch_tables.hpp"
 #include "schema/schema.hpp"
 #include "shoal/stop.hpp"
 
@@ -53,6 +54,11 @@ constexpr std::array<placement, 11> placements{{
     {"tpcc_meta", ""},
     {"tpcc_loaded", ""},
 }};
+
+// CH-benCHmark's tables (ch_tables.hpp): no warehouse column, read whole by the analytic
+// queries, so a copy on every node.
+constexpr std::array<placement, 3> ch_placements{
+    {{"region", ""}, {"nation", ""}, {"supplier", ""}}};
 
 std::vector<call> calls_of(std::span<const statement> statements) {
   std::vector<call> calls;
@@ -124,9 +130,10 @@ shoal::task<counted> count_query(driver::session& s, const statement& q,
   co_return count_of(committed, r.rows[0].int_at(0));
 }
 
-// Distributes the tables not distributed yet; counts those it did.
-shoal::task<outcome> apply_citus(driver::session& s, init_report& report) {
-  for (const placement& p : placements) {
+// Distributes the tables of `wanted` not distributed yet; counts those it did.
+shoal::task<outcome> apply_citus(driver::session& s, init_report& report,
+                                 std::span<const placement> wanted) {
+  for (const placement& p : wanted) {
     const counted found = co_await count_query(s, is_distributed, text_params(p.table));
     if (!found.status.ok()) co_return found.status;
     if (found.count > 0) {
@@ -143,7 +150,8 @@ shoal::task<outcome> apply_citus(driver::session& s, init_report& report) {
 }
 
 // Probes the engine; a failed probe (SQLite has no pg_extension) is "other", not an error.
-shoal::task<outcome> probe_and_distribute(driver::session& s, init_report& report) {
+shoal::task<outcome> probe_and_distribute(driver::session& s, init_report& report,
+                                          std::span<const placement> wanted) {
   const counted probe = co_await count_query(s, probe_citus, std::vector<value>());
   const bool lost = probe.status.kind == driver::outcome_kind::connection_lost;
   if (lost || shoal::stop_requested()) co_return probe.status;
@@ -154,19 +162,30 @@ shoal::task<outcome> probe_and_distribute(driver::session& s, init_report& repor
   }
   report.detected = probe.count > 0 ? engine::citus : engine::postgres;
   if (report.detected != engine::citus) co_return outcome::success();
-  co_return co_await apply_citus(s, report);
+  co_return co_await apply_citus(s, report, wanted);
+}
+
+// Creates `statements` in one transaction, then probes the engine and on Citus places `wanted`.
+shoal::task<outcome> create_and_place(driver::database& db, init_report& report,
+                                      std::span<const statement> statements,
+                                      std::span<const placement> wanted) {
+  report = init_report();
+  lease l = co_await db.acquire();
+  if (!l) co_return l.status();
+  const outcome created = co_await run_transaction(*l, calls_of(statements));
+  if (!created.ok()) co_return created;
+  report.tables = statements.size();
+  co_return co_await probe_and_distribute(*l, report, wanted);
 }
 
 }  // namespace
 
 shoal::task<outcome> create_schema(driver::database& db, init_report& report) {
-  report = init_report();
-  lease l = co_await db.acquire();
-  if (!l) co_return l.status();
-  const outcome created = co_await run_transaction(*l, calls_of(create_statements()));
-  if (!created.ok()) co_return created;
-  report.tables = create_statements().size();
-  co_return co_await probe_and_distribute(*l, report);
+  return create_and_place(db, report, create_statements(), placements);
+}
+
+shoal::task<outcome> create_ch_schema(driver::database& db, init_report& report) {
+  return create_and_place(db, report, ch_create_statements(), ch_placements);
 }
 
 std::string distribution_summary(const init_report& report) {

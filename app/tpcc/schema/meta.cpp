@@ -45,12 +45,10 @@ std::vector<call> read_calls() {
 }
 
 std::vector<call> write_calls(const load_meta& meta) {
-  const std::array<std::int64_t, 4> numbers{meta.warehouses, meta.constants.c_last,
-                                            meta.constants.c_id, meta.constants.ol_i_id};
   std::vector<call> calls;
   calls.reserve(names.size());
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    calls.push_back({&meta_put, pair_of(names[i], numbers[i])});
+  for (const auto& [name, number] : meta_entries(meta)) {
+    calls.push_back({&meta_put, pair_of(name, number)});
   }
   return calls;
 }
@@ -97,6 +95,14 @@ meta_result parse(const std::vector<statement_result>& results) {
 }
 
 }  // namespace
+
+std::array<std::pair<std::string_view, std::int64_t>, 4> meta_entries(
+    const load_meta& meta) noexcept {
+  return {{{names[0], meta.warehouses},
+           {names[1], meta.constants.c_last},
+           {names[2], meta.constants.c_id},
+           {names[3], meta.constants.ol_i_id}}};
+}
 
 bool load_meta::is_loaded(std::int64_t w_id) const noexcept {
   return std::binary_search(loaded.begin(), loaded.end(), w_id);

@@ -20,9 +20,12 @@
 //   Errors, Cancellation, Resumes on: as read_meta. Thread-safety: the session's holder only.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -46,6 +49,10 @@ struct load_meta {
 };
 
 using meta_result = std::variant<load_meta, driver::outcome>;
+
+// The rows of tpcc_meta that write_meta writes for `meta`: (name, value), in a fixed order.
+[[nodiscard]] std::array<std::pair<std::string_view, std::int64_t>, 4> meta_entries(
+    const load_meta& meta) noexcept;
 
 // The message of the outcome read_meta gives when the schema is missing.
 [[nodiscard]] const char* schema_missing_message() noexcept;

@@ -134,7 +134,10 @@ constexpr std::array<index_statement, 4> indexes{{
       "WHERE table_schema = DATABASE() AND index_name = 'history_by_customer'"}},
 }};
 
-constexpr std::array<statement, 11> drops{{
+constexpr std::array<statement, 14> drops{{
+    {"tpcc_drop_supplier", "DROP TABLE IF EXISTS supplier"},  // CH-benCHmark's (ch_tables.hpp)
+    {"tpcc_drop_nation", "DROP TABLE IF EXISTS nation"},
+    {"tpcc_drop_region", "DROP TABLE IF EXISTS region"},
     {"tpcc_drop_order_line", "DROP TABLE IF EXISTS order_line"},
     {"tpcc_drop_new_order", "DROP TABLE IF EXISTS new_order"},
     {"tpcc_drop_orders", "DROP TABLE IF EXISTS orders"},

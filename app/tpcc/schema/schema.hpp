@@ -46,7 +46,7 @@ struct index_statement {
 
 // The secondary indexes.
 [[nodiscard]] std::span<const index_statement> index_statements() noexcept;
-// DROP TABLE IF EXISTS for every table above.
+// DROP TABLE IF EXISTS for every table above and CH-benCHmark's three (ch_tables.hpp).
 [[nodiscard]] std::span<const driver::statement> drop_statements() noexcept;
 
 // Bookkeeping statements.

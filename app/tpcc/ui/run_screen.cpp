@@ -60,7 +60,8 @@ std::string bar(const run_figures& f, std::size_t columns) {
 }
 
 std::string headline(const run_figures& f) {
-  std::string line = "tpmC " + fixed(f.tpmc, 1) + "   efficiency ";
+  std::string line = "tpmC " + fixed(f.tpmc, 1) + "   tpmTotal " + fixed(f.tpm_total, 1);
+  line += "   efficiency ";
   line += f.efficiency ? fixed(*f.efficiency * 100, 1) + " %" : std::string("n/a (no waits)");
   line += "   measured " + fixed(f.measured_seconds, 1) + " s";
   return line;
@@ -205,7 +206,7 @@ std::string run_line(const run_screen& s) {
   const run::live_view& v = s.view;
   std::string line = std::string("[") + run::to_string(v.now) + "] " + fixed(v.elapsed_seconds, 0) +
                      "/" + fixed(f.planned_seconds, 0) + " s";
-  line += " | tpmC " + fixed(f.tpmc, 1);
+  line += " | tpmC " + fixed(f.tpmc, 1) + " | tpmTotal " + fixed(f.tpm_total, 1);
   if (f.efficiency) line += " | efficiency " + fixed(*f.efficiency * 100, 1) + "%";
   const auto& no = v.window.kinds[txn::index(txn::kind::new_order)];
   line += " | New-Order p90 " + percentile_ms(no.response, 0.9) + " ms";

@@ -3,8 +3,8 @@
 //
 // What: render_run() lays out one frame of the dashboard from a run_screen (an immutable
 // live_view plus the run's settings) for a terminal of `size`: the database and sizes, the
-// phase, elapsed and remaining time, a progress bar, tpmC and efficiency, the per-type table
-// of the measurement interval so far (counts, p50/p90/p99 response times, the latest
+// phase, elapsed and remaining time, a progress bar, tpmC, tpmTotal and efficiency, the per-type
+// table of the measurement interval so far (counts, p50/p90/p99 response times, the latest
 // interval's rate, '-' before the first), the client (per-worker busy and coroutines resumed per
 // second, CPU, RSS, the connection pool with its wait p90, timer lateness and ready-queue delay
 // p99) with a warning line when the client is the bottleneck, and the last lines of `log` (what was

@@ -315,7 +315,8 @@ std::int64_t pool_state::live_spawned() const noexcept {
 void pool_state::start() {
   // Once: a pool is not restarted after stop (its finished state is final).
   // acquire: pairs with the release in start() or stop's join, whichever came last.
-  if (started_.load(std::memory_order_acquire) || stopping_.load(std::memory_order_acquire)) {
+  if (started_.load(std::memory_order_acquire) || stopping_.load(std::memory_order_acquire) ||
+      retired_.load(std::memory_order_acquire)) {
     throw std::logic_error("shoal::thread_pool::start called twice, or after stop");
   }
   started_.store(true, std::memory_order_release);  // pairs with running()'s acquire
@@ -387,6 +388,7 @@ void pool_state::join() {
   const mutex_lock lock(join_mutex_);
   for (auto& w : workers_) w->join_thread();
   blocking_.shutdown();  // nothing in flight (the pool finished): its threads wait or retired
+  retired_.store(true, std::memory_order_release);   // pairs with start()'s acquire
   started_.store(false, std::memory_order_release);  // pairs with running()'s acquire
 }
 

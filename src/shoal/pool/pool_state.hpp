@@ -212,6 +212,7 @@ class pool_state {
   std::atomic<bool> started_{false};
   std::atomic<bool> stopping_{false};
   std::atomic<bool> finished_{false};
+  std::atomic<bool> retired_{false};  // a stop completed (the pool never runs again)
   std::atomic<std::size_t> exited_{0};
   alignas(64) std::atomic<std::int64_t> external_spawned_{0};
   mutex stop_mutex_;

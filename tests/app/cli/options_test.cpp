@@ -211,6 +211,27 @@ TEST(cli_options, AnOptionTheCommandDoesNotTakeIsAnErrorNamingTheCommand) {
   }
 }
 
+TEST(cli_options, CompareTakesTwoOrMoreFilesTheReportsAndAGate) {
+  auto r = parse({"compare", "a.json", "b.json", "c.json", "--fail-if-slower", "2.5", "--json",
+                  "d.json", "--html", "d.html"});
+  ASSERT_TRUE(std::holds_alternative<config>(r)) << std::get<std::string>(r);
+  const config& c = std::get<config>(r);
+  EXPECT_EQ(c.cmd, command::compare);
+  EXPECT_EQ(c.inputs, (std::vector<std::string>{"a.json", "b.json", "c.json"}));
+  EXPECT_EQ(c.fail_if_slower, std::optional<double>(2.5));
+  EXPECT_EQ(c.json_path, "d.json");
+  EXPECT_FALSE(std::get<config>(parse({"compare", "a.json", "b.json"})).fail_if_slower);
+  EXPECT_EQ(error_of({"compare", "a.json"}),
+            "compare needs at least two result files: shoal-tpcc compare A.json B.json [C.json "
+            "...]");
+  EXPECT_EQ(error_of({"compare", "a.json", "b.json", "--fail-if-slower", "-5"}),
+            "--fail-if-slower expects a percentage from 0 to 1000, such as 5, got '-5'");
+  EXPECT_NE(error_of({"compare", "a.json", "b.json", "--csv", "x.csv"}).find("does not apply"),
+            std::string::npos);
+  EXPECT_NE(error_of({"merge", "a.json", "--fail-if-slower", "5"}).find("does not apply"),
+            std::string::npos);
+}
+
 TEST(cli_options, HelpOfOneCommandInEverySpelling) {
   for (const std::vector<std::string_view>& args :
        {std::vector<std::string_view>{"help", "run"}, {"run", "--help"}, {"run", "-h"}}) {

@@ -55,6 +55,21 @@ TEST(metrics_http, OtherPathsMethodsAndGarbageAreRefused) {
   EXPECT_EQ(pages, 0) << "the page is rendered only when it is sent";
 }
 
+TEST(metrics_http, AHeadStillOpenAtTheLimitIs431AndTheBusyAnswerIs503) {
+  bool asked = false;
+  const auto counted = [&asked] {
+    asked = true;
+    return page();
+  };
+  std::string head = "GET /metrics HTTP/1.1\r\n";
+  head.resize(tpcc::metrics::max_request_head, 'a');
+  EXPECT_EQ(answer(head, counted).rfind("HTTP/1.1 431 ", 0), 0U);
+  head.resize(tpcc::metrics::max_request_head - 1);  // shorter: a head the client ended early
+  EXPECT_EQ(answer(head, counted).rfind("HTTP/1.1 200 ", 0), 0U);
+  EXPECT_TRUE(asked);
+  EXPECT_EQ(tpcc::metrics::busy().rfind("HTTP/1.1 503 Service Unavailable\r\n", 0), 0U);
+}
+
 TEST(metrics_http, AHeadIsCompleteAtItsEmptyLine) {
   EXPECT_FALSE(tpcc::metrics::head_complete("GET /metrics HTTP/1.1\r\nHost: x\r\n"));
   EXPECT_TRUE(tpcc::metrics::head_complete("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"));

@@ -45,6 +45,8 @@ run_view measuring_view() {
   s.view.window.window_start = tpcc::stats::clock::time_point(10s);
   s.view.window.window_end = tpcc::stats::clock::time_point(130s);
   s.view.window.kinds[new_order].outcomes[txn_outcome::committed] = 3;
+  s.view.window.kinds[tpcc::txn::index(tpcc::txn::kind::payment)].outcomes[txn_outcome::committed] =
+      4;
   tpcc::stats::interval_sample last;
   last.start_seconds = 69;
   last.end_seconds = 70;
@@ -107,7 +109,8 @@ TEST(metrics_render, GaugesAreTheDashboardsFigures) {
   EXPECT_EQ(value(page, R"(shoal_tpcc_phase{phase="measuring"})"), 1);
   EXPECT_EQ(value(page, R"(shoal_tpcc_phase{phase="warm-up"})"), 0);
   EXPECT_EQ(value(page, "shoal_tpcc_measured_seconds"), 60);
-  EXPECT_EQ(value(page, "shoal_tpcc_tpmc"), 3);  // 3 New-Orders in one minute
+  EXPECT_EQ(value(page, "shoal_tpcc_tpmc"), 3);      // 3 New-Orders in one minute
+  EXPECT_EQ(value(page, "shoal_tpcc_tpmtotal"), 7);  // and 4 Payments
   EXPECT_NEAR(value(page, "shoal_tpcc_efficiency_ratio"), 3 / (12.86 * 2), 1e-12);
   EXPECT_EQ(value(page, "shoal_tpcc_warehouses"), 2);
   EXPECT_EQ(value(page, "shoal_tpcc_terminals"), 20);

@@ -13,6 +13,7 @@
 #include "report/html_data.hpp"
 #include "report/json.hpp"
 #include "report/summary.hpp"
+#include "report/text.hpp"
 #include "report/verdict.hpp"
 #include "sample_result.hpp"
 #include "txn/kind.hpp"
@@ -65,6 +66,26 @@ TEST(audit, TpmcCountsTheSpecsRolledBackNewOrdersAsCompleted) {
   EXPECT_DOUBLE_EQ(report::tpmc(r), expected);
   const std::string summary = report::format_summary(r, postgres);
   EXPECT_TRUE(contains(summary, "4545 New-Orders completed")) << summary;
+}
+
+// tpmTotal: every type's completed transactions (the spec's rollbacks too, failures not) per
+// minute, by tpmC's rule, on the line after tpmC.
+TEST(audit, TpmTotalCountsEveryTypesCompletedTransactions) {
+  tpcc::run::run_result r = compliant();
+  std::uint64_t completed = 0;
+  for (auto& k : r.results.kinds) completed += k.outcomes.completed();
+  auto& no = r.results.kinds[txn::index(txn::kind::new_order)];
+  no.outcomes[tpcc::stats::txn_outcome::rolled_back] = 45;
+  r.results.kinds[txn::index(txn::kind::payment)].outcomes[tpcc::stats::txn_outcome::failed] = 9;
+  EXPECT_EQ(report::completed_transactions(r.results), completed + 45);
+  EXPECT_DOUBLE_EQ(report::tpm_total(r),
+                   static_cast<double>(completed + 45) * 60.0 / r.measured_seconds);
+  const std::string summary = report::format_summary(r, postgres);
+  const auto tpmc_at = summary.find("  tpmC ");
+  const auto total_at = summary.find(report::format("  tpmTotal    %.2f", report::tpm_total(r)));
+  ASSERT_NE(total_at, std::string::npos) << summary;
+  EXPECT_LT(tpmc_at, total_at);
+  EXPECT_TRUE(contains(report::format_html(r, postgres), "tpmTotal")) << "the HTML's facts";
 }
 
 // Ten full 1 s intervals of 60 New-Orders each, then the drain's last 20 ms with 3.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "report/merge.hpp"
+#include "report/summary.hpp"
 #include "sample_result.hpp"
 
 namespace {
@@ -65,6 +66,9 @@ TEST(merge, CountsAndBucketsAddAndPercentilesComeFromTheSum) {
   EXPECT_EQ(m.result.first_warehouse, 1);
   EXPECT_EQ(m.result.last_warehouse, 10);
   EXPECT_DOUBLE_EQ(m.result.measured_seconds, in[0].loaded.result.measured_seconds);
+  EXPECT_DOUBLE_EQ(
+      tpcc::report::tpm_total(m.result),
+      tpcc::report::tpm_total(in[0].loaded.result) + tpcc::report::tpm_total(in[1].loaded.result));
 }
 
 TEST(merge, PercentilesAreNeverAveraged) {

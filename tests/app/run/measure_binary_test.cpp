@@ -64,14 +64,12 @@ TEST(measure_flags, StartAtInThePastWarnsAndCtrlCWhileWaitingExitsWithoutRunning
   EXPECT_TRUE(contains(r.err, "--start-at is")) << r.err;
   EXPECT_TRUE(contains(r.err, "in the past")) << r.err;
 
-  const auto before = std::chrono::steady_clock::now();
   r = run_binary({"run", "--db", db, "--warmup", "1s", "--duration", "1s", "--wait-scale", "0.01",
                   "--no-progress", "--start-at", epoch_seconds_from_now(1h)},
                  120s, 3000ms);
   EXPECT_EQ(r.exit_code, 130) << describe(r);
   EXPECT_TRUE(contains(r.err, "interrupted while waiting for --start-at")) << r.err;
   EXPECT_TRUE(contains(r.err, "run: starting in 3")) << r.err;  // the countdown, 1 h ahead
-  EXPECT_LT(std::chrono::steady_clock::now() - before, 60s);
   // More than a day ahead is refused before anything starts.
   const binary_result far =
       run_binary({"run", "--db", db, "--start-at", epoch_seconds_from_now(25h)});

@@ -56,6 +56,24 @@ TEST(sim_target, LatencyIsReadWithItsUnit) {
   EXPECT_EQ(sim::canonical(std::get<sim::settings>(parsed)), "sim:latency=250us");
 }
 
+TEST(sim_target, SlowAddsLatencyToOneTransactionTypeAndIsRefusedWhenMalformed) {
+  const std::string target = "sim:latency=1ms,slow=new_order:20ms,slow=stock_level:500us";
+  auto parsed = sim::parse_target(target);
+  ASSERT_TRUE(std::holds_alternative<sim::settings>(parsed)) << problem_of(target);
+  const sim::settings s = std::get<sim::settings>(parsed);
+  EXPECT_EQ(s.slow[sim::slowed_index("tpcc_no_stock_03")], 20ms);
+  EXPECT_EQ(s.slow[sim::slowed_index("tpcc_sl_low_stock")], 500us);
+  EXPECT_EQ(s.slow[sim::slowed_index("tpcc_pay_customer")], 0ms);
+  EXPECT_EQ(sim::slowed_index("tpcc_meta_get"), sim::slowed_types.size());
+  EXPECT_EQ(sim::canonical(s), target);
+  for (const char* bad : {"sim:latency=1ms,slow=new_order", "sim:latency=1ms,slow=neworder:5ms",
+                          "sim:latency=1ms,slow=payment:5", "sim:latency=1ms,slow=:5ms"}) {
+    EXPECT_TRUE(contains(problem_of(bad), "slow expects TYPE:DURATION with TYPE new_order"))
+        << bad << ": " << problem_of(bad);
+  }
+  EXPECT_TRUE(contains(problem_of("sim:slow=payment:5ms"), "needs latency=DURATION"));
+}
+
 TEST(sim_target, MalformedTargetsAreRefusedNamingWhatIsWrong) {
   EXPECT_TRUE(contains(problem_of("sim:"), "needs latency=DURATION")) << problem_of("sim:");
   EXPECT_TRUE(contains(problem_of("sim:latency=fast"), "latency expects a duration"));

@@ -82,6 +82,7 @@ TEST(run_screen, ShowsThePhaseTpmcEfficiencyAndProgress) {
   EXPECT_TRUE(has(lines, "elapsed 0:07"));
   EXPECT_TRUE(has(lines, "remaining 0:05"));
   EXPECT_TRUE(has(lines, "tpmC 1200.0"));
+  EXPECT_TRUE(has(lines, "tpmTotal 1284.0"));    // and 7 Stock-Levels: 107 in 5 s
   EXPECT_TRUE(has(lines, "efficiency 93.3 %"));  // 1200 / (12.86 / 0.01 x 1)
   EXPECT_TRUE(has(lines, "[#"));
   EXPECT_TRUE(has(lines, " 58%"));  // 7 of 12 s
@@ -232,7 +233,9 @@ TEST(run_line, IsOnePlainLineWithPhaseTpmcAndP90) {
   run_screen s = measuring();
   s.view.last = interval(1, 0.1);
   const std::string line = run_line(s);
-  EXPECT_EQ(line.rfind("[measuring] 7/12 s | tpmC 1200.0 | efficiency 93.3%", 0), 0u) << line;
+  EXPECT_EQ(line.rfind("[measuring] 7/12 s | tpmC 1200.0 | tpmTotal 1284.0 | efficiency 93.3%", 0),
+            0u)
+      << line;
   EXPECT_NE(line.find("New-Order p90 30."), std::string::npos) << line;
   EXPECT_NE(line.find("pool wait p90 0.5 ms"), std::string::npos) << line;
   EXPECT_NE(line.find("| FAILED 5 (lost 3, retries 0)"), std::string::npos) << line;

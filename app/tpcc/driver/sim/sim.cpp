@@ -19,7 +19,7 @@ outcome refuse(std::string why) { return outcome::make(outcome_kind::failed, "",
 shoal::task<pool::factory_result> open_session(settings s, world w, std::uint64_t seed,
                                                std::shared_ptr<server_clock> server) {
   co_return std::unique_ptr<session>(
-      std::make_unique<sim_session>(s.latency, w, seed, std::move(server)));
+      std::make_unique<sim_session>(s.latency, w, seed, s.slow, std::move(server)));
 }
 
 pool::session_factory factory(settings s, world w) {

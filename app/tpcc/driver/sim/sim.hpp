@@ -14,6 +14,10 @@
 //   capacity=N        optional; transactions per second the simulated database serves (an
 //                     integer, 1 to 10^9): beyond it they queue on one shared server and their
 //                     latency grows (server_clock.hpp). Default: unlimited.
+//   slow=TYPE:DURATION  optional, repeatable: every round trip of a transaction of TYPE
+//                     (new_order, payment, order_status, delivery, stock_level; told apart by
+//                     its statements' names, its commit included) is answered DURATION later
+//                     still: a database slower on one type, for `compare` and its tests.
 // Anything else is refused by parse_target with a message naming what was wrong.
 //
 // The simulated database has as many warehouses as database_options::warehouses (the run's
@@ -30,6 +34,7 @@
 //   Thread-safety: any number of opens at once.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -43,10 +48,27 @@ namespace tpcc::driver::sim {
 
 inline constexpr std::string_view prefix = "sim:";
 
+// The transaction types slow= names, each with the prefix of its statements' names.
+struct slowed_type {
+  std::string_view name;    // as slow= spells it: "new_order"
+  std::string_view prefix;  // of its statements: "tpcc_no_"
+};
+inline constexpr std::array<slowed_type, 5> slowed_types{{{"new_order", "tpcc_no_"},
+                                                          {"payment", "tpcc_pay_"},
+                                                          {"order_status", "tpcc_os_"},
+                                                          {"delivery", "tpcc_dl_"},
+                                                          {"stock_level", "tpcc_sl_"}}};
+// Extra latency per slowed_types entry (slow=).
+using slow_table = std::array<std::chrono::nanoseconds, slowed_types.size()>;
+
 struct settings {
   std::chrono::nanoseconds latency{0};  // per round trip
   std::int64_t capacity = 0;            // transactions per second; 0: unlimited
+  slow_table slow{};                    // added to a round trip of that type (slow=)
 };
+
+// The slowed_types index of a statement `name`, or slowed_types.size() when none matches.
+[[nodiscard]] std::size_t slowed_index(std::string_view name) noexcept;
 
 // True when `target` names the simulated database (starts with "sim:").
 [[nodiscard]] bool accepts(std::string_view target) noexcept;
@@ -54,7 +76,8 @@ struct settings {
 // The settings of a sim: target, or what is wrong with it (naming the setting).
 [[nodiscard]] std::variant<settings, std::string> parse_target(std::string_view target);
 
-// The target in its canonical form, e.g. "sim:latency=5ms" or "sim:latency=5ms,capacity=500".
+// The target in its canonical form, e.g. "sim:latency=5ms",
+// "sim:latency=5ms,slow=new_order:20ms" or "sim:latency=5ms,capacity=500".
 [[nodiscard]] std::string canonical(const settings& s);
 
 shoal::task<open_result> open(const database_options& options);

@@ -2,7 +2,8 @@
 // app/tpcc/driver/sim/sim_session.hpp: a simulated session: answers after a latency, no server.
 //
 // What: a driver session (session.hpp) whose every round trip is a shoal timer of the
-// configured latency on the caller's executor (no thread sleeps, nothing blocks), followed by
+// configured latency (plus slow='s for its transaction's type: sim.hpp) on the caller's
+// executor (no thread sleeps, nothing blocks), followed by
 // the simulated answers (answers.hpp). Round trips are counted as PostgreSQL pipelines them:
 // begin() is sent with the first statements (no round trip of its own); execute() is one;
 // execute_batch() is one for all its calls and its commit; commit() and rollback() are one
@@ -27,16 +28,18 @@
 #include "driver/session.hpp"
 #include "driver/sim/answers.hpp"
 #include "driver/sim/server_clock.hpp"
+#include "driver/sim/sim.hpp"
 #include "shoal/task.hpp"
 
 namespace tpcc::driver::sim {
 
 class sim_session final : public session {
  public:
-  // `server`: the database's shared server (capacity=N), or null (unlimited).
-  sim_session(std::chrono::nanoseconds latency, world w, std::uint64_t seed,
+  // `slow`: slow='s extra latency per type; `server`: the database's shared server
+  // (capacity=N), or null (unlimited).
+  sim_session(std::chrono::nanoseconds latency, world w, std::uint64_t seed, slow_table slow = {},
               std::shared_ptr<server_clock> server = nullptr) noexcept
-      : latency_(latency), world_(w), draws_(seed), server_(std::move(server)) {}
+      : latency_(latency), slow_(slow), world_(w), draws_(seed), server_(std::move(server)) {}
 
   shoal::task<outcome> begin() override;
   shoal::task<statement_result> execute(const statement& stmt, std::vector<value> params) override;
@@ -50,11 +53,14 @@ class sim_session final : public session {
   [[nodiscard]] bool healthy() const noexcept override { return true; }
 
  private:
-  // Waits out one round trip's latency (and, ending a transaction, its slot on the server):
-  // ok, or failed "cancelled".
-  shoal::task<outcome> round_trip(bool ends_transaction = false);
+  // Waits out one round trip's latency (plus the slow= latency of the transaction's type,
+  // known from `stmt`, else from the statement before it since begin(); and, ending a
+  // transaction, its slot on the server): ok, or failed "cancelled".
+  shoal::task<outcome> round_trip(const statement* stmt = nullptr, bool ends_transaction = false);
 
   std::chrono::nanoseconds latency_;
+  slow_table slow_;
+  std::size_t type_ = slowed_types.size();  // slowed_index of the transaction so far
   world world_;
   draws draws_;
   std::shared_ptr<server_clock> server_;

@@ -49,6 +49,25 @@ std::string read_capacity(std::string_view text, std::int64_t& out) {
   return {};
 }
 
+// "new_order:20ms" into s.slow; empty when fine, else what was wrong.
+std::string apply_slow(std::string_view value, settings& s) {
+  const auto colon = value.find(':');
+  const std::string_view type = value.substr(0, colon);
+  std::size_t k = 0;
+  while (k < slowed_types.size() && slowed_types[k].name != type) ++k;
+  nanoseconds extra{};
+  if (colon == std::string_view::npos || k == slowed_types.size() ||
+      !read_latency(value.substr(colon + 1), extra)) {
+    std::string out =
+        "slow expects TYPE:DURATION with TYPE new_order, payment, order_status, delivery or "
+        "stock_level and DURATION such as 20ms (at most 60s), not '";
+    out.append(value);
+    return out.append("'");
+  }
+  s.slow[k] = extra;
+  return {};
+}
+
 // Applies one "key=value" setting; empty when fine, else what was wrong.
 std::string apply(std::string_view setting, settings& s, bool& has_latency) {
   const auto eq = setting.find('=');
@@ -60,10 +79,11 @@ std::string apply(std::string_view setting, settings& s, bool& has_latency) {
   }
   const std::string_view value = setting.substr(eq + 1);
   if (key == "capacity") return read_capacity(value, s.capacity);
+  if (key == "slow") return apply_slow(value, s);
   if (key != "latency") {
     std::string out = "unknown setting '";
     out.append(key);
-    return out.append("' (known: latency, capacity)");
+    return out.append("' (known: latency, slow, capacity)");
   }
   if (!read_latency(value, s.latency)) {
     std::string out = "latency expects a duration such as 5ms, 500us or 1s (at most 60s), not '";
@@ -96,14 +116,29 @@ std::variant<settings, std::string> parse_target(std::string_view target) {
   return s;
 }
 
+std::size_t slowed_index(std::string_view name) noexcept {
+  std::size_t k = 0;
+  while (k < slowed_types.size() && !name.starts_with(slowed_types[k].prefix)) ++k;
+  return k;
+}
+
+namespace {
+
+// "5ms", or "250us" when not whole milliseconds.
+std::string duration_text(nanoseconds d) {
+  const std::int64_t ns = d.count();
+  if (ns % 1'000'000 == 0) return std::to_string(ns / 1'000'000) + "ms";
+  return std::to_string(ns / 1'000) + "us";
+}
+
+}  // namespace
+
 std::string canonical(const settings& s) {
-  const std::int64_t ns = s.latency.count();
   std::string out(prefix);
-  out += "latency=";
-  if (ns % 1'000'000 == 0) {
-    out.append(std::to_string(ns / 1'000'000)).append("ms");
-  } else {
-    out.append(std::to_string(ns / 1'000)).append("us");
+  out += "latency=" + duration_text(s.latency);
+  for (std::size_t k = 0; k < slowed_types.size(); ++k) {
+    if (s.slow[k].count() == 0) continue;
+    out.append(",slow=").append(slowed_types[k].name).append(":").append(duration_text(s.slow[k]));
   }
   if (s.capacity > 0) out.append(",capacity=").append(std::to_string(s.capacity));
   return out;

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+// app/tpcc/compare/render_json.cpp: comparisons as JSON (see render.hpp).
+#include <nlohmann/json.hpp>
+
+#include "compare/render.hpp"
+#include "report/text_file.hpp"
+
+namespace tpcc::compare {
+namespace {
+
+using nlohmann::json;
+
+json estimate_json(const estimate& e) {
+  if (!e.known) return nullptr;
+  return {{"value", e.value}, {"low", e.ci.low}, {"high", e.ci.high}};
+}
+
+json row_json(const row& r) {
+  return {{"figure", r.figure},
+          {"unit", r.unit},
+          {"higher_is_better", r.higher_is_better},
+          {"gated", r.gated},
+          {"a", estimate_json(r.a)},
+          {"b", estimate_json(r.b)},
+          {"difference", r.judged == change::unknown ? json(nullptr) : json(r.difference)},
+          {"difference_percent", r.judged == change::unknown ? json(nullptr) : json(r.percent)},
+          {"judgement", describe(r.judged)}};
+}
+
+json names(const std::vector<const row*>& rows) {
+  json out = json::array();
+  for (const row* r : rows) out.push_back(r->figure);
+  return out;
+}
+
+json comparison_json(const comparison& c, const std::optional<double>& fail_if_slower) {
+  json config = json::array();
+  for (const config_difference& d : c.config) {
+    config.push_back(
+        {{"setting", d.setting}, {"a", d.a}, {"b", d.b}, {"likely_cause", d.likely_cause}});
+  }
+  json rows = json::array();
+  for (const row& r : c.rows) rows.push_back(row_json(r));
+  return {{"a", c.file_a},
+          {"b", c.file_b},
+          {"config_differences", config},
+          {"rows", rows},
+          {"beyond_noise", names(beyond_noise(c))},
+          {"slower", fail_if_slower ? names(gate(c, *fail_if_slower)) : json(nullptr)}};
+}
+
+}  // namespace
+
+std::string to_json_text(const compare_report& r) {
+  json comparisons = json::array();
+  for (const comparison& c : r.comparisons) {
+    comparisons.push_back(comparison_json(c, r.fail_if_slower));
+  }
+  const json doc = {
+      {"format", "shoal-tpcc-comparison"},
+      {"version", 1},
+      {"interval",
+       "simultaneous 99.999 % (the verdict's); overlapping: no difference beyond noise"},
+      {"fail_if_slower_percent", r.fail_if_slower ? json(*r.fail_if_slower) : json(nullptr)},
+      {"gate_failed", r.gate_failed()},
+      {"comparisons", comparisons}};
+  return doc.dump(1) + "\n";
+}
+
+std::optional<std::string> write_json(const compare_report& r, const std::string& path) {
+  return report::write_text_file(path, to_json_text(r), "the comparison JSON");
+}
+
+}  // namespace tpcc::compare

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+// app/tpcc/report/server_csv.hpp: the database's own figures per interval as CSV, beside --csv.
+//
+// What: written by write_csv (csv.hpp) to server_csv_path (FILE with ".csv" replaced by
+// ".server.csv") when the run collected server figures (server_stats/figures.hpp), nothing
+// otherwise: one header line, start_seconds,end_seconds,phase, each figure's key, sample_ms; then
+// one row per reading: counters as their growth over the interval, gauges at its end, an empty
+// cell where the database refused or did not say. RFC 4180, "\r\n" line ends; no field needs
+// quoting (keys are lower-case identifiers). Thread-safety: pure functions.
+#pragma once
+
+#include <string>
+
+#include "run_result/result.hpp"
+
+namespace tpcc::report {
+
+[[nodiscard]] std::string format_server_csv(const server_stats::server_figures& f);
+// "a.csv" -> "a.server.csv", "a" -> "a.server.csv".
+[[nodiscard]] std::string server_csv_path(const std::string& csv_path);
+
+}  // namespace tpcc::report
