@@ -35,6 +35,7 @@
 #include "shoal/task_group.hpp"
 #include "shoal/when_all.hpp"
 #include "shoal/yield.hpp"
+#include "support/build_kind.hpp"
 #include "support/manual_scheduler.hpp"
 
 namespace {
@@ -491,17 +492,7 @@ TEST(Fiber, StackSizeIsRoundedToPagesAndAFiberCanUseMostOfIt) {
       << "the stack was not rounded up to whole pages (plus the guard page)";
 }
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool under_sanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool under_sanitizer = true;
-#else
-constexpr bool under_sanitizer = false;
-#endif
-#else
-constexpr bool under_sanitizer = false;
-#endif
+using shoal::testing::under_sanitizer;
 
 volatile int never_stop = -1;
 

@@ -36,6 +36,10 @@ struct listen_address {
   std::uint16_t port = 0;  // 0: any free port
 };
 
+// --rate: the most one terminal may be asked to offer (a mean gap of 1 ms, the timers'
+// accuracy); terminal/pace.hpp's max_tpm_per_terminal, which commands/ checks is the same.
+inline constexpr double max_rate_per_terminal = 60'000.0;
+
 struct config {
   command cmd = command::all;
   driver::target db{.text = "sqlite:shoal-tpcc.db", .kind = driver::engine::sqlite};  // --db
@@ -47,6 +51,8 @@ struct config {
   std::chrono::nanoseconds duration = std::chrono::minutes(2);
   std::chrono::nanoseconds drain = std::chrono::seconds(30);
   double wait_scale = 1.0;        // 1: the spec's keying and think times
+  bool waits_given = false;       // --wait-scale or --no-wait was given (--rate refuses both)
+  double rate_tpm = 0;            // --rate TPM: paced Poisson arrivals instead of waits; 0: none
   std::size_t deliverers = 0;     // 0: one per 8 connections, at least 1
   std::size_t load_parallel = 0;  // 0: as many as connections, at most 8
   std::uint64_t seed = 0;         // 0: from the clock
@@ -81,7 +87,7 @@ struct config {
   [[nodiscard]] bool is_sqlite() const { return db.is_sqlite(); }
   // The capacity mode's simulated database (driver/sim/sim.hpp): not a database.
   [[nodiscard]] bool is_sim() const { return db.is_sim(); }
-  [[nodiscard]] bool tpc_c_waits() const { return wait_scale == 1.0; }
+  [[nodiscard]] bool tpc_c_waits() const { return wait_scale == 1.0 && rate_tpm == 0; }
 };
 
 // Fills the "choose for me" fields.

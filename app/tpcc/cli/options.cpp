@@ -2,6 +2,7 @@
 // app/tpcc/cli/options.cpp: parsing the command line against the table (see options.hpp).
 #include "cli/options.hpp"
 
+#include <cstdio>
 #include <initializer_list>
 #include <optional>
 
@@ -24,6 +25,34 @@ std::optional<std::string> sim_only_runs(const config& c) {
                " is the simulated database of the capacity mode: it holds no data, so only "
                "`shoal-tpcc run` works on it (init, load, check, clean and the default job "
                "do not)"});
+}
+
+// A rate as typed back: whole transactions per minute.
+std::string tpm_text(double tpm) {
+  char out[32];
+  std::snprintf(out, sizeof out, "%.0f", tpm);
+  return out;
+}
+
+// --rate replaces the keying and think times: scaling or dropping them too means nothing; and
+// when the warehouses are known, each terminal is given at most max_tpm_per_terminal (the
+// run checks it again once it knows the loaded count).
+std::optional<std::string> rate_fits(const config& c) {
+  if (c.rate_tpm <= 0) return std::nullopt;
+  if (c.waits_given) {
+    return std::string(
+        "--rate replaces the keying and think times: it cannot be combined with --no-wait or "
+        "--wait-scale");
+  }
+  const std::int64_t warehouses =
+      c.warehouses != 0 ? c.warehouses : (c.cmd == command::all ? 2 : 0);
+  const std::int64_t terminals = warehouses / c.shard_count * c.terminals;
+  if (warehouses == 0 || c.rate_tpm <= static_cast<double>(terminals) * max_rate_per_terminal) {
+    return std::nullopt;
+  }
+  return join({"--rate ", tpm_text(c.rate_tpm), " is more than ", std::to_string(terminals),
+               " terminals can offer (at most ", tpm_text(max_rate_per_terminal),
+               " per terminal: a mean gap of 1 ms); give more --terminals or --warehouses"});
 }
 
 // `merge` and `compare` take result files; nothing else takes positional arguments.
@@ -153,6 +182,7 @@ parse_result parse(std::span<const string_view> args) {
   if (c.cmd != command::help && c.cmd != command::version) c.cmd = chosen;
   if (auto missing = merge_inputs_given(c)) return *missing;
   if (auto wrong = sim_only_runs(c)) return *wrong;
+  if (auto wrong = rate_fits(c)) return *wrong;
   if (auto wrong = check_load_split(c)) return *wrong;
   return c;
 }

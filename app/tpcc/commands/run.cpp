@@ -28,6 +28,7 @@ namespace {
 ui::run_screen run_settings(const run::run_config& rc, const driver::database& db) {
   ui::run_screen s;
   s.wait_scale = rc.wait_scale;
+  s.rate_tpm = rc.rate_tpm;
   s.client_lag_limit = rc.client_lag_limit;
   s.target = db.describe();
   if (db.simulated()) s.note = "SIMULATED database: client capacity, not a database result";

@@ -6,8 +6,12 @@
 #include <cstdio>
 
 #include "random/rng.hpp"
+#include "terminal/pace.hpp"
 
 namespace tpcc::commands {
+
+static_assert(cli::max_rate_per_terminal == terminal::max_tpm_per_terminal,
+              "--rate's per-terminal limit is checked by the command line and by the run");
 
 run::run_config run_config_of(const cli::config& cfg) {
   run::run_config rc;
@@ -17,6 +21,7 @@ run::run_config run_config_of(const cli::config& cfg) {
   rc.measure = cfg.duration;
   rc.drain = cfg.drain;
   rc.wait_scale = cfg.wait_scale;
+  rc.rate_tpm = cfg.rate_tpm;
   rc.isolation = cfg.isolation;
   rc.delivery_log = cfg.delivery_log_path;
   rc.deliverers = cfg.deliverers;

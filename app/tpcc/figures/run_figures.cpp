@@ -71,7 +71,7 @@ run_figures figures_of(const run_screen& s) {
     const auto all = report::completed_transactions(v.window);
     f.tpm_total = static_cast<double>(all) * 60.0 / f.measured_seconds;
   }
-  if (s.wait_scale > 0 && v.warehouses > 0) {
+  if (s.wait_scale > 0 && s.rate_tpm <= 0 && v.warehouses > 0) {
     const double max =
         report::max_tpmc_per_warehouse / s.wait_scale * static_cast<double>(v.warehouses);
     f.efficiency = f.tpmc / max;

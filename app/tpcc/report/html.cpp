@@ -18,6 +18,7 @@
 #include "report/html_sections.hpp"
 #include "report/html_server.hpp"
 #include "report/json_detail.hpp"
+#include "report/rate.hpp"
 #include "report/summary.hpp"
 #include "report/text.hpp"
 #include "report/text_file.hpp"
@@ -56,7 +57,10 @@ std::string banners(const run::run_result& r, const std::string& target) {
                   "Simulated database: not a database result. The statements were "
                   "answered after a configured delay; this measures the client only.");
   }
-  if (r.wait_scale == 0.0) {
+  if (r.paced()) {
+    out += banner(r.pacing && r.pacing->grew() ? "bad" : "warn",
+                  rate_mode_text(r) + ". " + rate_outcome_text(r) + ".");
+  } else if (r.wait_scale == 0.0) {
     out += banner("warn", "NOT TPC-C: --no-wait (no keying or think times), a stress test.");
   } else if (r.wait_scale != 1.0) {
     out += banner("warn", format("NOT TPC-C: keying and think times scaled by %g.", r.wait_scale));
@@ -81,6 +85,7 @@ std::string fact(std::string_view label, const std::string& value, bool big = fa
 }
 
 std::string efficiency_text(const run::run_result& r) {
+  if (r.paced()) return "n/a (--rate)";
   if (r.wait_scale == 0.0) return "n/a (no waits)";
   const std::string pct = format("%.1f %%", efficiency(r) * 100.0);
   return r.wait_scale == 1.0 ? pct : pct + " of the scaled maximum";

@@ -16,6 +16,12 @@
 namespace tpcc::report::html {
 namespace {
 
+// The run's waits: the spec's, scaled, or replaced by --rate's pacing.
+std::string waits_text(const run::run_config& c) {
+  if (c.rate_tpm > 0) return format("none: --rate %.0f tpm, Poisson arrivals", c.rate_tpm);
+  return c.wait_scale == 1.0 ? std::string("the spec's") : format("scaled by %g", c.wait_scale);
+}
+
 std::string cat(std::initializer_list<std::string_view> pieces) {
   std::string out;
   for (const std::string_view p : pieces) out += p;
@@ -57,8 +63,7 @@ std::vector<std::pair<std::string, std::string>> settings(const run::run_result&
       {"isolation", isolation_name(c.isolation)},
       {"warm-up, measurement, drain",
        seconds_text(c.warmup) + ", " + seconds_text(c.measure) + ", " + seconds_text(c.drain)},
-      {"keying and think times",
-       c.wait_scale == 1.0 ? std::string("the spec's") : format("scaled by %g", c.wait_scale)},
+      {"keying and think times", waits_text(c)},
       {"deliverers", format("%zu", c.deliverers)},
       {"seed", format("%llu", static_cast<unsigned long long>(c.seed))},
       {"interval", seconds_text(c.interval)},

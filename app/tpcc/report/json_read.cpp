@@ -176,6 +176,7 @@ run::run_config config(const at& a) {
   c.measure = duration(a["measure_seconds"]);
   c.drain = duration(a["drain_seconds"]);
   c.wait_scale = a["wait_scale"].bounded();
+  if (a.has("rate_tpm")) c.rate_tpm = a["rate_tpm"].number();  // older files: none
   c.isolation = isolation(a);
   c.deliverers = a["deliverers"].count();
   c.seed = a["seed"].count();
@@ -407,6 +408,20 @@ stats::error_list errors(const at& doc) {
   return out;
 }
 
+stats::backlog backlog(const at& b) { return {b["behind"].count(), b["oldest_seconds"].bounded()}; }
+
+stats::pace_totals pacing(const at& p) {
+  stats::pace_totals t;
+  t.offered_tpm = p["offered_tpm"].number();
+  t.window_seconds = p["window_seconds"].bounded();
+  t.intended = p["intended"].count();
+  t.began = p["began"].count();
+  t.max_lag_seconds = p["max_lag_seconds"].bounded();
+  t.at_start = backlog(p["backlog_at_start"]);
+  t.at_end = backlog(p["backlog_at_end"]);
+  return t;
+}
+
 void figures(const at& doc, run::run_result& r) {
   r.warehouses = doc["warehouses"].integer();
   r.terminals = doc["terminals"].integer();
@@ -428,6 +443,7 @@ void figures(const at& doc, run::run_result& r) {
   deliveries(doc["deferred_delivery"], r.results);
   r.results.inputs = inputs(doc["inputs"]);
   r.client = client(doc["client"]);
+  if (doc.has("rate")) r.pacing = pacing(doc["rate"]);  // --rate runs only
   for (std::size_t i = 0; i < doc["series"].array().size(); ++i) {
     r.series.push_back(sample(doc["series"][i]));
   }

@@ -7,6 +7,7 @@
 #include "report/json.hpp"
 #include "report/json_detail.hpp"
 #include "report/json_server.hpp"
+#include "report/rate.hpp"
 #include "report/summary.hpp"
 #include "report/verdict.hpp"
 #include "stats/inputs.hpp"
@@ -62,6 +63,7 @@ json config(const run::run_config& c) {
           {"measure_seconds", seconds(c.measure)},
           {"drain_seconds", seconds(c.drain)},
           {"wait_scale", c.wait_scale},
+          {"rate_tpm", c.rate_tpm},
           {"isolation", isolation_name(c.isolation)},
           {"deliverers", c.deliverers},
           {"seed", c.seed},
@@ -263,13 +265,30 @@ json figures(const run::run_result& r) {
           {"series", series}};
 }
 
+// --rate: offered against achieved, and the backlog (report/rate.hpp).
+json backlog(const stats::backlog& b) {
+  return {{"behind", b.behind}, {"oldest_seconds", b.oldest_seconds}};
+}
+
+json rate(const run::run_result& r, const stats::pace_totals& p) {
+  return {{"offered_tpm", p.offered_tpm},
+          {"achieved_tpm", achieved_tpm(r)},
+          {"window_seconds", p.window_seconds},
+          {"intended", p.intended},
+          {"began", p.began},
+          {"max_lag_seconds", p.max_lag_seconds},
+          {"backlog_at_start", backlog(p.at_start)},
+          {"backlog_at_end", backlog(p.at_end)},
+          {"kept_up", !p.grew()}};
+}
+
 json document(const run::run_result& r, const result_context& context) {
   json doc = {
       {"format", "shoal-tpcc-result"},
       {"versions", {{"shoal_tpcc", context.version}, {"result_format", json_format_version}}},
       {"target", context.target},
       {"capacity_mode", is_simulated(context.target)},
-      {"tpc_c_waits", r.wait_scale == 1.0},
+      {"tpc_c_waits", r.tpc_c_waits()},
       {"started", detail::iso_utc(r.started)},
       {"ended", detail::iso_utc(r.ended)},
       {"config", config(r.config)},
@@ -283,6 +302,7 @@ json document(const run::run_result& r, const result_context& context) {
       {"verdict", verdict_json(evaluate(r, context.target))}};
   doc.update(figures(r));
   doc["server"] = detail::server_json(r.server);
+  if (r.pacing) doc["rate"] = rate(r, *r.pacing);
   return doc;
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <optional>
 #include <tuple>
+#include <utility>
 
 #include "report/merge_series.hpp"
 #include "report/text.hpp"
@@ -41,6 +42,10 @@ std::optional<std::string> incompatible(const merge_input& a, const merge_input&
               .append("'s (shards must run against the same load)");
   } else if (x.wait_scale != y.wait_scale) {
     why = format("wait scale %g, %s has %g", y.wait_scale, a.file.c_str(), x.wait_scale);
+  } else if (x.paced() != y.paced()) {
+    why = std::string(y.paced() ? "ran with --rate, " : "ran without --rate, ")
+              .append(a.file)
+              .append(y.paced() ? " without" : " with");
   } else if (x.config.interval != y.config.interval) {
     why = std::string("a different interval length than ").append(a.file);
   }
@@ -194,6 +199,27 @@ void add_consistency(run::consistency_status& a, const run::consistency_status& 
   }
 }
 
+// --rate: each shard offered its own rate, so the merge offered their sum; the backlogs add,
+// the lags are the worst shard's.
+void add_pacing(run::run_result& a, const run::run_result& b) {
+  a.config.rate_tpm += b.config.rate_tpm;
+  if (!a.pacing || !b.pacing) {
+    a.pacing.reset();  // a shard's figures are missing: none rather than a part
+    return;
+  }
+  stats::pace_totals& p = *a.pacing;
+  const stats::pace_totals& q = *b.pacing;
+  p.offered_tpm += q.offered_tpm;
+  p.window_seconds = std::max(p.window_seconds, q.window_seconds);
+  p.intended += q.intended;
+  p.began += q.began;
+  p.max_lag_seconds = std::max(p.max_lag_seconds, q.max_lag_seconds);
+  for (auto [mine, theirs] : {std::pair{&p.at_start, &q.at_start}, {&p.at_end, &q.at_end}}) {
+    mine->behind += theirs->behind;
+    mine->oldest_seconds = std::max(mine->oldest_seconds, theirs->oldest_seconds);
+  }
+}
+
 // Adds shard `b` (not the first) into `m`.
 void add_shard(merged_result& m, const merge_input& b) {
   run::run_result& a = m.result;
@@ -201,6 +227,7 @@ void add_shard(merged_result& m, const merge_input& b) {
   add_snapshot(a.results, r.results);
   add_client(a.client, r.client, b.file);
   add_errors(a.errors, r.errors);
+  add_pacing(a, r);
   a.terminals += r.terminals;
   a.first_warehouse = std::min(a.first_warehouse, r.first_warehouse);
   a.last_warehouse = std::max(a.last_warehouse, r.last_warehouse);

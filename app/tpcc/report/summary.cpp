@@ -9,6 +9,7 @@
 
 #include "driver/target.hpp"
 #include "report/json_detail.hpp"
+#include "report/rate.hpp"
 #include "report/text.hpp"
 #include "report/verdict.hpp"
 #include "txn/kind.hpp"
@@ -24,6 +25,7 @@ std::string percentile_ms(const stats::histogram& h, double fraction) {
 }
 
 std::string mode_line(const run::run_result& r) {
+  if (r.paced()) return "  mode        " + rate_mode_text(r) + "\n";
   if (r.wait_scale == 1.0) return "  mode        TPC-C: keying and think times as the spec\n";
   if (r.wait_scale == 0.0) {
     return "  mode        NOT TPC-C: --no-wait (no keying or think times), a stress test\n";
@@ -173,7 +175,9 @@ std::string headline(const run::run_result& r) {
   out += format(
       "  tpmTotal    %.2f  (%llu transactions of every type completed; a Delivery when queued)\n",
       tpm_total(r), static_cast<unsigned long long>(completed_transactions(r.results)));
-  if (r.wait_scale == 0.0) {
+  if (r.paced()) {
+    out += "  efficiency  n/a: --rate sets the load, not the terminals' waits\n";
+  } else if (r.wait_scale == 0.0) {
     out += "  efficiency  n/a: without waits there is no maximum to compare with\n";
   } else if (r.wait_scale != 1.0) {
     out += format(
@@ -186,7 +190,7 @@ std::string headline(const run::run_result& r) {
                   efficiency(r) * 100.0, static_cast<long long>(warehouses_run(r)),
                   warehouses_run(r) == 1 ? "" : "s");
   }
-  return out + precision_line(r);
+  return out + rate_summary_lines(r) + precision_line(r);
 }
 
 // An outcome's column: as wide as its label, at least 6.
@@ -320,7 +324,7 @@ std::int64_t warehouses_run(const run::run_result& r) {
 
 double efficiency(const run::run_result& r) {
   const std::int64_t w = warehouses_run(r);
-  if (w <= 0 || r.wait_scale <= 0) return 0;
+  if (w <= 0 || r.wait_scale <= 0 || r.paced()) return 0;
   const double per_warehouse = max_tpmc_per_warehouse / r.wait_scale;
   return tpmc(r) / (per_warehouse * static_cast<double>(w));
 }

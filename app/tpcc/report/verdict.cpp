@@ -20,13 +20,15 @@ void not_reportable(verdict_item& i, bool reportable) {
 
 verdict_item mode_item(const run::run_result& r) {
   verdict_item i = named("keying and think times", "5.2.5.4, 5.2.5.7");
-  i.required = "as the spec (no --no-wait, --wait-scale 1)";
-  if (r.wait_scale == 0.0) {
+  i.required = "as the spec (no --no-wait, --rate, --wait-scale 1)";
+  if (r.paced()) {
+    i.measured = format("--rate %.0f tpm: none (Poisson arrivals)", r.config.rate_tpm);
+  } else if (r.wait_scale == 0.0) {
     i.measured = "--no-wait: none";
   } else {
     i.measured = r.wait_scale == 1.0 ? "as the spec" : format("scaled by %g", r.wait_scale);
   }
-  not_reportable(i, r.wait_scale == 1.0);
+  not_reportable(i, r.tpc_c_waits());
   return i;
 }
 
@@ -84,8 +86,9 @@ verdict_item efficiency_item(const run::run_result& r) {
   i.informational = true;
   i.pass = true;
   i.required = "informational (the spec sets no minimum)";
-  i.measured = r.wait_scale > 0 && r.measured_seconds > 0 ? format("%.1f %%", efficiency(r) * 100.0)
-                                                          : std::string("n/a");
+  i.measured = r.wait_scale > 0 && !r.paced() && r.measured_seconds > 0
+                   ? format("%.1f %%", efficiency(r) * 100.0)
+                   : std::string("n/a");
   return i;
 }
 

@@ -154,9 +154,10 @@ verdict_item think_item(const run::run_result& r) {
   const stats::input_counts& in = r.results.inputs;
   const think_expectation e = expected_think(r);
   const std::string name = "think-time mean applied";
-  if (r.wait_scale == 0.0 || e.mean <= 0 || in.think_times == 0) {
+  if (r.wait_scale == 0.0 || r.paced() || e.mean <= 0 || in.think_times == 0) {
     verdict_item i = no_data(named(name, "5.2.5.4"));
     if (r.wait_scale == 0.0) i.measured = "none (--no-wait)";
+    if (r.paced()) i.measured = "none (--rate)";
     i.required = "the spec's means +- 5%";
     return i;
   }
@@ -304,6 +305,13 @@ interval mix_interval(const run::run_result& r, txn::kind k, std::uint64_t n, st
   return widest(binomial, cluster_share(r.results.kinds[txn::index(k)].groups.completed, all));
 }
 
+// --rate: a terminal deals its 100 cards one per intended start, terminals x 60 / rate s apart.
+double paced_deck_cycle_seconds(const run::run_result& r) {
+  double cards = 0;
+  for (const double n : txn::deck_cards) cards += n;
+  return cards * static_cast<double>(r.terminals) * 60.0 / r.config.rate_tpm;
+}
+
 }  // namespace
 
 double deck_cycle_seconds(double wait_scale) {
@@ -353,7 +361,7 @@ void append_mix(const run::run_result& r, std::vector<verdict_item>& items) {
                                                                   {txn::kind::order_status, 4.0},
                                                                   {txn::kind::delivery, 4.0},
                                                                   {txn::kind::stock_level, 4.0}}};
-  const double cycle = deck_cycle_seconds(r.wait_scale);
+  const double cycle = r.paced() ? paced_deck_cycle_seconds(r) : deck_cycle_seconds(r.wait_scale);
   for (const auto& [k, minimum] : minimums) {
     const std::string name = std::string(txn::name(k)).append(" share of the mix");
     const std::uint64_t n = completed(r.results.kinds[txn::index(k)]);

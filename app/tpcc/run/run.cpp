@@ -3,6 +3,7 @@
 #include "run/run.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <utility>
@@ -69,8 +70,8 @@ std::int64_t start_terminals(shoal::thread_pool& pool, terminal::run_context& ct
       t.stock_level_d_id = static_cast<std::int32_t>((d - 1) % spec_terminals_per_warehouse + 1);
       const auto start_delay = std::chrono::nanoseconds(rng.uniform(0, spread - 1));
       const auto worker = static_cast<std::size_t>(started) % pool.size();
-      pool.spawn_on(worker,
-                    terminal::run_terminal(ctx, t, start_delay, rng.split(), c.terminals.enter()),
+      const auto run = ctx.pace.active() ? terminal::run_paced_terminal : terminal::run_terminal;
+      pool.spawn_on(worker, run(ctx, t, start_delay, rng.split(), c.terminals.enter()),
                     ctx.issue_stop.get_token());
       ++started;
     }
@@ -129,6 +130,12 @@ shoal::task<std::variant<prepared, outcome>> prepare(driver::database& db,
   co_return p;
 }
 
+// Ends the measurement window now (an interrupt), for the recorders that have one.
+void close_windows(terminal::run_context& ctx, clock::time_point now) {
+  ctx.recorder.close_window(now);
+  if (ctx.pace_stats != nullptr) ctx.pace_stats->close_window(now);
+}
+
 // Runs the phases on a ready context, the terminals of `range`; fills `result`.
 shoal::task<void> perform(shoal::thread_pool& pool, terminal::run_context& ctx,
                           const run_config& config, warehouse_range range, run_control& control,
@@ -139,7 +146,7 @@ shoal::task<void> perform(shoal::thread_pool& pool, terminal::run_context& ctx,
   start_deliverers(pool, ctx, c, config.deliverers);
   result.terminals = start_terminals(pool, ctx, c, config, rng, range);
   const bool full = co_await wait_for_end(ctx, control, measure_start, end);
-  if (!full) ctx.recorder.close_window(clock::now());
+  if (!full) close_windows(ctx, clock::now());
   result.interrupted = !full;
   control.enter(phase::draining);
   ctx.issue_stop.request_stop();
@@ -156,6 +163,17 @@ std::string no_warehouses(const run_config& config, std::int64_t warehouses) {
   why.append(std::to_string(config.shard.count)).append(" has no warehouses: the database has ");
   why.append(std::to_string(warehouses)).append(" (use at most that many shards)");
   return why;
+}
+
+// --rate asks each terminal for at most terminal::max_tpm_per_terminal (the command line checks
+// it too when --warehouses is given; here the loaded count is known).
+std::optional<std::string> rate_too_high(const run_config& config, std::int64_t terminals) {
+  const double most = static_cast<double>(terminals) * terminal::max_tpm_per_terminal;
+  if (config.rate_tpm <= most) return std::nullopt;
+  return "--rate " + std::to_string(std::llround(config.rate_tpm)) + " is more than " +
+         std::to_string(terminals) + " terminals can offer (at most " +
+         std::to_string(std::llround(terminal::max_tpm_per_terminal)) +
+         " per terminal: a mean gap of 1 ms); give more --terminals or --warehouses";
 }
 
 // Waits for --start-at, saying on stderr how long is left: at once, then every 10 s.
@@ -207,6 +225,7 @@ std::unique_ptr<terminal::run_context> make_context(driver::database& db, stats:
   ctx->scope.constants = result.run_constants;
   ctx->retry = config.retry;
   ctx->wait_scale = config.wait_scale;
+  ctx->pace.set(config.rate_tpm, terminals);  // not paced when no --rate
   return ctx;
 }
 
@@ -299,6 +318,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   // A size that cannot fit is refused now, before any wait for --start-at.
   const std::int64_t terminals = range.count() * config.terminals_per_warehouse;
   if (auto why = stats::too_big_for(terminals, stats::memory_room())) co_return refuse(*why);
+  if (auto why = rate_too_high(config, terminals)) co_return refuse(*why);
   // Not `if (auto x = co_await ...)`: g++ 12 miscompiles a co_await in a condition.
   std::optional<outcome> late = co_await wait_for_start(config, control);
   if (late) co_return std::move(*late);
@@ -311,6 +331,8 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   auto ctx = make_context(db, recorder, config, result, terminals);
   stats::error_log errors(print_error);
   ctx->errors = &errors;
+  stats::pace_recorder pace_stats(measure_start, end);
+  if (ctx->pace.active()) ctx->pace_stats = &pace_stats;
   std::unique_ptr<terminal::delivery_log> delivery_results;
   if (!config.delivery_log.empty()) {
     auto created = terminal::delivery_log::create(config.delivery_log);
@@ -352,6 +374,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   result.errors = errors.list(started, result.started);
   result.results = recorder.take();
   result.measured_seconds = covered_seconds(result.results);
+  if (ctx->pace_stats != nullptr) result.pacing = pace_stats.take(config.rate_tpm);
   result.fatal = ctx->fatal();
   if (delivery_results) {
     const auto failed = delivery_results->close();  // every deliverer has left

@@ -20,6 +20,7 @@
 #include "server_stats/figures.hpp"
 #include "stats/client.hpp"
 #include "stats/error_list.hpp"
+#include "stats/pace.hpp"
 #include "stats/phase.hpp"
 #include "stats/recorder.hpp"
 #include "stats/series.hpp"
@@ -47,6 +48,9 @@ struct run_config {
   std::chrono::nanoseconds measure = std::chrono::minutes(2);
   std::chrono::nanoseconds drain = std::chrono::seconds(30);
   double wait_scale = 1.0;  // multiplies keying and think times; 0 is --no-wait (not TPC-C)
+  // --rate TPM: the whole client offers this many transactions per minute as Poisson arrivals
+  // instead of keying and think times (terminal/pace.hpp; not TPC-C); 0: not paced.
+  double rate_tpm = 0;
   // As opened (--isolation): recorded in every output, not applied here (driver/open.hpp).
   driver::isolation isolation = driver::isolation::read_committed;
   // --delivery-log FILE: the deferred Delivery result file of clause 2.7.2.3; empty: none.
@@ -117,6 +121,11 @@ struct run_result {
   // The database's own figures over the run (server_stats/figures.hpp): not collected for
   // SQLite, the simulated database and a merged result.
   server_stats::server_figures server;
+  // --rate: offered against taken, the backlog (stats/pace.hpp); empty when not paced.
+  std::optional<stats::pace_totals> pacing;
+  [[nodiscard]] bool paced() const noexcept { return config.rate_tpm > 0; }
+  // The spec's keying and think times applied: neither scaled nor replaced by --rate.
+  [[nodiscard]] bool tpc_c_waits() const noexcept { return wait_scale == 1.0 && !paced(); }
 };
 
 }  // namespace tpcc::run

@@ -26,8 +26,10 @@
 #include "driver/database.hpp"
 #include "shoal/channel.hpp"
 #include "stats/error_log.hpp"
+#include "stats/pace.hpp"
 #include "stats/recorder.hpp"
 #include "terminal/delivery_log.hpp"
+#include "terminal/pace.hpp"
 #include "txn/execute.hpp"
 #include "txn/generate.hpp"
 #include "txn/inputs.hpp"
@@ -64,6 +66,8 @@ struct run_context {
   txn::retry_policy retry{};
   delivery_log* delivery_results = nullptr;  // --delivery-log, when asked (clause 2.7.2.3)
   double wait_scale = 1.0;  // keying and think times are multiplied by it; 0: no waits
+  rate_pace pace;           // --rate: active when the terminals are paced instead (pace.hpp)
+  stats::pace_recorder* pace_stats = nullptr;  // where paced terminals report; set when paced
   std::stop_source issue_stop;
   std::stop_source hard_stop;
   stats::error_log* errors = nullptr;  // where failures are shown; none: not shown

@@ -176,11 +176,12 @@ std::uint16_t group_of(const terminal_config& config) {
 // Not inlined, so its frame (the report, the inputs, the transaction's own frames) exists only
 // while the transaction runs, never inside the sleeping terminal's frame (coroutine frame
 // elision would otherwise embed it there).
+// The response time counts from `start`: now, or a paced terminal's intended start.
 [[gnu::noinline]] shoal::task<nanoseconds> transact_once(run_context& ctx, txn::kind k,
                                                          random::rng& rng,
-                                                         const terminal_config& config) {
+                                                         const terminal_config& config,
+                                                         clock::time_point start) {
   stats::input_counts keyed;
-  const clock::time_point start = clock::now();
   const transacted done = co_await submit(ctx, k, rng, config, keyed);
   const clock::time_point end = clock::now();
   show_failure(ctx, k, done);
@@ -225,7 +226,52 @@ struct cycle {
   record_slept(ctx, c.last, wait - keying, keying, c.asleep, on_time);
 }
 
+// A paced terminal leaves: the intended starts already due that it will never begin, up to
+// the window's end, are the backlog it leaves behind (bounded, should a clock jump).
+[[gnu::noinline]] void leave_paced(run_context& ctx, paced_clock& pace, random::rng& rng) {
+  const clock::time_point until = std::min(clock::now(), ctx.pace_stats->window_end());
+  for (int n = 0; pace.intended <= until && n < (1 << 24); ++n) {
+    ctx.pace_stats->never_began(pace.intended);
+    pace.advance(rng, ctx.pace.gap());
+  }
+}
+
+// A paced terminal begins the transaction intended at pace.intended, now (late, when now is
+// past it: behind until now); returns what its response time counts from, the intended start.
+[[gnu::noinline]] clock::time_point begin_paced(run_context& ctx, const paced_clock& pace) {
+  const clock::time_point now = clock::now();
+  ctx.pace_stats->began(pace.intended, std::max(now, pace.intended));
+  return pace.intended;
+}
+
 }  // namespace
+
+// --rate's cycle: sleep until the intended start (none when already late), run the keyed
+// transaction with its response time counted from the intended start, draw the next.
+shoal::detached_task run_paced_terminal(run_context& ctx, terminal_config config,
+                                        nanoseconds start_delay, random::rng rng,
+                                        shoal::gate_token admission) {
+  static_cast<void>(admission);
+  try {
+    terminal::deck deck;
+    paced_clock pace{clock::now() + start_delay};
+    pace.advance(rng, ctx.pace.gap());
+    for (;;) {
+      const txn::kind k = deck.next(rng);
+      bool going = !ctx.issue_stop.stop_requested();
+      if (going && pace.intended > clock::now()) {
+        going = co_await shoal::sleep_until(pace.intended);
+      }
+      if (!going) break;
+      const clock::time_point start = begin_paced(ctx, pace);
+      static_cast<void>(co_await transact_once(ctx, k, rng, config, start));
+      pace.advance(rng, ctx.pace.gap());
+    }
+    leave_paced(ctx, pace, rng);
+  } catch (const std::exception& e) {
+    fail(ctx, config, e);
+  }
+}
 
 // The terminal's cycle, under the run's issue_stop (the chain's token): the think time of the
 // last transaction and the keying time of the next are one sleep, so a sleeping terminal is this
@@ -246,7 +292,7 @@ shoal::detached_task run_terminal(run_context& ctx, terminal_config config, nano
       if (going && sleep > nanoseconds(0)) going = co_await shoal::sleep_for(sleep);
       end_sleep(ctx, wait, c, k, going);
       if (!going) break;
-      wait = co_await transact_once(ctx, k, rng, config);
+      wait = co_await transact_once(ctx, k, rng, config, clock::now());
       c.thought = true;
       c.last = k;
     }

@@ -49,4 +49,13 @@ shoal::detached_task run_terminal(run_context& ctx, terminal_config config,
                                   std::chrono::nanoseconds start_delay, random::rng rng,
                                   shoal::gate_token admission);
 
+// The same terminal under `run --rate` (ctx.pace active, ctx.pace_stats set): no keying or think
+// times; it starts each transaction at its intended start (terminal/pace.hpp), or at once when
+// already late, counts the response time from the intended start and reports each start to
+// ctx.pace_stats (and, leaving, the due starts it never began). Spawned and ended as run_terminal;
+// `start_delay` is its first intended start's offset before the first gap.
+shoal::detached_task run_paced_terminal(run_context& ctx, terminal_config config,
+                                        std::chrono::nanoseconds start_delay, random::rng rng,
+                                        shoal::gate_token admission);
+
 }  // namespace tpcc::terminal

@@ -26,7 +26,8 @@ std::string upper(std::string s) {
   return s;
 }
 
-std::string mode(double wait_scale) {
+std::string mode(double wait_scale, double rate_tpm) {
+  if (rate_tpm > 0) return format("rate %.0f tpm (NOT TPC-C)", rate_tpm);
   if (wait_scale == 1.0) return "TPC-C waits";
   if (wait_scale == 0.0) return "no waits (NOT TPC-C)";
   return "waits x" + format("%g", wait_scale) + " (NOT TPC-C)";
@@ -37,7 +38,7 @@ std::string header(const run_screen& s) {
   std::string line =
       format("shoal-tpcc run  %s  %lld warehouse%s, %lld terminals  %s", s.target.c_str(),
              static_cast<long long>(v.warehouses), v.warehouses == 1 ? "" : "s",
-             static_cast<long long>(v.terminals), mode(s.wait_scale).c_str());
+             static_cast<long long>(v.terminals), mode(s.wait_scale, s.rate_tpm).c_str());
   if (!s.note.empty()) line.append("  ").append(s.note);
   return line;
 }

@@ -23,6 +23,7 @@
 #include "measurement_model.hpp"
 #include "random/rng.hpp"
 #include "report/verdict.hpp"
+#include "support/build_kind.hpp"
 
 namespace {
 
@@ -34,17 +35,7 @@ using tpcc::testing::simulate;
 
 // A twentieth of the runs in a debug or sanitizer build (where a run is 60 times slower): the
 // same code, checked; the figures are the release preset's.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || !defined(NDEBUG)
-constexpr int run_divisor = 20;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr int run_divisor = 20;
-#else
-constexpr int run_divisor = 1;
-#endif
-#else
-constexpr int run_divisor = 1;
-#endif
+constexpr int run_divisor = shoal::testing::slow_build ? 20 : 1;
 
 constexpr const char* target = "sim:latency=1ms";
 

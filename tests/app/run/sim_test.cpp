@@ -13,6 +13,7 @@
 
 #include "binary.hpp"
 #include "driver/open.hpp"
+#include "driver/sim/server_clock.hpp"
 #include "driver/sim/sim.hpp"
 #include "random/rng.hpp"
 #include "running_pool.hpp"
@@ -81,6 +82,27 @@ TEST(sim_target, MalformedTargetsAreRefusedNamingWhatIsWrong) {
   EXPECT_TRUE(contains(problem_of("sim:speed=1"), "unknown setting 'speed'"));
   EXPECT_TRUE(contains(problem_of("sim:latency"), "expected key=value"));
   EXPECT_TRUE(contains(problem_of("sim:latency=5ms,latency=oops"), "not 'oops'"));
+}
+
+TEST(sim_target, CapacityIsTransactionsPerSecondAndKeptInTheCanonicalForm) {
+  auto parsed = sim::parse_target("sim:latency=2ms,capacity=500");
+  ASSERT_TRUE(std::holds_alternative<sim::settings>(parsed))
+      << problem_of("sim:latency=2ms,capacity=500");
+  EXPECT_EQ(std::get<sim::settings>(parsed).capacity, 500);
+  EXPECT_EQ(sim::canonical(std::get<sim::settings>(parsed)), "sim:latency=2ms,capacity=500");
+  EXPECT_TRUE(contains(problem_of("sim:latency=1ms,capacity=0"), "capacity expects"));
+  EXPECT_TRUE(contains(problem_of("sim:latency=1ms,capacity=fast"), "not 'fast'"));
+  EXPECT_TRUE(contains(problem_of("sim:latency=1ms,capacity=-3"), "not '-3'"));
+}
+
+// The shared server on fixed time points: back to back when busy, from `now` when idle.
+TEST(sim_server, TransactionsQueueOnTheSharedServerBeyondItsCapacity) {
+  sim::server_clock server(100);  // 10 ms a transaction
+  const auto t0 = std::chrono::steady_clock::time_point{} + 1h;
+  EXPECT_EQ(server.take(t0), t0 + 10ms);
+  EXPECT_EQ(server.take(t0), t0 + 20ms);  // queued behind the first
+  EXPECT_EQ(server.take(t0 + 5ms), t0 + 30ms);
+  EXPECT_EQ(server.take(t0 + 100ms), t0 + 110ms);  // idle meanwhile: served at once
 }
 
 // A simulated database open on a running pool, closed at the end.

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "driver/pool/session_pool.hpp"
+#include "driver/sim/server_clock.hpp"
 #include "driver/sim/sim_database.hpp"
 #include "driver/sim/sim_session.hpp"
 
@@ -15,21 +16,29 @@ namespace {
 
 outcome refuse(std::string why) { return outcome::make(outcome_kind::failed, "", std::move(why)); }
 
-shoal::task<pool::factory_result> open_session(settings s, world w, std::uint64_t seed) {
-  co_return std::unique_ptr<session>(std::make_unique<sim_session>(s.latency, w, seed, s.slow));
+shoal::task<pool::factory_result> open_session(settings s, world w, std::uint64_t seed,
+                                               std::shared_ptr<server_clock> server) {
+  co_return std::unique_ptr<session>(
+      std::make_unique<sim_session>(s.latency, w, seed, s.slow, std::move(server)));
 }
 
 pool::session_factory factory(settings s, world w) {
   auto next_seed = std::make_shared<std::atomic<std::uint64_t>>(1);
-  return [s, w, next_seed] {
+  // capacity=N: every session of the database queues on the same server.
+  std::shared_ptr<server_clock> server;
+  if (s.capacity > 0) server = std::make_shared<server_clock>(static_cast<double>(s.capacity));
+  return [s, w, next_seed, server] {
     // Each session draws its own plausible values; relaxed: a counter only.
-    return open_session(s, w, next_seed->fetch_add(1, std::memory_order_relaxed));
+    return open_session(s, w, next_seed->fetch_add(1, std::memory_order_relaxed), server);
   };
 }
 
 std::string description(const settings& s) {
   std::string out = canonical(s);
-  out += " (SIMULATED: not a database; every round trip answered after the latency)";
+  out += s.capacity > 0
+             ? " (SIMULATED: not a database; every round trip answered after the "
+               "latency, transactions queued beyond the capacity per second)"
+             : " (SIMULATED: not a database; every round trip answered after the latency)";
   return out;
 }
 

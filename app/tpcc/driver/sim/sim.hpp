@@ -11,6 +11,9 @@
 //
 // Target syntax: `sim:` followed by comma-separated key=value settings:
 //   latency=DURATION  required; an integer with a unit: us, ms or s (0 answers at once).
+//   capacity=N        optional; transactions per second the simulated database serves (an
+//                     integer, 1 to 10^9): beyond it they queue on one shared server and their
+//                     latency grows (server_clock.hpp). Default: unlimited.
 //   slow=TYPE:DURATION  optional, repeatable: every round trip of a transaction of TYPE
 //                     (new_order, payment, order_status, delivery, stock_level; told apart by
 //                     its statements' names, its commit included) is answered DURATION later
@@ -60,6 +63,7 @@ using slow_table = std::array<std::chrono::nanoseconds, slowed_types.size()>;
 
 struct settings {
   std::chrono::nanoseconds latency{0};  // per round trip
+  std::int64_t capacity = 0;            // transactions per second; 0: unlimited
   slow_table slow{};                    // added to a round trip of that type (slow=)
 };
 
@@ -72,8 +76,8 @@ struct settings {
 // The settings of a sim: target, or what is wrong with it (naming the setting).
 [[nodiscard]] std::variant<settings, std::string> parse_target(std::string_view target);
 
-// The target in its canonical form, e.g. "sim:latency=5ms" or
-// "sim:latency=5ms,slow=new_order:20ms".
+// The target in its canonical form, e.g. "sim:latency=5ms",
+// "sim:latency=5ms,slow=new_order:20ms" or "sim:latency=5ms,capacity=500".
 [[nodiscard]] std::string canonical(const settings& s);
 
 shoal::task<open_result> open(const database_options& options);

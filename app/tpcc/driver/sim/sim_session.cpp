@@ -2,6 +2,8 @@
 // A simulated session (sim_session.hpp).
 #include "driver/sim/sim_session.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <utility>
 
 #include "shoal/sleep.hpp"
@@ -27,13 +29,16 @@ call one_call(const statement& stmt, std::vector<value> params) {
 
 }  // namespace
 
-shoal::task<outcome> sim_session::round_trip(const statement* stmt) {
+shoal::task<outcome> sim_session::round_trip(const statement* stmt, bool ends_transaction) {
   if (shoal::current_stop_token().stop_requested()) co_return cancelled();
   round_trips_.fetch_add(1, std::memory_order_relaxed);  // read by round_trips(): a counter only
   const std::size_t named = stmt != nullptr ? slowed_index(stmt->name) : slow_.size();
   if (named < slow_.size()) type_ = named;
   const auto extra = type_ < slow_.size() ? slow_[type_] : std::chrono::nanoseconds{0};
-  const bool slept = co_await shoal::sleep_for(latency_ + extra);
+  const auto now = std::chrono::steady_clock::now();
+  auto answered = now + latency_ + extra;
+  if (ends_transaction && server_) answered = std::max(answered, server_->take(now));
+  const bool slept = co_await shoal::sleep_until(answered);
   if (!slept) co_return cancelled();
   co_return outcome::success();
 }
@@ -54,7 +59,8 @@ shoal::task<statement_result> sim_session::execute(const statement& stmt,
 
 shoal::task<std::vector<statement_result>> sim_session::execute_batch(std::span<const call> calls,
                                                                       then after) {
-  const outcome trip = co_await round_trip(calls.empty() ? nullptr : calls.front().stmt);
+  const outcome trip =
+      co_await round_trip(calls.empty() ? nullptr : calls.front().stmt, after == then::commit);
   std::vector<statement_result> results;
   results.reserve(calls.size() + 1);
   outcome failure = trip;
@@ -73,12 +79,12 @@ shoal::task<outcome> sim_session::copy(const bulk_rows& rows) {
 }
 
 shoal::task<outcome> sim_session::commit() {
-  const outcome trip = co_await round_trip();
+  const outcome trip = co_await round_trip(nullptr, true);
   co_return trip;
 }
 
 shoal::task<outcome> sim_session::rollback() {
-  const outcome trip = co_await round_trip();
+  const outcome trip = co_await round_trip(nullptr, true);
   co_return trip;
 }
 

@@ -35,6 +35,20 @@ bool read_latency(std::string_view text, nanoseconds& out) {
   return false;
 }
 
+// capacity=N: transactions per second, 1 to 10^9; empty when fine, else what was wrong.
+std::string read_capacity(std::string_view text, std::int64_t& out) {
+  std::int64_t n = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || n < 1 ||
+      n > 1'000'000'000) {
+    std::string wrong = "capacity expects transactions per second, an integer from 1 to ";
+    wrong.append("1000000000, not '").append(text);
+    return wrong.append("'");
+  }
+  out = n;
+  return {};
+}
+
 // "new_order:20ms" into s.slow; empty when fine, else what was wrong.
 std::string apply_slow(std::string_view value, settings& s) {
   const auto colon = value.find(':');
@@ -64,11 +78,12 @@ std::string apply(std::string_view setting, settings& s, bool& has_latency) {
     return out.append("'");
   }
   const std::string_view value = setting.substr(eq + 1);
+  if (key == "capacity") return read_capacity(value, s.capacity);
   if (key == "slow") return apply_slow(value, s);
   if (key != "latency") {
     std::string out = "unknown setting '";
     out.append(key);
-    return out.append("' (known: latency, slow)");
+    return out.append("' (known: latency, slow, capacity)");
   }
   if (!read_latency(value, s.latency)) {
     std::string out = "latency expects a duration such as 5ms, 500us or 1s (at most 60s), not '";
@@ -125,6 +140,7 @@ std::string canonical(const settings& s) {
     if (s.slow[k].count() == 0) continue;
     out.append(",slow=").append(slowed_types[k].name).append(":").append(duration_text(s.slow[k]));
   }
+  if (s.capacity > 0) out.append(",capacity=").append(std::to_string(s.capacity));
   return out;
 }
 
