@@ -43,6 +43,8 @@ struct config {
   std::int64_t check_chunk = 10;
   bool keep = false;     // the default job: keep the data at the end (skip clean)
   bool dry_run = false;  // load: print what it would write, write nothing
+  // --procedures: init creates the stored procedures, run calls them (PostgreSQL, MySQL only).
+  bool procedures = false;
   // run: exit 0 even when the verdict fails or transactions fail with non-retryable errors
   // (the report is the same).
   bool tolerate_errors = false;

@@ -185,7 +185,7 @@ constexpr command_set any = 0xFFFF;
 
 constexpr std::int64_t max_warehouses = 1'000'000;
 
-constexpr std::array<option, 33> options{{
+constexpr std::array<option, 34> options{{
     {"db", "TARGET",
      "sqlite:PATH (an embedded file), a PostgreSQL URI (postgresql://user@host/db) or "
      "key=value string, or a MySQL/MariaDB URI (mysql://user:pass@host:3306/db, "
@@ -240,6 +240,15 @@ constexpr std::array<option, 33> options{{
        return std::nullopt;
      },
      running},
+    {"procedures", "",
+     "init: create one stored procedure per transaction type (PostgreSQL functions, MySQL/MariaDB "
+     "procedures); run: each transaction one call of it instead of the client's statements. "
+     "Not on SQLite or sim:. Every output names the mode (docs/tpcc/procedures.md)",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.procedures = true;
+       return std::nullopt;
+     },
+     running | bit(command::init)},
     {"deliverers", "N", "Coroutines running deferred Deliveries. Default: connections / 8, >= 1",
      [](config& c, string_view t) { return positive(c.deliverers, t, 10000); }, running},
     {"load-parallel", "N", "Warehouses loaded at once. Default: connections, at most 8",

@@ -25,6 +25,14 @@ std::optional<std::string> sim_only_runs(const config& c) {
                "do not)"});
 }
 
+// Stored procedures live in a database server: not in SQLite, not in the simulation.
+std::optional<std::string> procedures_need_a_server(const config& c) {
+  if (!c.procedures || c.cmd == command::help || c.cmd == command::version) return std::nullopt;
+  if (!c.is_sqlite() && !c.is_sim()) return std::nullopt;
+  return join({"--procedures needs PostgreSQL or MySQL/MariaDB; --db ", c.db.text, " is ",
+               c.is_sim() ? "the simulated database" : "SQLite", ", which has no stored procedures"});
+}
+
 // `merge` takes result files; nothing else takes positional arguments.
 std::optional<std::string> merge_inputs_given(const config& c) {
   if (c.cmd != command::merge || !c.inputs.empty()) return std::nullopt;
@@ -147,6 +155,7 @@ parse_result parse(std::span<const string_view> args) {
   if (c.cmd != command::help && c.cmd != command::version) c.cmd = chosen;
   if (auto missing = merge_inputs_given(c)) return *missing;
   if (auto wrong = sim_only_runs(c)) return *wrong;
+  if (auto wrong = procedures_need_a_server(c)) return *wrong;
   return c;
 }
 

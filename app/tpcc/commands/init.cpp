@@ -4,6 +4,7 @@
 
 #include "commands/commands.hpp"
 #include "schema/apply.hpp"
+#include "schema/procedures.hpp"
 
 namespace tpcc::commands {
 
@@ -17,6 +18,13 @@ shoal::task<int> init_command(app& a, driver::database& db) {
                            : schema::to_string(report.detected);
   std::printf("init: %zu tables ready on %s%s\n", report.tables, engine,
               schema::distribution_summary(report).c_str());
+  std::fflush(stdout);
+  if (!a.cfg.procedures) co_return exit_ok;
+  const driver::outcome made = co_await schema::create_procedures(db, a.cfg.db.kind);
+  if (!made.ok()) co_return fail("init --procedures", made.message);
+  std::printf("init: %zu stored procedures ready (tpcc_new_order ... tpcc_stock_level)%s\n",
+              schema::procedure_names.size(),
+              report.detected == schema::engine::citus ? " on the coordinator" : "");
   std::fflush(stdout);
   co_return exit_ok;
 }

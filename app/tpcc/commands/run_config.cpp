@@ -17,6 +17,7 @@ run::run_config run_config_of(const cli::config& cfg) {
   rc.measure = cfg.duration;
   rc.drain = cfg.drain;
   rc.wait_scale = cfg.wait_scale;
+  rc.procedures = cfg.procedures;
   rc.isolation = cfg.isolation;
   rc.delivery_log = cfg.delivery_log_path;
   rc.deliverers = cfg.deliverers;

@@ -62,6 +62,7 @@ json config(const run::run_config& c) {
           {"drain_seconds", seconds(c.drain)},
           {"wait_scale", c.wait_scale},
           {"isolation", isolation_name(c.isolation)},
+          {"mode", run::mode_name(c)},
           {"deliverers", c.deliverers},
           {"seed", c.seed},
           {"shard", {{"index", c.shard.index}, {"count", c.shard.count}}},

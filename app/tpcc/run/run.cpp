@@ -207,6 +207,7 @@ std::unique_ptr<terminal::run_context> make_context(driver::database& db, stats:
   ctx->scope.constants = result.run_constants;
   ctx->retry = config.retry;
   ctx->wait_scale = config.wait_scale;
+  ctx->procedures = config.procedures;
   return ctx;
 }
 

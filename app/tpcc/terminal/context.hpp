@@ -64,6 +64,7 @@ struct run_context {
   txn::retry_policy retry{};
   delivery_log* delivery_results = nullptr;  // --delivery-log, when asked (clause 2.7.2.3)
   double wait_scale = 1.0;  // keying and think times are multiplied by it; 0: no waits
+  bool procedures = false;  // --procedures: each transaction one stored-procedure call
   std::stop_source issue_stop;
   std::stop_source hard_stop;
   stats::error_log* errors = nullptr;  // where failures are shown; none: not shown

@@ -69,16 +69,6 @@ const statement customer_exists{"tpcc_pay_customer_exists",
                                 "SELECT abs(count(*) - 9223372036854775807 - 1) FROM customer "
                                 "WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3"};
 
-// "C_ID C_D_ID C_W_ID D_ID W_ID H_AMOUNT |", the text a BC customer's C_DATA gains.
-std::string bc_prefix(const payment_input& in, std::int64_t c_id) {
-  std::array<char, 128> text{};
-  const int n = std::snprintf(text.data(), text.size(), "%lld %lld %lld %lld %lld %.2f |",
-                              static_cast<long long>(c_id), static_cast<long long>(in.c_d_id),
-                              static_cast<long long>(in.c_w_id), static_cast<long long>(in.d_id),
-                              static_cast<long long>(in.w_id), in.h_amount);
-  return {text.data(), static_cast<std::size_t>(n)};
-}
-
 // The customer update, its existence guard and the history insert for customer `c_id`.
 void append_customer_writes(const payment_input& in, std::int64_t c_id, const std::string& now,
                             std::vector<call>& out) {
@@ -111,22 +101,14 @@ std::vector<call> second_calls(const payment_input& in, std::int64_t c_id, const
   return out;
 }
 
-address take_address(const driver::row& r, std::size_t first) {
-  return address{.street_1 = r.text_at(first),
-                 .street_2 = r.text_at(first + 1),
-                 .city = r.text_at(first + 2),
-                 .state = r.text_at(first + 3),
-                 .zip = r.text_at(first + 4)};
-}
-
 // Warehouse and district rows (results 0 and 1).
 outcome take_places(std::span<const statement_result> r, payment_output& out) {
   outcome w = one_row(r[0], "warehouse");
   if (!w.ok()) return w;
   outcome d = one_row(r[1], "district");
   if (!d.ok()) return d;
-  out.warehouse = take_address(r[0].rows[0], 1);
-  out.district = take_address(r[1].rows[0], 1);
+  out.warehouse = address_at(r[0].rows[0], 1);
+  out.district = address_at(r[1].rows[0], 1);
   return outcome::success();
 }
 
@@ -137,7 +119,7 @@ outcome take_customer(const statement_result& r, payment_output& out) {
   out.c_first = row.text_at(0);
   out.c_middle = row.text_at(1);
   out.c_last = row.text_at(2);
-  out.customer = take_address(row, 3);
+  out.customer = address_at(row, 3);
   out.c_phone = row.text_at(8);
   out.c_since = row.text_at(9);
   out.c_credit = row.text_at(10);
@@ -181,6 +163,23 @@ shoal::task<outcome> pay_chosen_customer(driver::session& s, const payment_input
 }
 
 }  // namespace
+
+std::string bc_prefix(const payment_input& in, std::int64_t c_id) {
+  std::array<char, 128> text{};
+  const int n = std::snprintf(text.data(), text.size(), "%lld %lld %lld %lld %lld %.2f |",
+                              static_cast<long long>(c_id), static_cast<long long>(in.c_d_id),
+                              static_cast<long long>(in.c_w_id), static_cast<long long>(in.d_id),
+                              static_cast<long long>(in.w_id), in.h_amount);
+  return {text.data(), static_cast<std::size_t>(n)};
+}
+
+address address_at(const driver::row& r, std::size_t first) {
+  return address{.street_1 = r.text_at(first),
+                 .street_2 = r.text_at(first + 1),
+                 .city = r.text_at(first + 2),
+                 .state = r.text_at(first + 3),
+                 .zip = r.text_at(first + 4)};
+}
 
 shoal::task<driver::outcome> run_payment(driver::session& s, const payment_input& in,
                                          payment_output& out) {

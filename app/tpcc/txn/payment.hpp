@@ -32,6 +32,7 @@
 
 #include "driver/outcome.hpp"
 #include "driver/session.hpp"
+#include "driver/value.hpp"
 #include "shoal/task.hpp"
 #include "txn/inputs.hpp"
 
@@ -67,6 +68,12 @@ struct payment_output {
   double c_balance = 0;  // after this payment
   std::string c_data;    // the first 200 characters of C_DATA, for BC customers only
 };
+
+// "C_ID C_D_ID C_W_ID D_ID W_ID H_AMOUNT |", the text a BC customer's C_DATA gains (clause
+// 2.5.2.2).
+[[nodiscard]] std::string bc_prefix(const payment_input& in, std::int64_t c_id);
+// The five address columns of `r` from column `first` (street_1, street_2, city, state, zip).
+[[nodiscard]] address address_at(const driver::row& r, std::size_t first);
 
 shoal::task<driver::outcome> run_payment(driver::session& s, const payment_input& in,
                                          payment_output& out);
