@@ -30,7 +30,8 @@ std::optional<std::string> procedures_need_a_server(const config& c) {
   if (!c.procedures || c.cmd == command::help || c.cmd == command::version) return std::nullopt;
   if (!c.is_sqlite() && !c.is_sim()) return std::nullopt;
   return join({"--procedures needs PostgreSQL or MySQL/MariaDB; --db ", c.db.text, " is ",
-               c.is_sim() ? "the simulated database" : "SQLite", ", which has no stored procedures"});
+               c.is_sim() ? "the simulated database" : "SQLite",
+               ", which has no stored procedures"});
 }
 
 // `merge` takes result files; nothing else takes positional arguments.

@@ -26,18 +26,18 @@ constexpr std::array<statement, 5> postgres_drops{{
 
 // Routines of this name in the current database (PostgreSQL: any schema on the search path's
 // catalogue; MySQL: the connection's database).
-constexpr statement count_routine{
-    "tpcc_proc_count", "SELECT count(*) FROM pg_proc WHERE proname = $1",
-    "SELECT count(*) FROM information_schema.routines "
-    "WHERE routine_schema = DATABASE() AND routine_name = $1"};
+constexpr statement count_routine{"tpcc_proc_count",
+                                  "SELECT count(*) FROM pg_proc WHERE proname = $1",
+                                  "SELECT count(*) FROM information_schema.routines "
+                                  "WHERE routine_schema = DATABASE() AND routine_name = $1"};
 
 outcome unsupported(driver::engine kind) {
   const char* what = kind == driver::engine::sqlite ? "SQLite"
                      : kind == driver::engine::sim  ? "the simulated database"
                                                     : "this database";
-  return outcome::make(driver::outcome_kind::failed, "",
-                       std::string("stored procedures need PostgreSQL or MySQL/MariaDB, not ") +
-                           what);
+  return outcome::make(
+      driver::outcome_kind::failed, "",
+      std::string("stored procedures need PostgreSQL or MySQL/MariaDB, not ") + what);
 }
 
 bool supported(driver::engine kind) noexcept {

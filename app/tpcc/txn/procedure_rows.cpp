@@ -40,7 +40,8 @@ std::string_view word_after(std::string_view text, std::string_view key) {
 // One Order-Status line "supply_w_id,i_id,quantity,amount,delivery_d".
 order_status_line status_line(std::string_view text) {
   const std::vector<std::string_view> f = split(text, ',');
-  if (f.size() != 5) throw std::logic_error("an Order-Status line of the procedure has no 5 fields");
+  if (f.size() != 5)
+    throw std::logic_error("an Order-Status line of the procedure has no 5 fields");
   order_status_line l;
   l.supply_w_id = int_field(f[0]);
   l.i_id = int_field(f[1]);

@@ -24,9 +24,9 @@ using driver::statement_result;
 const statement new_order_proc{"tpcc_call_new_order",
                                "SELECT * FROM tpcc_new_order($1, $2, $3, $4, $5, $6, $7, $8)",
                                "CALL tpcc_new_order($1, $2, $3, $4, $5, $6, $7, $8)"};
-const statement payment_proc{
-    "tpcc_call_payment", "SELECT * FROM tpcc_payment($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-    "CALL tpcc_payment($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"};
+const statement payment_proc{"tpcc_call_payment",
+                             "SELECT * FROM tpcc_payment($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                             "CALL tpcc_payment($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"};
 const statement order_status_proc{"tpcc_call_order_status",
                                   "SELECT * FROM tpcc_order_status($1, $2, $3, $4, $5)",
                                   "CALL tpcc_order_status($1, $2, $3, $4, $5)"};

@@ -378,7 +378,9 @@ shoal::task<outcome> my_session::run_step(prepared_step& s, const call& c, state
 shoal::task<outcome> my_session::finish_call(MYSQL_STMT* h, std::string_view name) {
   for (;;) {
     const bool advanced = co_await drive(op::stmt_next_result, h, no_text);
-    if (!advanced) co_return drop(lost("cancelled while waiting for the server; connection closed"));
+    if (!advanced) {
+      co_return drop(lost("cancelled while waiting for the server; connection closed"));
+    }
     if (ret_int_ < 0) co_return outcome::success();
     if (ret_int_ > 0) co_return stmt_error(h, name);
     if (mysql_stmt_field_count(h) == 0) continue;
