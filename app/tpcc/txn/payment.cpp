@@ -115,29 +115,8 @@ outcome take_places(std::span<const statement_result> r, payment_output& out) {
 outcome take_customer(const statement_result& r, payment_output& out) {
   outcome c = one_row(r, "customer");
   if (!c.ok()) return c;
-  const driver::row& row = r.rows[0];
-  out.c_first = row.text_at(0);
-  out.c_middle = row.text_at(1);
-  out.c_last = row.text_at(2);
-  out.customer = address_at(row, 3);
-  out.c_phone = row.text_at(8);
-  out.c_since = row.text_at(9);
-  out.c_credit = row.text_at(10);
-  out.c_credit_lim = row.number_at(11);
-  out.c_discount = row.number_at(12);
-  out.c_balance = row.number_at(13);
-  if (out.c_credit == "BC") out.c_data = row.text_at(14);
+  customer_at(r.rows[0], 0, out);
   return outcome::success();
-}
-
-void take_keys(const payment_input& in, const std::string& now, payment_output& out) {
-  out.w_id = in.w_id;
-  out.d_id = in.d_id;
-  out.c_d_id = in.c_d_id;
-  out.c_w_id = in.c_w_id;
-  out.c_id = in.customer.c_id;
-  out.h_amount = round_cents(in.h_amount);
-  out.h_date = now;
 }
 
 // The first round trip's results: for a by-name payment, also the chosen customer in out.c_id.
@@ -164,6 +143,30 @@ shoal::task<outcome> pay_chosen_customer(driver::session& s, const payment_input
 
 }  // namespace
 
+void payment_keys(const payment_input& in, const std::string& now, payment_output& out) {
+  out.w_id = in.w_id;
+  out.d_id = in.d_id;
+  out.c_d_id = in.c_d_id;
+  out.c_w_id = in.c_w_id;
+  out.c_id = in.customer.c_id;
+  out.h_amount = round_cents(in.h_amount);
+  out.h_date = now;
+}
+
+void customer_at(const driver::row& r, std::size_t first, payment_output& out) {
+  out.c_first = r.text_at(first);
+  out.c_middle = r.text_at(first + 1);
+  out.c_last = r.text_at(first + 2);
+  out.customer = address_at(r, first + 3);
+  out.c_phone = r.text_at(first + 8);
+  out.c_since = r.text_at(first + 9);
+  out.c_credit = r.text_at(first + 10);
+  out.c_credit_lim = r.number_at(first + 11);
+  out.c_discount = r.number_at(first + 12);
+  out.c_balance = r.number_at(first + 13);
+  if (out.c_credit == "BC") out.c_data = r.text_at(first + 14);
+}
+
 std::string bc_prefix(const payment_input& in, std::int64_t c_id) {
   std::array<char, 128> text{};
   const int n = std::snprintf(text.data(), text.size(), "%lld %lld %lld %lld %lld %.2f |",
@@ -183,7 +186,7 @@ address address_at(const driver::row& r, std::size_t first) {
 
 shoal::task<driver::outcome> run_payment(driver::session& s, const payment_input& in,
                                          payment_output& out) {
-  take_keys(in, now_text(), out);
+  payment_keys(in, now_text(), out);
   const outcome began = co_await s.begin();
   if (!began.ok()) {
     outcome why = co_await abandon(s, began);

@@ -51,12 +51,17 @@ order_status_line status_line(std::string_view text) {
   return l;
 }
 
-}  // namespace
-
-void take_new_order_row(const new_order_input& in, const driver::row& r, new_order_output& out) {
+// What both New-Order outcomes display of the input.
+void order_keys(const new_order_input& in, new_order_output& out) {
   out.w_id = in.w_id;
   out.d_id = in.d_id;
   out.c_id = in.c_id;
+}
+
+}  // namespace
+
+void take_new_order_row(const new_order_input& in, const driver::row& r, new_order_output& out) {
+  order_keys(in, out);
   out.o_id = r.int_at(0);
   out.d_tax = r.number_at(1);
   out.w_tax = r.number_at(2);
@@ -71,9 +76,7 @@ void take_new_order_row(const new_order_input& in, const driver::row& r, new_ord
 
 driver::outcome rolled_back_order(const new_order_input& in, const driver::outcome& why,
                                   new_order_output& out) {
-  out.w_id = in.w_id;
-  out.d_id = in.d_id;
-  out.c_id = in.c_id;
+  order_keys(in, out);
   const std::string_view o_id = word_after(why.message, "o_id=");
   if (!o_id.empty()) out.o_id = int_field(o_id);
   out.c_credit = std::string(word_after(why.message, "c_credit="));
@@ -86,17 +89,7 @@ void take_payment_row(const driver::row& r, payment_output& out) {
   out.warehouse = address_at(r, 0);
   out.district = address_at(r, 5);
   out.c_id = r.int_at(10);
-  out.c_first = r.text_at(11);
-  out.c_middle = r.text_at(12);
-  out.c_last = r.text_at(13);
-  out.customer = address_at(r, 14);
-  out.c_phone = r.text_at(19);
-  out.c_since = r.text_at(20);
-  out.c_credit = r.text_at(21);
-  out.c_credit_lim = r.number_at(22);
-  out.c_discount = r.number_at(23);
-  out.c_balance = r.number_at(24);
-  out.c_data = out.c_credit == "BC" ? r.text_at(25) : std::string();
+  customer_at(r, 11, out);
 }
 
 void take_order_status_row(const driver::row& r, order_status_output& out) {

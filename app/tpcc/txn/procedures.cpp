@@ -91,6 +91,16 @@ shoal::task<outcome> call_once(driver::session& s, const call& c, statement_resu
   co_return one_row(got, "the procedure's result");
 }
 
+// The call as a whole transaction, its row read into `out` by `take` when it committed.
+template <class Output>
+shoal::task<outcome> call_into(driver::session& s, const call& c,
+                               void (*take)(const driver::row&, Output&), Output& out) {
+  statement_result got;
+  const outcome status = co_await call_once(s, c, got);
+  if (status.ok()) take(got.rows[0], out);
+  co_return status;
+}
+
 }  // namespace
 
 shoal::task<outcome> call_new_order(driver::session& s, const new_order_input& in,
@@ -106,17 +116,9 @@ shoal::task<outcome> call_new_order(driver::session& s, const new_order_input& i
 
 shoal::task<outcome> call_payment(driver::session& s, const payment_input& in,
                                   payment_output& out) {
-  out.w_id = in.w_id;
-  out.d_id = in.d_id;
-  out.c_d_id = in.c_d_id;
-  out.c_w_id = in.c_w_id;
-  out.h_amount = round_cents(in.h_amount);
-  out.h_date = now_text();
+  payment_keys(in, now_text(), out);
   const call c = payment_call(in, out.h_date);
-  statement_result got;
-  const outcome status = co_await call_once(s, c, got);
-  if (status.ok()) take_payment_row(got.rows[0], out);
-  co_return status;
+  co_return co_await call_into(s, c, &take_payment_row, out);
 }
 
 shoal::task<outcome> call_order_status(driver::session& s, const order_status_input& in,
@@ -124,10 +126,7 @@ shoal::task<outcome> call_order_status(driver::session& s, const order_status_in
   out.w_id = in.w_id;
   out.d_id = in.d_id;
   const call c = order_status_call(in);
-  statement_result got;
-  const outcome status = co_await call_once(s, c, got);
-  if (status.ok()) take_order_status_row(got.rows[0], out);
-  co_return status;
+  co_return co_await call_into(s, c, &take_order_status_row, out);
 }
 
 shoal::task<outcome> call_delivery(driver::session& s, const delivery_input& in,
@@ -136,10 +135,7 @@ shoal::task<outcome> call_delivery(driver::session& s, const delivery_input& in,
   out.o_carrier_id = in.o_carrier_id;
   out.delivery_d = now_text();
   const call c = make_call(delivery_proc, params(in.w_id, in.o_carrier_id, out.delivery_d));
-  statement_result got;
-  const outcome status = co_await call_once(s, c, got);
-  if (status.ok()) take_delivery_row(got.rows[0], out);
-  co_return status;
+  co_return co_await call_into(s, c, &take_delivery_row, out);
 }
 
 shoal::task<outcome> call_stock_level(driver::session& s, const stock_level_input& in,
@@ -148,10 +144,7 @@ shoal::task<outcome> call_stock_level(driver::session& s, const stock_level_inpu
   out.d_id = in.d_id;
   out.threshold = in.threshold;
   const call c = make_call(stock_level_proc, params(in.w_id, in.d_id, in.threshold));
-  statement_result got;
-  const outcome status = co_await call_once(s, c, got);
-  if (status.ok()) take_stock_level_row(got.rows[0], out);
-  co_return status;
+  co_return co_await call_into(s, c, &take_stock_level_row, out);
 }
 
 }  // namespace tpcc::txn

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../run/binary.hpp"
+#include "equivalence.hpp"
 #include "temp_dir.hpp"
 
 namespace procedures_test {
@@ -34,6 +35,19 @@ std::uint64_t total_of(const json& doc, const char* field) {
 }
 
 }  // namespace
+
+void expect_same_answers(const std::string& client_db, const std::string& procedures_db,
+                         tpcc::driver::engine kind) {
+  const std::vector<keyed> inputs = draw_sequence(11, 200, 2);
+  const both_runs r = run_both(client_db, procedures_db, kind, inputs);
+  ASSERT_EQ(r.client.size(), inputs.size());
+  ASSERT_EQ(r.procedures.size(), inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    EXPECT_EQ(r.client[i], r.procedures[i]) << "transaction " << i;
+  }
+  EXPECT_EQ(r.client_tables, r.procedure_tables);
+  expect_every_path(r.client);
+}
 
 void expect_every_path(const std::vector<std::string>& lines) {
   for (const char* part : {"New-Order ok", "Payment ok", "Order-Status ok", "Delivery ok",
