@@ -4,6 +4,7 @@
 #include "equivalence.hpp"
 
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
@@ -230,6 +231,45 @@ both_runs run_both(const std::string& client_db, const std::string& procedures_d
       run_on(workers.pool, client_db, kind, inputs, false, out.client, out.client_tables));
   shoal::sync_wait(run_on(workers.pool, procedures_db, kind, inputs, true, out.procedures,
                           out.procedure_tables));
+  return out;
+}
+
+namespace {
+
+// One Payment by number through the retry wrapper, with `run` as its body.
+shoal::task<txn::attempt_report> pay_once(
+    driver::database& db,
+    shoal::task<driver::outcome> (*run)(driver::session&, const txn::payment_input&,
+                                        txn::payment_output&)) {
+  txn::payment_input in;
+  in.w_id = in.c_w_id = 1;
+  in.d_id = in.c_d_id = 1;
+  in.customer.c_id = 7;
+  in.h_amount = 12.5;
+  txn::payment_output out;
+  const txn::retry_policy policy{.max_attempts = 3,
+                                 .first_backoff = std::chrono::milliseconds(1),
+                                 .max_backoff = std::chrono::milliseconds(1)};
+  co_return co_await txn::execute(db, [&](driver::session& s) { return run(s, in, out); }, policy);
+}
+
+shoal::task<void> pay_both(shoal::thread_pool& pool, std::string target, driver::engine kind,
+                           retried_payments& out) {
+  co_await pool.schedule_on(0);
+  std::unique_ptr<driver::database> db = co_await open_target(target);
+  const driver::outcome made = co_await schema::create_procedures(*db, kind);
+  if (!made.ok()) throw std::runtime_error("create_procedures: " + made.message);
+  out.client = co_await pay_once(*db, &txn::run_payment);
+  out.procedures = co_await pay_once(*db, &txn::call_payment);
+  co_await db->close();
+}
+
+}  // namespace
+
+retried_payments pay_with_retries(const std::string& db, driver::engine kind) {
+  shoal::testing::running_pool workers(1);
+  retried_payments out;
+  shoal::sync_wait(pay_both(workers.pool, db, kind, out));
   return out;
 }
 

@@ -22,6 +22,7 @@
 #include "driver/database.hpp"
 #include "driver/target.hpp"
 #include "shoal/task.hpp"
+#include "txn/execute.hpp"
 #include "txn/inputs.hpp"
 
 namespace procedures_test {
@@ -52,6 +53,13 @@ struct both_runs {
 // throws std::runtime_error when a database cannot be opened or the procedures made.
 [[nodiscard]] both_runs run_both(const std::string& client_db, const std::string& procedures_db,
                                  tpcc::driver::engine kind, const std::vector<keyed>& inputs);
+
+// How one Payment ended through txn::execute (3 attempts, 1 ms back-offs), client-side and as
+// a procedure call (the procedures made first), on `db`: for a database made to refuse it.
+struct retried_payments {
+  tpcc::txn::attempt_report client, procedures;
+};
+[[nodiscard]] retried_payments pay_with_retries(const std::string& db, tpcc::driver::engine kind);
 
 // "table: rows N, digest D" for the nine tables, in schema order (one statement carries both
 // PostgreSQL's and MySQL's digest).

@@ -95,6 +95,19 @@ TEST_F(procedures_mysql, ProceduresAnswerAndWriteAsTheClientSideStatementsDo) {
                                        tpcc::driver::engine::mysql);
 }
 
+// A deadlock reported inside the procedure (here by a trigger on WAREHOUSE raising error 1213)
+// is retryable: the Payment is retried and counted as the client-side one is.
+TEST_F(procedures_mysql, ADeadlockInsideAProcedureIsRetried) {
+  server->sql(
+      "USE procs; CREATE TRIGGER refuse_payment BEFORE UPDATE ON warehouse FOR EACH ROW "
+      "SIGNAL SQLSTATE '40001' SET MYSQL_ERRNO = 1213, MESSAGE_TEXT = 'refused by a test "
+      "trigger'");
+  const procedures_test::retried_payments paid =
+      procedures_test::pay_with_retries(target("procs"), tpcc::driver::engine::mysql);
+  server->sql("USE procs; DROP TRIGGER refuse_payment");
+  procedures_test::expect_retried(paid, "40001");
+}
+
 TEST_F(procedures_mysql, RunWithProceduresNeedsInitThenRunsAndChecks) {
   procedures_test::expect_binary_round(target("tpcc"), target("tpcc") + "&protocol=prepared");
   const std::string left =

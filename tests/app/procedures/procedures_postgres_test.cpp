@@ -70,6 +70,21 @@ TEST_F(procedures_postgres, ProceduresAnswerAndWriteAsTheClientSideStatementsDo)
                                        tpcc::driver::engine::postgres);
 }
 
+// A serialization failure raised inside the function (here by a trigger on WAREHOUSE) keeps its
+// SQLSTATE: the Payment is retried and counted as the client-side one is.
+TEST_F(procedures_postgres, ASerializationFailureInsideAFunctionIsRetried) {
+  server->sql(
+      "\\c procs\n"
+      "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION "
+      "USING ERRCODE = '40001', MESSAGE = 'refused by a test trigger'; END $$;\n"
+      "CREATE TRIGGER refuse_payment BEFORE UPDATE ON warehouse FOR EACH ROW "
+      "EXECUTE FUNCTION refuse()");
+  const procedures_test::retried_payments paid =
+      procedures_test::pay_with_retries(target("procs"), tpcc::driver::engine::postgres);
+  server->sql("\\c procs\nDROP TRIGGER refuse_payment ON warehouse");
+  procedures_test::expect_retried(paid, "40001");
+}
+
 TEST_F(procedures_postgres, RunWithProceduresNeedsInitThenRunsAndChecks) {
   procedures_test::expect_binary_round(target("loaded"), target("loaded"));
   const std::string left =

@@ -57,6 +57,16 @@ void expect_every_path(const std::vector<std::string>& lines) {
   }
 }
 
+void expect_retried(const retried_payments& paid, const std::string& sqlstate) {
+  for (const tpcc::txn::attempt_report* r : {&paid.client, &paid.procedures}) {
+    EXPECT_EQ(r->status.kind, tpcc::driver::outcome_kind::retryable) << r->status.message;
+    EXPECT_EQ(r->status.sqlstate, sqlstate) << r->status.message;
+    EXPECT_EQ(r->retries, 2);
+    EXPECT_NE(r->status.message.find("refused by a test trigger"), std::string::npos)
+        << r->status.message;
+  }
+}
+
 void expect_binary_round(const std::string& db, const std::string& run_db) {
   const tpcc::testing::temp_dir dir;
   binary_result r = run_binary({"run", "--db", db, "--procedures", "--no-tui"});

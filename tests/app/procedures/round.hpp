@@ -19,12 +19,15 @@
 #include <vector>
 
 #include "driver/target.hpp"
+#include "equivalence.hpp"
 
 namespace procedures_test {
 
 void expect_same_answers(const std::string& client_db, const std::string& procedures_db,
                          tpcc::driver::engine kind);
 void expect_every_path(const std::vector<std::string>& lines);
+// Both Payments of `paid` retried twice and ended retryable with `sqlstate`.
+void expect_retried(const retried_payments& paid, const std::string& sqlstate);
 void expect_binary_round(const std::string& db, const std::string& run_db);
 
 }  // namespace procedures_test
