@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -27,69 +28,92 @@ namespace driver = tpcc::driver;
 namespace schema = tpcc::schema;
 namespace txn = tpcc::txn;
 
+// Lines are written with a stream: g++ 12 sees a bogus -Wrestrict in chains of string + (GCC
+// bug 105329).
 std::string money(double v) {
   char text[32];
   std::snprintf(text, sizeof text, "%.2f", v);
   return text;
 }
 
-std::string outcome_text(const driver::outcome& o) { return driver::to_string(o.kind); }
-
-std::string render(const txn::new_order_output& out, const driver::outcome& o) {
-  std::string s = "New-Order " + outcome_text(o);
-  if (!o.ok() && o.kind != driver::outcome_kind::rolled_back) return s;
-  s += " o_id " + std::to_string(out.o_id) + " " + out.c_last + " " + out.c_credit;
-  if (out.item_not_valid) return s + " item not valid";
-  s += " discount " + money(out.c_discount * 100) + " taxes " + money(out.w_tax * 100) + " " +
-       money(out.d_tax * 100) + " total " + money(out.total_amount) + " lines";
-  for (const txn::new_order_line_output& l : out.lines) {
-    s += " [" + std::to_string(l.supply_w_id) + " " + std::to_string(l.i_id) + " " + l.i_name +
-         " " + std::to_string(l.quantity) + " " + std::to_string(l.s_quantity) + " " +
-         l.brand_generic + " " + money(l.i_price) + " " + money(l.ol_amount) + "]";
-  }
-  return s;
+void head(std::ostringstream& s, const char* type, const driver::outcome& o) {
+  s << type << ' ' << driver::to_string(o.kind);
 }
 
-std::string address_text(const txn::address& a) {
-  return a.street_1 + "/" + a.street_2 + "/" + a.city + "/" + a.state + "/" + a.zip;
+void address_text(std::ostringstream& s, const txn::address& a) {
+  s << ' ' << a.street_1 << '/' << a.street_2 << '/' << a.city << '/' << a.state << '/' << a.zip;
+}
+
+std::string render(const txn::new_order_output& out, const driver::outcome& o) {
+  std::ostringstream s;
+  head(s, "New-Order", o);
+  if (!o.ok() && o.kind != driver::outcome_kind::rolled_back) return s.str();
+  s << " o_id " << out.o_id << ' ' << out.c_last << ' ' << out.c_credit;
+  if (out.item_not_valid) {
+    s << " item not valid";
+    return s.str();
+  }
+  s << " discount " << money(out.c_discount * 100) << " taxes " << money(out.w_tax * 100) << ' '
+    << money(out.d_tax * 100) << " total " << money(out.total_amount) << " lines";
+  for (const txn::new_order_line_output& l : out.lines) {
+    s << " [" << l.supply_w_id << ' ' << l.i_id << ' ' << l.i_name << ' ' << l.quantity << ' '
+      << l.s_quantity << ' ' << l.brand_generic << ' ' << money(l.i_price) << ' '
+      << money(l.ol_amount) << ']';
+  }
+  return s.str();
 }
 
 std::string render(const txn::payment_output& out, const driver::outcome& o) {
-  std::string s = "Payment " + outcome_text(o);
-  if (!o.ok()) return s;
-  return s + " c_id " + std::to_string(out.c_id) + " " + out.c_first + " " + out.c_middle + " " +
-         out.c_last + " " + address_text(out.customer) + " " + out.c_phone + " " + out.c_since +
-         " " + out.c_credit + " " + money(out.c_credit_lim) + " " + money(out.c_discount * 100) +
-         " balance " + money(out.c_balance) + " amount " + money(out.h_amount) + " w " +
-         address_text(out.warehouse) + " d " + address_text(out.district) + " data " + out.c_data;
+  std::ostringstream s;
+  head(s, "Payment", o);
+  if (!o.ok()) return s.str();
+  s << " c_id " << out.c_id << ' ' << out.c_first << ' ' << out.c_middle << ' ' << out.c_last;
+  address_text(s, out.customer);
+  s << ' ' << out.c_phone << ' ' << out.c_since << ' ' << out.c_credit << ' '
+    << money(out.c_credit_lim) << ' ' << money(out.c_discount * 100) << " balance "
+    << money(out.c_balance) << " amount " << money(out.h_amount) << " w";
+  address_text(s, out.warehouse);
+  s << " d";
+  address_text(s, out.district);
+  s << " data " << out.c_data;
+  return s.str();
 }
 
 std::string render(const txn::order_status_output& out, const driver::outcome& o) {
-  std::string s = "Order-Status " + outcome_text(o);
-  if (!o.ok()) return s;
-  s += " c_id " + std::to_string(out.c_id) + " " + out.c_first + " " + out.c_middle + " " +
-       out.c_last + " balance " + money(out.c_balance) + " o_id " + std::to_string(out.o_id) +
-       (out.o_entry_d.empty() ? " undated" : " dated") + " carrier " +
-       (out.o_carrier_id ? std::to_string(*out.o_carrier_id) : std::string("none")) + " lines";
-  for (const txn::order_status_line& l : out.lines) {
-    s += " [" + std::to_string(l.supply_w_id) + " " + std::to_string(l.i_id) + " " +
-         std::to_string(l.quantity) + " " + money(l.amount) +
-         (l.delivery_d.empty() ? " undelivered]" : " delivered]");
+  std::ostringstream s;
+  head(s, "Order-Status", o);
+  if (!o.ok()) return s.str();
+  s << " c_id " << out.c_id << ' ' << out.c_first << ' ' << out.c_middle << ' ' << out.c_last
+    << " balance " << money(out.c_balance) << " o_id " << out.o_id
+    << (out.o_entry_d.empty() ? " undated" : " dated") << " carrier ";
+  if (out.o_carrier_id) {
+    s << *out.o_carrier_id;
+  } else {
+    s << "none";
   }
-  return s;
+  s << " lines";
+  for (const txn::order_status_line& l : out.lines) {
+    s << " [" << l.supply_w_id << ' ' << l.i_id << ' ' << l.quantity << ' ' << money(l.amount)
+      << (l.delivery_d.empty() ? " undelivered]" : " delivered]");
+  }
+  return s.str();
 }
 
 std::string render(const txn::delivery_output& out, const driver::outcome& o) {
-  std::string s = "Delivery " + outcome_text(o);
-  if (!o.ok()) return s;
-  for (const std::int64_t id : out.delivered_o_id) s += " " + std::to_string(id);
-  return s + " skipped " + std::to_string(out.skipped);
+  std::ostringstream s;
+  head(s, "Delivery", o);
+  if (!o.ok()) return s.str();
+  for (const std::int64_t id : out.delivered_o_id) s << ' ' << id;
+  s << " skipped " << out.skipped;
+  return s.str();
 }
 
 std::string render(const txn::stock_level_output& out, const driver::outcome& o) {
-  std::string s = "Stock-Level " + outcome_text(o);
-  if (!o.ok()) return s;
-  return s + " next " + std::to_string(out.next_o_id) + " low " + std::to_string(out.low_stock);
+  std::ostringstream s;
+  head(s, "Stock-Level", o);
+  if (!o.ok()) return s.str();
+  s << " next " << out.next_o_id << " low " << out.low_stock;
+  return s.str();
 }
 
 // A transaction body: client-side (txn::run_*) or a procedure call (txn::call_*).
@@ -249,6 +273,19 @@ txn::retry_policy three_quick_attempts() {
 
 // Customer 7 of warehouse 1, district 1 pays 12.50.
 txn::payment_input payment_of_customer_7() {
+  txn::payment_input in;
+  in.w_id = in.c_w_id = 1;
+  in.d_id = in.c_d_id = 1;
+  in.customer.c_id = 7;
+  in.h_amount = 12.5;
+  return in;
+}
+
+// One Payment by number through the retry wrapper, with `run` as its body.
+shoal::task<txn::attempt_report> pay_once(
+    driver::database& db,
+    shoal::task<driver::outcome> (*run)(driver::session&, const txn::payment_input&,
+                                        txn::payment_output&)) {
   const txn::payment_input in = payment_of_customer_7();
   txn::payment_output out;
   co_return co_await txn::execute(
