@@ -15,6 +15,9 @@
 # /usr/bin/time), peak client RSS, server CPU (mariadbd's utime + stime from /proc), TCP segments
 # sent on the machine (/proc/net/snmp OutSegs: loopback, so both directions of both tools'
 # traffic; anything else using TCP on the machine adds noise). Both tools' `check` run at the end.
+# With PROCEDURES=1, shoal-tpcc also runs with --procedures (one stored-procedure call per
+# transaction; init --procedures after its load; docs/tpcc/procedures.md) in both protocols,
+# as shoal-prepared-procedures and shoal-text-procedures in the same rounds.
 # Prints one line per run and a Markdown table of the medians; a benchmark, not a test.
 #
 # go-tpc is built from the Go module proxy (`go install github.com/pingcap/go-tpc/cmd/go-tpc@
@@ -22,7 +25,7 @@
 #
 # Settings (environment): WAREHOUSES (10), CONNECTIONS (16), DURATION (60, seconds), REPS (3),
 # CHECK_TIMEOUT (900, seconds, go-tpc's check), PORT (13306), SCRATCH (/tmp/shoal-gotpc), GO_TPC (empty: build it), GO_TPC_VERSION (latest),
-# GO (go, or /usr/local/go/bin/go), BUILD_DIR (build/release), BUFFER_POOL (1G).
+# GO (go, or /usr/local/go/bin/go), BUILD_DIR (build/release), BUFFER_POOL (1G), PROCEDURES (0).
 # Example: WAREHOUSES=10 DURATION=60 REPS=3 scripts/mysql-vs-gotpc.sh
 set -euo pipefail
 
@@ -86,6 +89,11 @@ tail -1 "$scratch/gotpc-prepare.log"
 "$shoal" init --db "$shoal_db" >/dev/null
 /usr/bin/time -f "shoal-tpcc load: %e s" "$shoal" load --db "$shoal_db" \
   --warehouses "$warehouses" --no-progress 2>&1 | tail -2
+tools=(go-tpc shoal-prepared shoal-text)
+if [[ ${PROCEDURES:-0} == 1 ]]; then
+  "$shoal" init --db "$shoal_db" --procedures | tail -1
+  tools+=(shoal-prepared-procedures shoal-text-procedures)
+fi
 
 server_ticks() { awk '{print $14 + $15}' "/proc/$server_pid/stat"; }
 out_segs() { awk '/^Tcp:/ { if (h) print $12; h = 1 }' /proc/net/snmp; }
@@ -105,8 +113,11 @@ measure() {
       >"$log" 2>&1
     count=$(awk '/^\[Summary\]/ && $2 !~ /_ERR$/ { for (i = 1; i <= NF; ++i) if ($i == "Count:") { gsub(",", "", $(i+1)); n += $(i+1) } } END { print n + 0 }' "$log")
   else
-    /usr/bin/time -o "$timing" -f "%U %S %M" "$shoal" run \
-      --db "$shoal_db?protocol=${tool#shoal-}" --no-wait \
+    local protocol=${tool#shoal-} mode=()
+    [[ $protocol == *-procedures ]] && mode=(--procedures)
+    protocol=${protocol%-procedures}
+    /usr/bin/time -o "$timing" -f "%U %S %M" "$shoal" run "${mode[@]}" \
+      --db "$shoal_db?protocol=$protocol" --no-wait \
       --connections "$connections" --isolation repeatable-read --warmup 0s \
       --duration "${duration}s" --no-tui --tolerate-errors --json "$scratch/shoal.json" \
       >"$log" 2>&1
@@ -124,10 +135,10 @@ measure() {
 
 echo "runs: tool transactions client_cpu_s peak_rss_kib server_cpu_s tcp_out_segments tx_per_min"
 for rep in $(seq 1 "$reps"); do
-  if ((rep % 2)); then
-    order=(go-tpc shoal-prepared shoal-text)
-  else
-    order=(shoal-text shoal-prepared go-tpc)
+  order=("${tools[@]}")
+  if ! ((rep % 2)); then
+    order=()
+    for ((i = ${#tools[@]} - 1; i >= 0; --i)); do order+=("${tools[i]}"); done
   fi
   for tool in "${order[@]}"; do measure "$tool"; done
 done
@@ -152,7 +163,8 @@ for line in open(sys.argv[1]):
 med = lambda xs: statistics.median(xs)
 print("\n| median of %d runs | transactions/min | client CPU us/tx | server CPU us/tx | TCP segments/tx | peak client RSS MiB |" % len(next(iter(runs.values()))))
 print("|---|---|---|---|---|---|")
-for tool in ("go-tpc", "shoal-prepared", "shoal-text"):
+for tool in ("go-tpc", "shoal-prepared", "shoal-text", "shoal-prepared-procedures",
+             "shoal-text-procedures"):
     r = runs.get(tool, [])
     if not r:
         continue

@@ -43,10 +43,13 @@
 #         tar xzf target/benchbase-postgres.tgz -C target
 #     and set BENCHBASE to target/benchbase-postgres (holding benchbase.jar), JAVA to a java 23+.
 #     Its config is written here from config/postgres/sample_tpcc_config.xml's shape.
-# A tool whose binary is not given is skipped (TOOLS lists the ones to run).
+# A tool whose binary is not given is skipped (TOOLS lists the ones to run). The tool
+# shoal-tpcc-procedures is shoal-tpcc with --procedures (one stored-procedure call per
+# transaction: init --procedures, run --procedures; docs/tpcc/procedures.md), on shoal-tpcc's
+# database: add it to TOOLS to measure both modes in the same rounds.
 #
 # Settings (environment): WAREHOUSES (10), CONNECTIONS (16), DURATION (60, seconds), REPS (3),
-# TOOLS ("go-tpc shoal-tpcc benchbase"), PORT (15432), SCRATCH (/tmp/shoal-pg-peers),
+# TOOLS ("go-tpc shoal-tpcc benchbase"; also shoal-tpcc-procedures), PORT (15432), SCRATCH (/tmp/shoal-pg-peers),
 # SHOAL (build/release/app/tpcc/shoal-tpcc), GO_TPC, GO_TPC_SRC, GO (go, or /usr/local/go/bin/go),
 # BENCHBASE, JAVA (java), PG_BIN (newest /usr/lib/postgresql/*/bin), SHARED_BUFFERS (1GB),
 # CHECK_TIMEOUT (600, seconds, go-tpc's check; 0 skips it).
@@ -82,7 +85,7 @@ fi
 have() {
   case $1 in
     go-tpc) [[ -n "$gotpc" && -x "$gotpc" ]] ;;
-    shoal-tpcc) [[ -x "$shoal" ]] ;;
+    shoal-tpcc | shoal-tpcc-procedures) [[ -x "$shoal" ]] ;;
     benchbase) [[ -n "${BENCHBASE:-}" && -f "$BENCHBASE/benchbase.jar" ]] ;;
   esac
 }
@@ -177,10 +180,14 @@ for tool in "${active[@]}"; do
       }
       tail -1 "$scratch/gotpc-prepare.log"
       ;;
-    shoal-tpcc)
-      "$shoal" init --db "$shoal_db" >/dev/null
-      /usr/bin/time -f "shoal-tpcc load: %e s" "$shoal" load --db "$shoal_db" \
-        --warehouses "$warehouses" --no-progress 2>&1 | tail -2
+    shoal-tpcc | shoal-tpcc-procedures)
+      if [[ -z "${shoal_loaded:-}" ]]; then # one database for both modes
+        "$shoal" init --db "$shoal_db" >/dev/null
+        /usr/bin/time -f "shoal-tpcc load: %e s" "$shoal" load --db "$shoal_db" \
+          --warehouses "$warehouses" --no-progress 2>&1 | tail -2
+        shoal_loaded=1
+      fi
+      [[ $tool == shoal-tpcc ]] || "$shoal" init --db "$shoal_db" --procedures | tail -1
       ;;
     benchbase)
       /usr/bin/time -o "$scratch/benchbase-load.time" -f "benchbase load: %e s" "${benchbase[@]}" \
@@ -234,8 +241,10 @@ measure() {
         >"$log" 2>&1 || true
       counts=$(awk '/^\[Summary\]/ { for (i = 1; i <= NF; ++i) if ($i == "Count:") { c = $(i+1); gsub(",", "", c); if ($2 ~ /_ERR$/) bad += c; else n += c; if ($2 == "NEW_ORDER") no += c } } END { print n + 0, no + 0, bad + 0 }' "$log")
       ;;
-    shoal-tpcc)
-      /usr/bin/time -o "$timing" -f "%U %S %M" "$shoal" run --db "$shoal_db" --no-wait \
+    shoal-tpcc | shoal-tpcc-procedures)
+      local mode=()
+      [[ $tool == shoal-tpcc ]] || mode=(--procedures)
+      /usr/bin/time -o "$timing" -f "%U %S %M" "$shoal" run --db "$shoal_db" --no-wait "${mode[@]}" \
         --connections "$connections" --warmup 0s --duration "${duration}s" --no-tui \
         --tolerate-errors --json "$scratch/shoal.json" >"$log" 2>&1
       counts=$(python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['transactions']; print(sum(x['completed'] for x in t), sum(x['completed'] for x in t if x['type'] == 'New-Order'), sum(x['failed'] + x['failed_retries_exhausted'] + x['lost'] + x['abandoned'] for x in t))" "$scratch/shoal.json")
@@ -302,7 +311,8 @@ for tool in "${active[@]}"; do
         echo "  go-tpc check: did not pass or timed out after $check_timeout s (see $scratch/gotpc-check.log)"
       fi
       ;;
-    shoal-tpcc) "$shoal" check --db "$shoal_db" | tail -1 | sed 's/^/  shoal-tpcc /' ;;
+    shoal-tpcc | shoal-tpcc-procedures)
+      "$shoal" check --db "$shoal_db" | tail -1 | sed "s/^/  $tool (one database for both modes) /" ;;
     benchbase) echo "  benchbase: has no consistency check" ;;
   esac
 done

@@ -61,6 +61,8 @@ struct config {
   bool keep = false;     // the default job: keep the data at the end (skip clean)
   bool dry_run = false;  // load: print what it would write, write nothing
   bool ch = false;       // init, load, the default job: CH-benCHmark's three tables too (--ch)
+  // --procedures: init creates the stored procedures, run calls them (PostgreSQL, MySQL only).
+  bool procedures = false;
   // run: exit 0 even when the verdict fails or transactions fail with non-retryable errors
   // (the report is the same).
   bool tolerate_errors = false;

@@ -271,6 +271,15 @@ constexpr auto options = std::to_array<option>({
      "intended start, and the report says offered against achieved and any backlog. Not "
      "TPC-C, labelled so; not with --no-wait or --wait-scale; at most 60000 per terminal",
      set_rate, running},
+    {"procedures", "",
+     "init: create one stored procedure per transaction type (PostgreSQL functions, MySQL/MariaDB "
+     "procedures); run: each transaction one call of it instead of the client's statements. "
+     "Not on SQLite or sim:. Every output names the mode (docs/tpcc/procedures.md)",
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.procedures = true;
+       return std::nullopt;
+     },
+     running | bit(command::init)},
     {"deliverers", "N", "Coroutines running deferred Deliveries. Default: connections / 8, >= 1",
      [](config& c, string_view t) { return positive(c.deliverers, t, 10000); }, running},
     {"load-parallel", "N", "Warehouses loaded at once. Default: connections, at most 8",

@@ -55,6 +55,16 @@ std::optional<std::string> rate_fits(const config& c) {
                " per terminal: a mean gap of 1 ms); give more --terminals or --warehouses"});
 }
 
+
+// Stored procedures live in a database server: not in SQLite, not in the simulation.
+std::optional<std::string> procedures_need_a_server(const config& c) {
+  if (!c.procedures || c.cmd == command::help || c.cmd == command::version) return std::nullopt;
+  if (!c.is_sqlite() && !c.is_sim()) return std::nullopt;
+  return join({"--procedures needs PostgreSQL or MySQL/MariaDB; --db ", c.db.text, " is ",
+               c.is_sim() ? "the simulated database" : "SQLite",
+               ", which has no stored procedures"});
+}
+
 // `merge` and `compare` take result files; nothing else takes positional arguments.
 std::optional<std::string> merge_inputs_given(const config& c) {
   if (c.cmd == command::compare && c.inputs.size() < 2) {
@@ -184,6 +194,7 @@ parse_result parse(std::span<const string_view> args) {
   if (auto wrong = sim_only_runs(c)) return *wrong;
   if (auto wrong = rate_fits(c)) return *wrong;
   if (auto wrong = check_load_split(c)) return *wrong;
+  if (auto wrong = procedures_need_a_server(c)) return *wrong;
   return c;
 }
 

@@ -4,6 +4,7 @@
 
 #include "commands/commands.hpp"
 #include "schema/apply.hpp"
+#include "schema/procedures.hpp"
 
 namespace tpcc::commands {
 
@@ -28,8 +29,18 @@ shoal::task<int> init_command(app& a, driver::database& db) {
   std::printf("init: %zu tables ready on %s%s\n", report.tables, engine,
               schema::distribution_summary(report).c_str());
   std::fflush(stdout);
-  if (!a.cfg.ch) co_return exit_ok;
-  co_return co_await init_ch_tables(db);
+  if (a.cfg.ch) {
+    const int made = co_await init_ch_tables(db);
+    if (made != exit_ok) co_return made;
+  }
+  if (!a.cfg.procedures) co_return exit_ok;
+  const driver::outcome made = co_await schema::create_procedures(db, a.cfg.db.kind);
+  if (!made.ok()) co_return fail("init --procedures", made.message);
+  std::printf("init: %zu stored procedures ready (tpcc_new_order ... tpcc_stock_level)%s\n",
+              schema::procedure_names.size(),
+              report.detected == schema::engine::citus ? " on the coordinator" : "");
+  std::fflush(stdout);
+  co_return exit_ok;
 }
 
 }  // namespace tpcc::commands

@@ -18,6 +18,7 @@
 #include "metrics/view.hpp"
 #include "run/run.hpp"
 #include "server_stats/collector.hpp"
+#include "schema/procedures.hpp"
 #include "shoal/task_group.hpp"
 #include "ui/live_display.hpp"
 
@@ -66,10 +67,26 @@ shoal::task<std::unique_ptr<server_stats::collector>> server_collector(const cli
   co_return std::move(opened.made);
 }
 
+// --procedures: every routine init --procedures creates must exist before a terminal starts.
+// Result: exit_ok, exit_usage naming the first one missing, exit_failed when the lookup failed.
+shoal::task<int> procedures_ready(app& a, driver::database& db) {
+  if (!a.cfg.procedures) co_return exit_ok;
+  const schema::procedure_check found = co_await schema::missing_procedure(db);
+  if (!found.status.ok()) co_return fail("run --procedures", found.status.message);
+  if (found.missing.empty()) co_return exit_ok;
+  std::fprintf(stderr,
+               "shoal-tpcc: run --procedures: the database has no stored procedure %s; create "
+               "them with `shoal-tpcc init --procedures`\n",
+               found.missing.c_str());
+  co_return exit_usage;
+}
+
 }  // namespace
 
 shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_result>& ran) {
   const run::run_config rc = run_config_of(a.cfg);
+  const int ready = co_await procedures_ready(a, db);
+  if (ready != exit_ok) co_return ready;
   warn_if_start_passed(a.cfg);
   auto control = std::make_unique<run::run_control>();
   if (db.simulated()) {

@@ -22,6 +22,7 @@ run::run_config run_config_of(const cli::config& cfg) {
   rc.drain = cfg.drain;
   rc.wait_scale = cfg.wait_scale;
   rc.rate_tpm = cfg.rate_tpm;
+  rc.procedures = cfg.procedures;
   rc.isolation = cfg.isolation;
   rc.delivery_log = cfg.delivery_log_path;
   rc.deliverers = cfg.deliverers;

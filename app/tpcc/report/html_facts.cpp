@@ -61,6 +61,8 @@ std::vector<std::pair<std::string, std::string>> settings(const run::run_result&
       {"shard", format("%lld/%lld", static_cast<long long>(c.shard.index),
                        static_cast<long long>(c.shard.count))},
       {"isolation", isolation_name(c.isolation)},
+      {"transactions",
+       c.procedures ? "one stored-procedure call each (--procedures)" : "client-side statements"},
       {"warm-up, measurement, drain",
        seconds_text(c.warmup) + ", " + seconds_text(c.measure) + ", " + seconds_text(c.drain)},
       {"keying and think times", waits_text(c)},

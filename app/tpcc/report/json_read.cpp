@@ -156,6 +156,15 @@ void check_layout(const at& a) {
   }
 }
 
+// Older files: none (client-side statements).
+bool procedures_mode(const at& config) {
+  if (!config.has("mode")) return false;
+  const at a = config["mode"];
+  const std::string mode = a.text();
+  if (mode == "statements" || mode == "procedures") return mode == "procedures";
+  a.fail("expected statements or procedures");
+}
+
 // Older files: none (read committed).
 driver::isolation isolation(const at& config) {
   if (!config.has("isolation")) return driver::isolation::read_committed;
@@ -178,6 +187,7 @@ run::run_config config(const at& a) {
   c.wait_scale = a["wait_scale"].bounded();
   if (a.has("rate_tpm")) c.rate_tpm = a["rate_tpm"].number();  // older files: none
   c.isolation = isolation(a);
+  c.procedures = procedures_mode(a);
   c.deliverers = a["deliverers"].count();
   c.seed = a["seed"].count();
   c.shard.index = a["shard"]["index"].integer();

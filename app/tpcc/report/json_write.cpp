@@ -65,6 +65,7 @@ json config(const run::run_config& c) {
           {"wait_scale", c.wait_scale},
           {"rate_tpm", c.rate_tpm},
           {"isolation", isolation_name(c.isolation)},
+          {"mode", run::mode_name(c)},
           {"deliverers", c.deliverers},
           {"seed", c.seed},
           {"shard", {{"index", c.shard.index}, {"count", c.shard.count}}},

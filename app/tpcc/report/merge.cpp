@@ -48,6 +48,9 @@ std::optional<std::string> incompatible(const merge_input& a, const merge_input&
               .append(y.paced() ? " without" : " with");
   } else if (x.config.interval != y.config.interval) {
     why = std::string("a different interval length than ").append(a.file);
+  } else if (x.config.procedures != y.config.procedures) {
+    why = format("mode %s, %s has %s (stored procedures and client-side statements do not mix)",
+                 run::mode_name(y.config), a.file.c_str(), run::mode_name(x.config));
   }
   if (why.empty()) return std::nullopt;
   return std::string(b.file).append(": ").append(why);

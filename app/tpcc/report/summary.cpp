@@ -101,6 +101,7 @@ std::string header(const run::run_result& r, const std::string& target) {
   out += "shoal-tpcc result\n";
   out.append("  database    ").append(target).append("\n");
   out += mode_line(r);
+  if (r.config.procedures) out += "  procedures  each transaction one stored-procedure call\n";
   out += origin_lines(r);
   out += isolation_line(r, target);
   out += format("  warehouses  %lld, terminals %lld%s\n", static_cast<long long>(r.warehouses),

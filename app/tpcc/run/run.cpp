@@ -226,6 +226,7 @@ std::unique_ptr<terminal::run_context> make_context(driver::database& db, stats:
   ctx->retry = config.retry;
   ctx->wait_scale = config.wait_scale;
   ctx->pace.set(config.rate_tpm, terminals);  // not paced when no --rate
+  ctx->procedures = config.procedures;
   return ctx;
 }
 

@@ -51,6 +51,9 @@ struct run_config {
   // --rate TPM: the whole client offers this many transactions per minute as Poisson arrivals
   // instead of keying and think times (terminal/pace.hpp; not TPC-C); 0: not paced.
   double rate_tpm = 0;
+  // --procedures: each transaction one stored-procedure call (txn/procedures.hpp), not the
+  // client-side statements; every output names the mode (mode_name).
+  bool procedures = false;
   // As opened (--isolation): recorded in every output, not applied here (driver/open.hpp).
   driver::isolation isolation = driver::isolation::read_committed;
   // --delivery-log FILE: the deferred Delivery result file of clause 2.7.2.3; empty: none.
@@ -66,6 +69,11 @@ struct run_config {
   // the result client-bound.
   std::chrono::nanoseconds client_lag_limit = std::chrono::milliseconds(50);
 };
+
+// The mode a run's transactions ran in, as every output names it.
+[[nodiscard]] inline const char* mode_name(const run_config& c) noexcept {
+  return c.procedures ? "procedures" : "statements";
+}
 
 // How a result was obtained, in every output: filled in one place, commands/origin.hpp (the
 // command line, the build, the host, the server's version); the run itself leaves it empty.

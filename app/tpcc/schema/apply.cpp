@@ -12,6 +12,7 @@
 
 #include "schema/ch_tables.hpp"
 #include "schema/schema.hpp"
+#include "schema/statements.hpp"
 #include "shoal/stop.hpp"
 
 namespace tpcc::schema {
@@ -60,13 +61,6 @@ constexpr std::array<placement, 11> placements{{
 constexpr std::array<placement, 3> ch_placements{
     {{"region", ""}, {"nation", ""}, {"supplier", ""}}};
 
-std::vector<call> calls_of(std::span<const statement> statements) {
-  std::vector<call> calls;
-  calls.reserve(statements.size());
-  for (const statement& s : statements) calls.push_back({&s, {}});
-  return calls;
-}
-
 std::vector<value> text_params(std::string_view a) {
   std::vector<value> out;
   out.emplace_back(std::string(a));
@@ -84,50 +78,6 @@ std::vector<call> placement_calls(const placement& p) {
   params.emplace_back(std::string(p.table == "warehouse" ? "default" : "warehouse"));
   calls[0] = {&distribute, std::move(params)};
   return calls;
-}
-
-// Runs `calls` as one transaction, committed with the batch; rolled back on failure.
-shoal::task<outcome> run_transaction(driver::session& s, std::vector<call> calls) {
-  const outcome began = co_await s.begin();
-  if (!began.ok()) co_return began;
-  const std::vector<statement_result> results =
-      co_await s.execute_batch(calls, driver::then::commit);
-  outcome failure = first_failure(results);
-  if (!failure.ok()) co_await s.rollback();
-  co_return failure;
-}
-
-shoal::task<outcome> run_on_lease(driver::database& db, std::vector<call> calls) {
-  lease l = co_await db.acquire();
-  if (!l) co_return l.status();
-  co_return co_await run_transaction(*l, std::move(calls));
-}
-
-// The answer of a one-row, one-column integer query.
-struct counted {
-  outcome status;
-  std::int64_t count = 0;
-};
-
-counted count_of(outcome status, std::int64_t count) {
-  counted c;
-  c.status = std::move(status);
-  c.count = count;
-  return c;
-}
-
-// One-row, one-column integer query in its own transaction.
-shoal::task<counted> count_query(driver::session& s, const statement& q,
-                                 std::vector<value> params) {
-  const outcome began = co_await s.begin();
-  if (!began.ok()) co_return count_of(began, 0);
-  const statement_result r = co_await s.execute(q, std::move(params));
-  if (!r.ok() || r.rows.size() != 1) {
-    co_await s.rollback();
-    co_return count_of(r.status, 0);
-  }
-  const outcome committed = co_await s.commit();
-  co_return count_of(committed, r.rows[0].int_at(0));
 }
 
 // Distributes the tables of `wanted` not distributed yet; counts those it did.

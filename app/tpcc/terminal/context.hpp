@@ -68,6 +68,7 @@ struct run_context {
   double wait_scale = 1.0;  // keying and think times are multiplied by it; 0: no waits
   rate_pace pace;           // --rate: active when the terminals are paced instead (pace.hpp)
   stats::pace_recorder* pace_stats = nullptr;  // where paced terminals report; set when paced
+  bool procedures = false;  // --procedures: each transaction one stored-procedure call
   std::stop_source issue_stop;
   std::stop_source hard_stop;
   stats::error_log* errors = nullptr;  // where failures are shown; none: not shown

@@ -9,14 +9,17 @@
 #include "shoal/stop.hpp"
 #include "terminal/transact.hpp"
 #include "txn/delivery.hpp"
+#include "txn/procedures.hpp"
 
 namespace tpcc::terminal {
 namespace {
 
 using clock = stats::clock;
 
-auto delivery_body(const txn::delivery_input& in, txn::delivery_output& out) {
-  return [&in, &out](driver::session& s) { return txn::run_delivery(s, in, out); };
+auto delivery_body(const txn::delivery_input& in, txn::delivery_output& out, bool procedures) {
+  return [&in, &out, procedures](driver::session& s) {
+    return procedures ? txn::call_delivery(s, in, out) : txn::run_delivery(s, in, out);
+  };
 }
 
 shoal::task<std::optional<delivery_request>> next_request(run_context& ctx,
@@ -40,7 +43,7 @@ shoal::task<void> loop(run_context& ctx, std::size_t index) {
     const std::optional<delivery_request> request = co_await next_request(ctx, queue);
     if (!request.has_value()) break;
     txn::delivery_output out;
-    const transacted t = co_await transact(ctx, delivery_body(request->input, out));
+    const transacted t = co_await transact(ctx, delivery_body(request->input, out, ctx.procedures));
     show_failure(ctx, txn::kind::delivery, t);
     const clock::time_point end = clock::now();
     const txn::attempt_report& report = t.report;

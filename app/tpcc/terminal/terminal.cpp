@@ -15,6 +15,7 @@
 #include "txn/new_order.hpp"
 #include "txn/order_status.hpp"
 #include "txn/payment.hpp"
+#include "txn/procedures.hpp"
 #include "txn/stock_level.hpp"
 
 namespace tpcc::terminal {
@@ -73,27 +74,28 @@ shoal::task<transacted> new_order(run_context& ctx, random::rng& rng, std::int64
                                   stats::input_counts& c) {
   txn::new_order_input in = txn::make_new_order(rng, ctx.scope, w);
   count(in, c);
-  return perform(ctx, std::move(in), &txn::run_new_order);
+  return perform(ctx, std::move(in), ctx.procedures ? &txn::call_new_order : &txn::run_new_order);
 }
 
 shoal::task<transacted> payment(run_context& ctx, random::rng& rng, std::int64_t w,
                                 stats::input_counts& c) {
   txn::payment_input in = txn::make_payment(rng, ctx.scope, w);
   count(in, c);
-  return perform(ctx, std::move(in), &txn::run_payment);
+  return perform(ctx, std::move(in), ctx.procedures ? &txn::call_payment : &txn::run_payment);
 }
 
 shoal::task<transacted> order_status(run_context& ctx, random::rng& rng, std::int64_t w,
                                      stats::input_counts& c) {
   txn::order_status_input in = txn::make_order_status(rng, ctx.scope, w);
   count(in, c);
-  return perform(ctx, std::move(in), &txn::run_order_status);
+  return perform(ctx, std::move(in),
+                 ctx.procedures ? &txn::call_order_status : &txn::run_order_status);
 }
 
 shoal::task<transacted> stock_level(run_context& ctx, random::rng& rng,
                                     const terminal_config& config) {
   return perform(ctx, txn::make_stock_level(rng, config.w_id, config.stock_level_d_id),
-                 &txn::run_stock_level);
+                 ctx.procedures ? &txn::call_stock_level : &txn::run_stock_level);
 }
 
 delivery_request make_request(random::rng& rng, std::int64_t w) {

@@ -93,19 +93,6 @@ const statement insert_line{
 
 constexpr std::size_t first_item = 3;  // after district, warehouse, customer
 
-// Line indexes in (supply warehouse, item) order: the order stock rows are updated in.
-std::vector<std::size_t> stock_order(const new_order_input& in) {
-  std::vector<std::size_t> order(in.lines.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const order_line_input& x = in.lines[a];
-    const order_line_input& y = in.lines[b];
-    if (x.supply_w_id != y.supply_w_id) return x.supply_w_id < y.supply_w_id;
-    return x.i_id != y.i_id ? x.i_id < y.i_id : a < b;
-  });
-  return order;
-}
-
 call stock_call(const new_order_input& in, const order_line_input& line) {
   const std::int64_t remote = line.supply_w_id != in.w_id ? 1 : 0;
   return make_call(stock.of(in.d_id), params(line.supply_w_id, line.i_id, line.quantity, remote));
@@ -215,6 +202,18 @@ std::vector<call> writes(const new_order_input& in, const new_order_output& out,
 }
 
 }  // namespace
+
+std::vector<std::size_t> stock_order(const new_order_input& in) {
+  std::vector<std::size_t> order(in.lines.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const order_line_input& x = in.lines[a];
+    const order_line_input& y = in.lines[b];
+    if (x.supply_w_id != y.supply_w_id) return x.supply_w_id < y.supply_w_id;
+    return x.i_id != y.i_id ? x.i_id < y.i_id : a < b;
+  });
+  return order;
+}
 
 shoal::task<driver::outcome> run_new_order(driver::session& s, const new_order_input& in,
                                            new_order_output& out) {

@@ -65,6 +65,10 @@ struct new_order_output {
   bool item_not_valid = false;  // "Item number is not valid": the transaction rolled back
 };
 
+// The line indexes of `in` in (supply warehouse, item) order: the order stock rows are updated
+// in, client-side and in the stored procedure alike.
+[[nodiscard]] std::vector<std::size_t> stock_order(const new_order_input& in);
+
 shoal::task<driver::outcome> run_new_order(driver::session& s, const new_order_input& in,
                                            new_order_output& out);
 

@@ -69,16 +69,6 @@ const statement customer_exists{"tpcc_pay_customer_exists",
                                 "SELECT abs(count(*) - 9223372036854775807 - 1) FROM customer "
                                 "WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3"};
 
-// "C_ID C_D_ID C_W_ID D_ID W_ID H_AMOUNT |", the text a BC customer's C_DATA gains.
-std::string bc_prefix(const payment_input& in, std::int64_t c_id) {
-  std::array<char, 128> text{};
-  const int n = std::snprintf(text.data(), text.size(), "%lld %lld %lld %lld %lld %.2f |",
-                              static_cast<long long>(c_id), static_cast<long long>(in.c_d_id),
-                              static_cast<long long>(in.c_w_id), static_cast<long long>(in.d_id),
-                              static_cast<long long>(in.w_id), in.h_amount);
-  return {text.data(), static_cast<std::size_t>(n)};
-}
-
 // The customer update, its existence guard and the history insert for customer `c_id`.
 void append_customer_writes(const payment_input& in, std::int64_t c_id, const std::string& now,
                             std::vector<call>& out) {
@@ -111,51 +101,22 @@ std::vector<call> second_calls(const payment_input& in, std::int64_t c_id, const
   return out;
 }
 
-address take_address(const driver::row& r, std::size_t first) {
-  return address{.street_1 = r.text_at(first),
-                 .street_2 = r.text_at(first + 1),
-                 .city = r.text_at(first + 2),
-                 .state = r.text_at(first + 3),
-                 .zip = r.text_at(first + 4)};
-}
-
 // Warehouse and district rows (results 0 and 1).
 outcome take_places(std::span<const statement_result> r, payment_output& out) {
   outcome w = one_row(r[0], "warehouse");
   if (!w.ok()) return w;
   outcome d = one_row(r[1], "district");
   if (!d.ok()) return d;
-  out.warehouse = take_address(r[0].rows[0], 1);
-  out.district = take_address(r[1].rows[0], 1);
+  out.warehouse = address_at(r[0].rows[0], 1);
+  out.district = address_at(r[1].rows[0], 1);
   return outcome::success();
 }
 
 outcome take_customer(const statement_result& r, payment_output& out) {
   outcome c = one_row(r, "customer");
   if (!c.ok()) return c;
-  const driver::row& row = r.rows[0];
-  out.c_first = row.text_at(0);
-  out.c_middle = row.text_at(1);
-  out.c_last = row.text_at(2);
-  out.customer = take_address(row, 3);
-  out.c_phone = row.text_at(8);
-  out.c_since = row.text_at(9);
-  out.c_credit = row.text_at(10);
-  out.c_credit_lim = row.number_at(11);
-  out.c_discount = row.number_at(12);
-  out.c_balance = row.number_at(13);
-  if (out.c_credit == "BC") out.c_data = row.text_at(14);
+  customer_at(r.rows[0], 0, out);
   return outcome::success();
-}
-
-void take_keys(const payment_input& in, const std::string& now, payment_output& out) {
-  out.w_id = in.w_id;
-  out.d_id = in.d_id;
-  out.c_d_id = in.c_d_id;
-  out.c_w_id = in.c_w_id;
-  out.c_id = in.customer.c_id;
-  out.h_amount = round_cents(in.h_amount);
-  out.h_date = now;
 }
 
 // The first round trip's results: for a by-name payment, also the chosen customer in out.c_id.
@@ -182,9 +143,50 @@ shoal::task<outcome> pay_chosen_customer(driver::session& s, const payment_input
 
 }  // namespace
 
+void payment_keys(const payment_input& in, const std::string& now, payment_output& out) {
+  out.w_id = in.w_id;
+  out.d_id = in.d_id;
+  out.c_d_id = in.c_d_id;
+  out.c_w_id = in.c_w_id;
+  out.c_id = in.customer.c_id;
+  out.h_amount = round_cents(in.h_amount);
+  out.h_date = now;
+}
+
+void customer_at(const driver::row& r, std::size_t first, payment_output& out) {
+  out.c_first = r.text_at(first);
+  out.c_middle = r.text_at(first + 1);
+  out.c_last = r.text_at(first + 2);
+  out.customer = address_at(r, first + 3);
+  out.c_phone = r.text_at(first + 8);
+  out.c_since = r.text_at(first + 9);
+  out.c_credit = r.text_at(first + 10);
+  out.c_credit_lim = r.number_at(first + 11);
+  out.c_discount = r.number_at(first + 12);
+  out.c_balance = r.number_at(first + 13);
+  if (out.c_credit == "BC") out.c_data = r.text_at(first + 14);
+}
+
+std::string bc_prefix(const payment_input& in, std::int64_t c_id) {
+  std::array<char, 128> text{};
+  const int n = std::snprintf(text.data(), text.size(), "%lld %lld %lld %lld %lld %.2f |",
+                              static_cast<long long>(c_id), static_cast<long long>(in.c_d_id),
+                              static_cast<long long>(in.c_w_id), static_cast<long long>(in.d_id),
+                              static_cast<long long>(in.w_id), in.h_amount);
+  return {text.data(), static_cast<std::size_t>(n)};
+}
+
+address address_at(const driver::row& r, std::size_t first) {
+  return address{.street_1 = r.text_at(first),
+                 .street_2 = r.text_at(first + 1),
+                 .city = r.text_at(first + 2),
+                 .state = r.text_at(first + 3),
+                 .zip = r.text_at(first + 4)};
+}
+
 shoal::task<driver::outcome> run_payment(driver::session& s, const payment_input& in,
                                          payment_output& out) {
-  take_keys(in, now_text(), out);
+  payment_keys(in, now_text(), out);
   const outcome began = co_await s.begin();
   if (!began.ok()) {
     outcome why = co_await abandon(s, began);

@@ -32,6 +32,7 @@
 
 #include "driver/outcome.hpp"
 #include "driver/session.hpp"
+#include "driver/value.hpp"
 #include "shoal/task.hpp"
 #include "txn/inputs.hpp"
 
@@ -67,6 +68,19 @@ struct payment_output {
   double c_balance = 0;  // after this payment
   std::string c_data;    // the first 200 characters of C_DATA, for BC customers only
 };
+
+// "C_ID C_D_ID C_W_ID D_ID W_ID H_AMOUNT |", the text a BC customer's C_DATA gains (clause
+// 2.5.2.2).
+[[nodiscard]] std::string bc_prefix(const payment_input& in, std::int64_t c_id);
+// The keys and amount of `in` and the payment's date `now` into `out` (C_ID as keyed: 0 when
+// by name, until the customer is chosen).
+void payment_keys(const payment_input& in, const std::string& now, payment_output& out);
+// The customer's fields from column `first` of `r`: C_FIRST, C_MIDDLE, C_LAST, the address (5),
+// C_PHONE, C_SINCE, C_CREDIT, C_CREDIT_LIM, C_DISCOUNT, C_BALANCE, then the first 200
+// characters of C_DATA (kept for BC customers only, clause 2.5.3.3).
+void customer_at(const driver::row& r, std::size_t first, payment_output& out);
+// The five address columns of `r` from column `first` (street_1, street_2, city, state, zip).
+[[nodiscard]] address address_at(const driver::row& r, std::size_t first);
 
 shoal::task<driver::outcome> run_payment(driver::session& s, const payment_input& in,
                                          payment_output& out);

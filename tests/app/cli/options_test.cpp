@@ -265,4 +265,25 @@ TEST(cli_options, OneCommandsHelpListsOnlyItsOptionsWithAnExample) {
             std::string::npos);
 }
 
+// --procedures: stored procedures live in a server; SQLite and the simulation are refused before
+// any work, naming the option and the target; init and run take it, load does not.
+TEST(cli_options, ProceduresOnSqliteOrSimIsRefusedNamingTheDatabase) {
+  const std::string on_sqlite = error_of({"run", "--procedures"});
+  EXPECT_NE(on_sqlite.find("--procedures needs PostgreSQL or MySQL/MariaDB"), std::string::npos)
+      << on_sqlite;
+  EXPECT_NE(on_sqlite.find("sqlite:shoal-tpcc.db is SQLite"), std::string::npos) << on_sqlite;
+  const std::string on_sim = error_of({"run", "--procedures", "--db", "sim:latency=1ms"});
+  EXPECT_NE(on_sim.find("is the simulated database"), std::string::npos) << on_sim;
+  const std::string on_init = error_of({"init", "--db", "sqlite:/tmp/x.db", "--procedures"});
+  EXPECT_NE(on_init.find("--procedures needs"), std::string::npos) << on_init;
+  const std::string on_load = error_of({"load", "--procedures", "--db", "postgresql://h/db"});
+  EXPECT_NE(on_load.find("--procedures does not apply to `shoal-tpcc load`"), std::string::npos)
+      << on_load;
+  for (const std::string_view cmd : {"init", "run"}) {
+    auto r = parse({cmd, "--db", "mysql://root@localhost/tpcc", "--procedures"});
+    ASSERT_TRUE(std::holds_alternative<config>(r)) << std::get<std::string>(r);
+    EXPECT_TRUE(std::get<config>(r).procedures);
+  }
+}
+
 }  // namespace

@@ -100,6 +100,7 @@ TEST(json, AResultWrittenToAFileReadsBackEqual) {
   r.results.longest_stall_seconds = 12.5;
   r.results.kinds[1].in_flight_at_end = 3;
   r.consistency = {.checked = true, .conditions = 12, .failing = {"3.3.2.4", "3.3.2.9"}};
+  r.config.procedures = true;
   const std::string file = ::testing::TempDir() + "result-" + std::to_string(::getpid()) + ".json";
   ASSERT_EQ(tpcc::report::write_json(file, r, context), std::nullopt);
   auto read = tpcc::report::read_json(file);
@@ -117,6 +118,7 @@ TEST(json, AResultWrittenToAFileReadsBackEqual) {
   EXPECT_EQ(b.config.shard.index, 1);
   EXPECT_EQ(b.config.shard.count, 3);
   EXPECT_EQ(b.config.seed, 42U);
+  EXPECT_TRUE(b.config.procedures);
   EXPECT_EQ(b.origin.command_line, r.origin.command_line);
   EXPECT_EQ(b.origin.commit, "0123456789ab");
   EXPECT_EQ(b.origin.server_version, "PostgreSQL 15.18");

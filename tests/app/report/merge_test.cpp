@@ -206,6 +206,13 @@ TEST(merge, IncompatibleInputsAreRefusedNamingTheFile) {
   EXPECT_EQ(std::get<std::string>(error), "shard-1.json: wait scale 0.5, shard-0.json has 1");
 
   b = shard(1, 0);
+  b.loaded.result.config.procedures = true;
+  error = merge_results({shard(0, 0), b});
+  EXPECT_EQ(std::get<std::string>(error),
+            "shard-1.json: mode procedures, shard-0.json has statements (stored procedures and "
+            "client-side statements do not mix)");
+
+  b = shard(1, 0);
   b.loaded.result.first_warehouse = 5;
   error = merge_results({shard(0, 0), b});
   EXPECT_EQ(std::get<std::string>(error),

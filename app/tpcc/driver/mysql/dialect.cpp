@@ -16,6 +16,7 @@ void finish(step& s, std::vector<step>& out) {
   if (first == std::string::npos) return;  // an empty statement (a trailing ';')
   s.sql.erase(0, first);
   while (!s.sql.empty() && (s.sql.back() == ' ' || s.sql.back() == '\n')) s.sql.pop_back();
+  s.is_call = s.sql.starts_with("CALL ");
   out.push_back(std::move(s));
 }
 
@@ -27,6 +28,7 @@ std::vector<step> steps_of(std::string_view text) {
   std::vector<step> out;
   step current;
   char quote = 0;
+  const bool whole = text.starts_with("CREATE PROCEDURE ");  // its ';' are its body's
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (quote != 0) {
@@ -37,7 +39,7 @@ std::vector<step> steps_of(std::string_view text) {
     if (c == '\'' || c == '"' || c == '`') {
       quote = c;
       current.sql.push_back(c);
-    } else if (c == ';') {
+    } else if (c == ';' && !whole) {
       finish(current, out);
       current = step{};
     } else if (c == '$' && i + 1 < text.size() && digit(text[i + 1])) {

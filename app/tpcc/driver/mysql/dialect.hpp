@@ -4,7 +4,10 @@
 // What: `steps_of` reads a statement (statement.hpp): its `mysql` text when it has one, else its
 // `sql`, split into the statements separated by ';' (outside quotes), each with every $n turned
 // into a `?` and the index of the parameter it binds (n - 1), in order: MySQL's placeholders are
-// positional, so a parameter used twice is bound twice.
+// positional, so a parameter used twice is bound twice. A text that starts with CREATE PROCEDURE
+// is one statement whatever its body holds (its ';' are the body's); a step that starts with
+// CALL is marked as such: its result set, if any, is followed by the CALL's own status, which the
+// session reads as part of the same step (my_session.hpp).
 // `error_outcome` classifies a server or client error number:
 //   retryable        1213 (deadlock: InnoDB rolled the transaction back), 1205 (lock wait
 //                    timeout), 1020 (record changed since last read, snapshot isolation);
@@ -33,6 +36,7 @@ namespace tpcc::driver::mysql {
 struct step {
   std::string sql;                  // with ? placeholders
   std::vector<std::size_t> params;  // the call's parameter index for each ?, in order
+  bool is_call = false;             // a CALL of a stored procedure
 };
 
 [[nodiscard]] std::vector<step> steps_of(std::string_view text);

@@ -276,6 +276,9 @@ shoal::task<bool> my_session::drive(op o, MYSQL_STMT* h, const std::string& text
     case op::next_result:
       status = mysql_next_result_start(&ret_int_, m);
       break;
+    case op::stmt_next_result:
+      status = mysql_stmt_next_result_start(&ret_int_, h);
+      break;
   }
   while (status != 0) {
     const int ready = co_await conn_->wait(status);
@@ -304,6 +307,9 @@ shoal::task<bool> my_session::drive(op o, MYSQL_STMT* h, const std::string& text
         break;
       case op::next_result:
         status = mysql_next_result_cont(&ret_int_, m, ready);
+        break;
+      case op::stmt_next_result:
+        status = mysql_stmt_next_result_cont(&ret_int_, h, ready);
         break;
     }
   }
@@ -361,7 +367,27 @@ shoal::task<outcome> my_session::run_step(prepared_step& s, const call& c, state
     out.rows = std::move(rows);
     rows_taken = true;
   }
-  co_return outcome::success();
+  if (!s.text.is_call) co_return outcome::success();
+  // The buffers' field metadata is the statement's own, which reading the CALL's next result
+  // replaces: made again at the next execution.
+  s.result.reset();
+  co_return co_await finish_call(s.handle, name);
+}
+
+// Reads what follows a CALL's result set (its status; any further result set is discarded).
+shoal::task<outcome> my_session::finish_call(MYSQL_STMT* h, std::string_view name) {
+  for (;;) {
+    const bool advanced = co_await drive(op::stmt_next_result, h, no_text);
+    if (!advanced) {
+      co_return drop(lost("cancelled while waiting for the server; connection closed"));
+    }
+    if (ret_int_ < 0) co_return outcome::success();
+    if (ret_int_ > 0) co_return stmt_error(h, name);
+    if (mysql_stmt_field_count(h) == 0) continue;
+    const bool stored = co_await drive(op::store, h, no_text);
+    if (!stored) co_return drop(lost("cancelled while waiting for the server; connection closed"));
+    mysql_stmt_free_result(h);
+  }
 }
 
 shoal::task<statement_result> my_session::run_call(const call& c) {
@@ -435,17 +461,20 @@ shoal::task<std::vector<statement_result>> my_session::text_batch(std::span<cons
   MYSQL* m = conn_->handle();
   std::string sql;
   std::vector<std::size_t> owner;  // the call of each statement; calls.size() for the COMMIT
+  std::vector<bool> is_call;       // whether each statement is a CALL (dialect.hpp)
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const prepared& p = prepared_of(*calls[i].stmt);
     for (const prepared_step& st : p.steps) {
       if (!sql.empty()) sql.push_back(';');
       append_step(m, st.text, calls[i].params, sql);
       owner.push_back(i);
+      is_call.push_back(st.text.is_call);
     }
   }
   if (after == then::commit) {
     sql += ";COMMIT";
     owner.push_back(calls.size());
+    is_call.push_back(false);
   }
   std::vector<statement_result> results(calls.size() + (after == then::commit ? 1 : 0));
   std::vector<bool> rows_taken(results.size(), false);
@@ -459,23 +488,26 @@ shoal::task<std::vector<statement_result>> my_session::text_batch(std::span<cons
   ++round_trips_;
   std::size_t k = 0;  // the statement whose result is next
   bool failed = ret_int_ != 0;
+  bool call_status_due = false;  // the CALL k returned rows: its own status comes next
   while (!failed) {
     const bool stored = co_await drive(op::store_text, nullptr, no_text);
     if (!stored) break;
     statement_result& r = results[owner[k]];
-    if (ret_res_ != nullptr) {
+    const bool rows = ret_res_ != nullptr;
+    if (rows) {
       if (!rows_taken[owner[k]]) {
         text_rows(ret_res_, r.rows);
         rows_taken[owner[k]] = true;
       }
       mysql_free_result(std::exchange(ret_res_, nullptr));
     } else if (mysql_field_count(m) == 0) {
-      r.affected += static_cast<std::int64_t>(mysql_affected_rows(m));
+      if (!call_status_due) r.affected += static_cast<std::int64_t>(mysql_affected_rows(m));
     } else {
       failed = true;
       break;
     }
-    ++k;
+    call_status_due = rows && is_call[k];
+    if (!call_status_due) ++k;
     if (k == owner.size() || mysql_more_results(m) == 0) break;
     const bool advanced = co_await drive(op::next_result, nullptr, no_text);
     if (!advanced) break;

@@ -24,6 +24,10 @@
 // (mysql_real_escape_string), each up to 1 MiB of SQL (the default max_allowed_packet is 16 MiB):
 // one round trip per statement.
 //
+// CALL (a step marked is_call, dialect.hpp): a procedure's result set is followed by the CALL's
+// own status; the session reads it as part of the same step (prepared: mysql_stmt_next_result;
+// text: the next result of the query), so a CALL is one call's rows like any SELECT.
+//
 // Cancellation: a stop request while waiting for the server closes the connection (its state
 // is unknown) and the call returns connection_lost; the session is then unhealthy for good.
 // Thread-safety: one coroutine at a time (session.hpp); healthy() by whoever holds it.
@@ -87,7 +91,8 @@ class my_session final : public session {
     rollback,
     query,
     store_text,
-    next_result
+    next_result,
+    stmt_next_result
   };
   struct prepared_step {
     step text;
@@ -105,6 +110,7 @@ class my_session final : public session {
   shoal::task<outcome> run_step(prepared_step& s, const call& c, statement_result& out,
                                 bool& rows_taken);
   shoal::task<outcome> end(op o);
+  shoal::task<outcome> finish_call(MYSQL_STMT* h, std::string_view name);
   outcome stmt_error(MYSQL_STMT* h, std::string_view name);
   outcome conn_error(std::string_view name);
   outcome drop(outcome why);
