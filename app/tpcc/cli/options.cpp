@@ -55,7 +55,6 @@ std::optional<std::string> rate_fits(const config& c) {
                " per terminal: a mean gap of 1 ms); give more --terminals or --warehouses"});
 }
 
-
 // Stored procedures live in a database server: not in SQLite, not in the simulation.
 std::optional<std::string> procedures_need_a_server(const config& c) {
   if (!c.procedures || c.cmd == command::help || c.cmd == command::version) return std::nullopt;

@@ -17,8 +17,8 @@
 #include "metrics/server.hpp"
 #include "metrics/view.hpp"
 #include "run/run.hpp"
-#include "server_stats/collector.hpp"
 #include "schema/procedures.hpp"
+#include "server_stats/collector.hpp"
 #include "shoal/task_group.hpp"
 #include "ui/live_display.hpp"
 
