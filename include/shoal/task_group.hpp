@@ -135,7 +135,7 @@ class task_group {
   template <class U, class Body, class Result>
   friend task<Result> detail::run_task_group(Body body);
 
-  explicit task_group(detail::task_env parent) { queue_.open(parent); }
+  explicit task_group(const detail::task_env& parent) { queue_.open(parent); }
 
   /// The next child to end, destroyed with its value; its exception kept (with_task_group's
   /// final drain).

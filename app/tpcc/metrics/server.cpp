@@ -41,7 +41,7 @@ shoal::task<void> serve_one(shoal::stream_socket peer, const std::function<std::
                             std::chrono::milliseconds limit, std::atomic<std::size_t>& active) {
   try {
     co_await shoal::with_timeout(limit, answer_one(std::move(peer), page));
-  } catch (const std::system_error&) {
+  } catch (const std::system_error&) {  // NOLINT(bugprone-empty-catch)
     // reset by the peer, timed out, or stopped: nothing to answer any more
   }
   active.fetch_sub(1, std::memory_order_release);
@@ -55,7 +55,7 @@ shoal::task<void> refuse_busy(shoal::stream_socket peer) {
     co_await shoal::with_timeout(std::chrono::milliseconds(100),
                                  peer.write_all(std::as_bytes(std::span(response))));
     peer.shutdown_write();
-  } catch (const std::system_error&) {
+  } catch (const std::system_error&) {  // NOLINT(bugprone-empty-catch)
     // the client went away or does not read: closing is all that is left
   }
 }

@@ -54,7 +54,7 @@ class fork_scope {
 
   // Takes `parent` as the env of the children to come, with the scope's own stop (a lazy_stop
   // that follows the parent's: detail/lazy_stop.hpp).
-  void open(task_env parent) noexcept {
+  void open(const task_env& parent) noexcept {
     env_ = parent;
     stop_.follow(parent.stop);
     env_.stop = stop_ref(stop_);

@@ -49,6 +49,7 @@ struct task_env {
   task_env(const task_env& other) noexcept
       : home(other.home), stop(other.stop), locals(other.locals) {}
   task_env& operator=(const task_env& other) noexcept {
+    if (this == &other) return *this;
     home = other.home;
     stop = other.stop;
     locals = other.locals;

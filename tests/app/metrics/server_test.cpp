@@ -145,7 +145,9 @@ TEST(metrics_server_hostile, AHeadWithNoEndIsRefusedAndTheNextClientServed) {
     huge.send(head);  // the server stops reading at 8 KiB: the rest may be refused
     const std::string got = huge.answer();
     // What reached the client before the server's close is the 431 (a reset may drop it).
-    if (!got.empty()) EXPECT_EQ(status_of(got), "HTTP/1.1 431 Request Header Fields Too Large");
+    if (!got.empty()) {
+      EXPECT_EQ(status_of(got), "HTTP/1.1 431 Request Header Fields Too Large");
+    }
   }
   EXPECT_EQ(scrape(s.port()), "HTTP/1.1 200 OK");
   EXPECT_TRUE(eventually([] { return tpcc::metrics::connections_open() == 0; }));
