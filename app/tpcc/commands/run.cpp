@@ -10,6 +10,7 @@
 
 #include "commands/commands.hpp"
 #include "commands/display.hpp"
+#include "commands/endpoints.hpp"
 #include "commands/origin.hpp"
 #include "commands/run_config.hpp"
 #include "commands/steps.hpp"
@@ -67,7 +68,8 @@ shoal::task<std::unique_ptr<server_stats::collector>> server_collector(const cli
 
 }  // namespace
 
-shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_result>& ran) {
+shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_result>& ran,
+                          std::vector<driver::database*> more_endpoints) {
   const run::run_config rc = run_config_of(a.cfg);
   warn_if_start_passed(a.cfg);
   auto control = std::make_unique<run::run_control>();
@@ -84,9 +86,9 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
   });
   std::string server_missing;
   auto server = co_await server_collector(a.cfg, server_missing);
-  auto outcome =
-      co_await serving_metrics(a, *control, run_settings(rc, db),
-                               run::run_benchmark(a.pool, db, rc, *control, server.get()));
+  auto outcome = co_await serving_metrics(
+      a, *control, run_settings(rc, db),
+      run::run_benchmark(a.pool, db, rc, *control, server.get(), std::move(more_endpoints)));
   if (server) co_await server->stop();  // when the run was refused before it started it
   shown->close();
   a.console.set_interrupt([&a] { a.interrupt.request_stop(); });
@@ -106,9 +108,13 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
 }
 
 shoal::task<int> run_command(app& a, driver::database& db) {
+  other_endpoints others = co_await open_other_endpoints(a);
+  if (!others.failure.empty()) co_return fail("run", others.failure);
   std::optional<run::run_result> ran;
-  const int status = co_await run_step(a, db, ran);
-  co_return ran ? finish_run(a, *ran, db.describe(), status) : status;
+  const int status = co_await run_step(a, db, ran, others.databases());
+  const std::string target = endpoints_target(db, others);
+  co_await close_endpoints(others);
+  co_return ran ? finish_run(a, *ran, target, status) : status;
 }
 
 }  // namespace tpcc::commands

@@ -6,6 +6,7 @@
 
 #include "report/json.hpp"
 #include "report/json_detail.hpp"
+#include "report/json_endpoints.hpp"
 #include "report/json_server.hpp"
 #include "report/summary.hpp"
 #include "report/verdict.hpp"
@@ -282,6 +283,7 @@ json document(const run::run_result& r, const result_context& context) {
       {"verdict", verdict_json(evaluate(r, context.target))}};
   doc.update(figures(r));
   doc["server"] = detail::server_json(r.server);
+  doc["endpoints"] = detail::endpoints_json(r);
   return doc;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "random/rng.hpp"
+#include "run/endpoints.hpp"
 #include "run/monitor.hpp"
 #include "run/shard.hpp"
 #include "run/wall_clock.hpp"
@@ -139,7 +140,11 @@ shoal::task<void> perform(shoal::thread_pool& pool, terminal::run_context& ctx,
   start_deliverers(pool, ctx, c, config.deliverers);
   result.terminals = start_terminals(pool, ctx, c, config, rng, range);
   const bool full = co_await wait_for_end(ctx, control, measure_start, end);
-  if (!full) ctx.recorder.close_window(clock::now());
+  if (!full) {
+    const clock::time_point now = clock::now();
+    ctx.recorder.close_window(now);
+    for (const terminal::endpoint_route& e : ctx.routes) e.recorder->close_window(now);
+  }
   result.interrupted = !full;
   control.enter(phase::draining);
   ctx.issue_stop.request_stop();
@@ -289,13 +294,16 @@ void run_control::publish_server(const server_stats::collector* c) {
 
 shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::database& db,
                                        run_config config, run_control& control,
-                                       server_stats::collector* server) {
+                                       server_stats::collector* server,
+                                       std::vector<driver::database*> more_endpoints) {
+  more_endpoints.insert(more_endpoints.begin(), &db);  // every endpoint, in --db order
   auto ready = co_await prepare(db, config);
   if (auto* failure = std::get_if<outcome>(&ready)) co_return std::move(*failure);
   const prepared& p = std::get<prepared>(ready);
   config.warehouses = p.warehouses;  // as loaded when not given
   const warehouse_range range = shard_range(p.warehouses, config.shard);  // this process's
   if (range.count() == 0) co_return refuse(no_warehouses(config, p.warehouses));
+  if (auto why = endpoints_refused(more_endpoints.size(), range)) co_return refuse(*why);
   // A size that cannot fit is refused now, before any wait for --start-at.
   const std::int64_t terminals = range.count() * config.terminals_per_warehouse;
   if (auto why = stats::too_big_for(terminals, stats::memory_room())) co_return refuse(*why);
@@ -309,6 +317,8 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   const clock::time_point end = measure_start + config.measure;
   stats::recorder recorder(measure_start, end);
   auto ctx = make_context(db, recorder, config, result, terminals);
+  const endpoint_set endpoints = route_endpoints(more_endpoints, range, measure_start, end);
+  ctx->routes = endpoints.routes;
   stats::error_log errors(print_error);
   ctx->errors = &errors;
   std::unique_ptr<terminal::delivery_log> delivery_results;
@@ -351,6 +361,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   errors.flush();
   result.errors = errors.list(started, result.started);
   result.results = recorder.take();
+  result.endpoints = endpoint_results(endpoints);
   result.measured_seconds = covered_seconds(result.results);
   result.fatal = ctx->fatal();
   if (delivery_results) {

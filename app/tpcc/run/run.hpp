@@ -92,9 +92,12 @@ class run_control {
 using run_outcome = std::variant<run_result, driver::outcome>;
 
 // `server`, when given (started, read and stopped by the run), reads the database's own figures
-// at the run's cuts into run_result::server.
+// at the run's cuts into run_result::server. `more_endpoints`: the other endpoints of `db`'s
+// database (--db given more than once, run/endpoints.hpp), opened and closed by the caller; the
+// warehouses are split among `db` and them, and run_result::endpoints has each one's figures.
 shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::database& db,
                                        run_config config, run_control& control,
-                                       server_stats::collector* server = nullptr);
+                                       server_stats::collector* server = nullptr,
+                                       std::vector<driver::database*> more_endpoints = {});
 
 }  // namespace tpcc::run

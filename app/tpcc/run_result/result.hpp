@@ -85,6 +85,15 @@ struct consistency_status {
   [[nodiscard]] bool passed() const noexcept { return checked && failing.empty(); }
 };
 
+// One endpoint's part of a run over several (--db given more than once): the warehouses whose
+// terminals sent it their transactions, and what those transactions measured (the same window
+// as the totals, of which it is a part).
+struct endpoint_result {
+  std::string target;  // as the user should see it (password redacted)
+  std::int64_t first_warehouse = 1, last_warehouse = 0;
+  stats::snapshot results;
+};
+
 struct run_result {
   stats::snapshot results;
   random::nurand_constants load_constants{};
@@ -117,6 +126,8 @@ struct run_result {
   // The database's own figures over the run (server_stats/figures.hpp): not collected for
   // SQLite, the simulated database and a merged result.
   server_stats::server_figures server;
+  // Per endpoint, in --db order, when the run had more than one; empty with one endpoint.
+  std::vector<endpoint_result> endpoints;
 };
 
 }  // namespace tpcc::run
