@@ -4,7 +4,7 @@
 // each endpoint's figures adding up to the totals; two endpoints of one throwaway PostgreSQL
 // (the same server and database, two connection strings differing by application_name), one
 // endpoint's sessions terminated mid-run: lost on that endpoint only, the other unaffected, and
-// `check` passes afterwards. One server for the program; about 25 s in a release build.
+// `check` passes afterwards. One server for the program; about 30 s in a release build.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -42,8 +42,8 @@ TEST(endpoints, BadEndpointListsAreRefusedNamingTheEndpoint) {
   binary_result r = run_binary({"run", "--db", "sim:latency=1ms", "--db", "sim:latency=1ms"});
   EXPECT_EQ(r.exit_code, 2) << describe(r);
   EXPECT_TRUE(contains(r.err, "--db sim:latency=1ms is given twice")) << r.err;
-  r = run_binary({"run", "--db", "postgresql://u:topsecret@a/tpcc", "--db",
-                  "mysql://u:topsecret@b/tpcc"});
+  r = run_binary(
+      {"run", "--db", "postgresql://u:topsecret@a/tpcc", "--db", "mysql://u:topsecret@b/tpcc"});
   EXPECT_EQ(r.exit_code, 2) << describe(r);
   EXPECT_TRUE(contains(r.err, "--db mysql://u:***@b/tpcc is not the same kind")) << r.err;
   EXPECT_FALSE(contains(r.err, "topsecret")) << r.err;
@@ -67,10 +67,10 @@ TEST(endpoints, MoreEndpointsThanWarehousesIsRefusedBeforeTheRun) {
 
 TEST(endpoints, SimulatedEndpointsSplitTheWarehousesAndAddUpToTheTotals) {
   const tpcc::testing::temp_dir dir("shoal-tpcc-endpoints");
-  const binary_result r = run_binary(
-      {"run", "--db", "sim:latency=1ms", "--db", "sim:latency=2ms", "--db", "sim:latency=3ms",
-       "--warehouses", "5", "--warmup", "1s", "--duration", "2s", "--wait-scale", "0.01",
-       "--no-progress", "--no-tui", "--json", dir.file("r.json")});
+  const binary_result r = run_binary({"run", "--db", "sim:latency=1ms", "--db", "sim:latency=2ms",
+                                      "--db", "sim:latency=3ms", "--warehouses", "5", "--warmup",
+                                      "1s", "--duration", "2s", "--wait-scale", "0.01",
+                                      "--no-progress", "--no-tui", "--json", dir.file("r.json")});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "endpoint 3/3  sim:latency=3ms")) << r.out;
   const json doc = read_endpoints_doc(dir.file("r.json"));
