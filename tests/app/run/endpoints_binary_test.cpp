@@ -7,8 +7,10 @@
 // `check` passes afterwards. One server for the program; about 30 s in a release build.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -30,6 +32,11 @@ using tpcc::testing::run_binary;
 json read_endpoints_doc(const std::string& file) {
   std::ifstream in(file);
   return json::parse(in);
+}
+
+std::string read_text_file(const std::string& file) {
+  std::ifstream in(file);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 std::uint64_t sum_over_types(const json& doc, const char* field) {
@@ -67,12 +74,39 @@ TEST(endpoints, MoreEndpointsThanWarehousesIsRefusedBeforeTheRun) {
 
 TEST(endpoints, SimulatedEndpointsSplitTheWarehousesAndAddUpToTheTotals) {
   const tpcc::testing::temp_dir dir("shoal-tpcc-endpoints");
-  const binary_result r = run_binary({"run", "--db", "sim:latency=1ms", "--db", "sim:latency=2ms",
-                                      "--db", "sim:latency=3ms", "--warehouses", "5", "--warmup",
-                                      "1s", "--duration", "2s", "--wait-scale", "0.01",
-                                      "--no-progress", "--no-tui", "--json", dir.file("r.json")});
+  const binary_result r = run_binary({"run",
+                                      "--db",
+                                      "sim:latency=1ms",
+                                      "--db",
+                                      "sim:latency=2ms",
+                                      "--db",
+                                      "sim:latency=3ms",
+                                      "--warehouses",
+                                      "5",
+                                      "--warmup",
+                                      "1s",
+                                      "--duration",
+                                      "2s",
+                                      "--wait-scale",
+                                      "0.01",
+                                      "--no-progress",
+                                      "--no-tui",
+                                      "--json",
+                                      dir.file("r.json"),
+                                      "--csv",
+                                      dir.file("r.csv"),
+                                      "--html",
+                                      dir.file("r.html")});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "endpoint 3/3  sim:latency=3ms")) << r.out;
+  const std::string csv = read_text_file(dir.file("r.endpoints.csv"));
+  EXPECT_TRUE(csv.starts_with("endpoint,target,first_warehouse,last_warehouse,type,committed"))
+      << csv;
+  EXPECT_TRUE(contains(csv, "\r\n3,sim:latency=3ms")) << csv;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 3 * 5) << csv;  // endpoints x types
+  const std::string page = read_text_file(dir.file("r.html"));
+  EXPECT_TRUE(contains(page, "<section id=\"endpoints\">")) << "no endpoints section";
+  EXPECT_TRUE(contains(page, "<td>4-5</td>")) << "no row of the third endpoint";
   const json doc = read_endpoints_doc(dir.file("r.json"));
   const json& e = doc["endpoints"];
   ASSERT_EQ(e.size(), 3U);
@@ -90,6 +124,10 @@ TEST(endpoints, SimulatedEndpointsSplitTheWarehousesAndAddUpToTheTotals) {
   }
   EXPECT_EQ(committed, sum_over_types(doc, "committed"));
   EXPECT_NEAR(tpmc, doc["tpmc"].get<double>(), 1e-6);
+  // merge reads such a result (it leaves the endpoints out, as it does the server's figures).
+  const binary_result m = run_binary({"merge", dir.file("r.json"), "--json", dir.file("m.json")});
+  ASSERT_EQ(m.exit_code, 0) << describe(m);
+  EXPECT_EQ(sum_over_types(read_endpoints_doc(dir.file("m.json")), "committed"), committed);
 }
 
 // Two endpoints of one PostgreSQL: the same server and database, told apart by application_name,
