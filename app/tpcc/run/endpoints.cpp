@@ -3,6 +3,7 @@
 #include "run/endpoints.hpp"
 
 #include <cstdint>
+#include <mutex>
 
 namespace tpcc::run {
 
@@ -28,6 +29,27 @@ endpoint_set route_endpoints(std::span<driver::database* const> dbs, warehouse_r
                           .recorder = set.recorders.back().get()});
   }
   return set;
+}
+
+std::vector<std::pair<std::string, const stats::recorder*>> live_endpoints(
+    const endpoint_set& set) {
+  std::vector<std::pair<std::string, const stats::recorder*>> out;
+  for (const terminal::endpoint_route& r : set.routes)
+    out.emplace_back(r.db->describe(), r.recorder);
+  return out;
+}
+
+std::vector<endpoint_totals> run_control::endpoints() const {
+  const std::scoped_lock lock(mutex_);
+  std::vector<endpoint_totals> out;
+  for (const auto& [target, recorder] : endpoints_) out.push_back({target, recorder->take_all()});
+  return out;
+}
+
+void run_control::publish_endpoints(
+    std::vector<std::pair<std::string, const stats::recorder*>> list) {
+  const std::scoped_lock lock(mutex_);
+  endpoints_ = std::move(list);
 }
 
 std::vector<endpoint_result> endpoint_results(const endpoint_set& set) {

@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "driver/database.hpp"
@@ -40,6 +41,10 @@ struct endpoint_set {
 [[nodiscard]] endpoint_set route_endpoints(std::span<driver::database* const> dbs,
                                            warehouse_range range, stats::clock::time_point start,
                                            stats::clock::time_point end);
+
+/// Each endpoint's target and recorder, for run_control::publish_endpoints.
+[[nodiscard]] std::vector<std::pair<std::string, const stats::recorder*>> live_endpoints(
+    const endpoint_set& set);
 
 /// Each endpoint's part of the result (run_result::endpoints), from its recorder now.
 [[nodiscard]] std::vector<endpoint_result> endpoint_results(const endpoint_set& set);

@@ -340,6 +340,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   result.started = std::chrono::system_clock::now();
   const clock::time_point started = clock::now();
   control.publish(&recorder, fixed, started);
+  control.publish_endpoints(live_endpoints(endpoints));
   auto watch = std::make_unique<monitor>(pool, db, recorder, control, started, config.interval);
   watch->count_deliveries_with([&ctx] {
     std::size_t queued = 0;
@@ -357,6 +358,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
     result.server = server->finish();
   }
   control.publish(nullptr);
+  control.publish_endpoints({});
   control.enter(phase::done);
   errors.flush();
   result.errors = errors.list(started, result.started);

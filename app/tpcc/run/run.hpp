@@ -27,6 +27,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -54,6 +55,13 @@ struct live_view {
   bool simulated = false;  // the database is the capacity mode's simulation: label it
 };
 
+// One endpoint's counts so far (a run over several: run/endpoints.hpp), for the metrics
+// endpoint: every phase (`totals.kinds`) and the measurement interval (`totals.window`).
+struct endpoint_totals {
+  std::string target;  // as the user should see it (password redacted)
+  stats::cumulative totals;
+};
+
 // Shared between the run and whoever watches it (main's console thread).
 class run_control {
  public:
@@ -79,6 +87,10 @@ class run_control {
   // nullopt when none are read. The run publishes its collector, then nullptr before it goes.
   [[nodiscard]] std::optional<server_stats::live_figures> server() const;
   void publish_server(const server_stats::collector* c);
+  // Each endpoint's counts so far, in --db order; empty with one endpoint or when none are
+  // published. The run publishes its endpoints' recorders, then an empty list before they go.
+  [[nodiscard]] std::vector<endpoint_totals> endpoints() const;
+  void publish_endpoints(std::vector<std::pair<std::string, const stats::recorder*>> list);
 
  private:
   std::atomic<phase> phase_{phase::starting};
@@ -87,6 +99,7 @@ class run_control {
   live_view fixed_;
   std::chrono::steady_clock::time_point started_;
   const server_stats::collector* server_ = nullptr;
+  std::vector<std::pair<std::string, const stats::recorder*>> endpoints_;
 };
 
 using run_outcome = std::variant<run_result, driver::outcome>;
