@@ -25,12 +25,13 @@
 namespace tpcc::commands {
 namespace {
 
-// What the run's display shows besides the live view.
-ui::run_screen run_settings(const run::run_config& rc, const driver::database& db) {
+// What the run's display shows besides the live view; `target`: every endpoint's description.
+ui::run_screen run_settings(const run::run_config& rc, const driver::database& db,
+                            const std::string& target) {
   ui::run_screen s;
   s.wait_scale = rc.wait_scale;
   s.client_lag_limit = rc.client_lag_limit;
-  s.target = db.describe();
+  s.target = target;
   if (db.simulated()) s.note = "SIMULATED database: client capacity, not a database result";
   return s;
 }
@@ -78,8 +79,10 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
     std::fflush(stdout);
   }
   run::provenance origin = co_await origin_of(a, db);
+  std::string target = db.describe();
+  for (const driver::database* more : more_endpoints) target.append(", ").append(more->describe());
   auto shown = std::make_unique<shown_display>(a.console, a.cfg);
-  shown->report(ui::run_reporter(shown->display(), *control, run_settings(rc, db)));
+  shown->report(ui::run_reporter(shown->display(), *control, run_settings(rc, db, target)));
   a.console.set_interrupt([c = control.get(), &a] {
     c->interrupt.request_stop();
     a.interrupt.request_stop();  // and the commands after the run do not start
@@ -87,7 +90,7 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
   std::string server_missing;
   auto server = co_await server_collector(a.cfg, server_missing);
   auto outcome = co_await serving_metrics(
-      a, *control, run_settings(rc, db),
+      a, *control, run_settings(rc, db, target),
       run::run_benchmark(a.pool, db, rc, *control, server.get(), std::move(more_endpoints)));
   if (server) co_await server->stop();  // when the run was refused before it started it
   shown->close();

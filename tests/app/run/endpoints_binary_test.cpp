@@ -171,7 +171,7 @@ TEST_F(endpoints_postgres, OneEndpointsSessionsTerminatedAreLostOnItAlone) {
       "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
       "WHERE application_name = 'shoal-ep-b'");
   running.join();
-  EXPECT_NE(killed, "0") << "no session of endpoint b was found to terminate";
+  EXPECT_NE(killed, "0\n") << "no session of endpoint b was found to terminate";
   EXPECT_EQ(r.exit_code == 0 || r.exit_code == 3, true) << describe(r);
   const json doc = read_endpoints_doc(dir.file("r.json"));
   const json& e = doc["endpoints"];
