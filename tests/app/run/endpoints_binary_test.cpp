@@ -172,6 +172,8 @@ TEST_F(endpoints_postgres, OneEndpointsSessionsTerminatedAreLostOnItAlone) {
       "WHERE application_name = 'shoal-ep-b'");
   running.join();
   EXPECT_NE(killed, "0\n") << "no session of endpoint b was found to terminate";
+  // As with one endpoint: the verdict fails (exit 3) only when the lost are surely over 1 % of a
+  // type; a few sessions' worth of a 20-terminal run without waits stays under it (exit 0).
   EXPECT_EQ(r.exit_code == 0 || r.exit_code == 3, true) << describe(r);
   const json doc = read_endpoints_doc(dir.file("r.json"));
   const json& e = doc["endpoints"];

@@ -219,6 +219,8 @@ TEST_F(mysql_binary, OneEndpointsConnectionsKilledAreLostOnItAlone) {
   if (!kills.empty()) server->sql(kills);
   running.join();
   EXPECT_FALSE(kills.empty()) << "no connection of the second endpoint was found to kill";
+  // As with one endpoint: the verdict fails (exit 3) only when the lost are surely over 1 % of a
+  // type; a few sessions' worth of a 20-terminal run without waits stays under it (exit 0).
   EXPECT_EQ(r.exit_code == 0 || r.exit_code == 3, true) << describe(r);
   EXPECT_FALSE(contains(r.out + r.err, mariadb_server::password())) << r.out << r.err;
   const json doc = read(dir.file("r.json"));
