@@ -43,6 +43,9 @@ inline constexpr double max_rate_per_terminal = 60'000.0;
 struct config {
   command cmd = command::all;
   driver::target db{.text = "sqlite:shoal-tpcc.db", .kind = driver::engine::sqlite};  // --db
+  // Every --db given, in order (cli/endpoints.hpp): more than one is a run over several
+  // endpoints of one database; `db` is the first (what init, check and the metadata read use).
+  std::vector<driver::target> endpoints;
   std::int64_t warehouses = 0;  // 0: 2 for the default job, "as loaded" for run and check
   std::int64_t terminals = 10;  // per warehouse (clause 4.2.2's 10 unless --terminals)
   std::size_t connections = 0;  // 0: 16 for PostgreSQL, 1 for SQLite, 4096 simulated

@@ -51,6 +51,21 @@ std::variant<config_entry, std::string> entry_of(const std::string& path, std::s
   return e;
 }
 
+// `db = ["...", "..."]`: one entry per endpoint, as if --db were given once for each.
+std::optional<std::string> add_endpoints(const std::string& path, const toml::array& list,
+                                         std::vector<config_entry>& entries) {
+  if (list.empty()) return where(path, list.source()) + ": db = [] names no database";
+  for (const toml::node& item : list) {
+    if (!item.is_string()) {
+      return where(path, item.source()) + ": db must be a string or a list of strings";
+    }
+    auto e = entry_of(path, "db", item);
+    if (auto* wrong = std::get_if<std::string>(&e)) return std::move(*wrong);
+    entries.push_back(std::move(std::get<config_entry>(e)));
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::variant<std::vector<config_entry>, std::string> read_config_file(const std::string& path) {
@@ -65,6 +80,10 @@ std::variant<std::vector<config_entry>, std::string> read_config_file(const std:
   }
   std::vector<config_entry> entries;
   for (const auto& [key, node] : table) {
+    if (key.str() == "db" && node.is_array()) {  // several endpoints (cli/endpoints.hpp)
+      if (auto wrong = add_endpoints(path, *node.as_array(), entries)) return std::move(*wrong);
+      continue;
+    }
     auto e = entry_of(path, key.str(), node);
     if (auto* wrong = std::get_if<std::string>(&e)) return std::move(*wrong);
     auto& entry = std::get<config_entry>(e);

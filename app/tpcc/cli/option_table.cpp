@@ -92,7 +92,8 @@ std::optional<std::string> set_seed(config& c, string_view text) {
 std::optional<std::string> set_db(config& c, string_view text) {
   auto parsed = driver::parse_target(text);
   if (auto* wrong = std::get_if<std::string>(&parsed)) return std::move(*wrong);
-  c.db = std::move(std::get<driver::target>(parsed));
+  c.endpoints.push_back(std::move(std::get<driver::target>(parsed)));  // cli/endpoints.hpp
+  c.db = c.endpoints.front();
   return std::nullopt;
 }
 
@@ -214,7 +215,9 @@ constexpr auto options = std::to_array<option>({
      "instead of one multi-statement query per batch). Default: "
      "sqlite:shoal-tpcc.db. Capacity mode: sim:latency=5ms "
      "answers every round trip after 5 ms without any database (`run` only; measures the "
-     "client, labelled SIMULATED)",
+     "client, labelled SIMULATED). Given more than once (`run` only): several endpoints of one "
+     "database (docs/tpcc/endpoints.md), each with its own connections, the warehouses split "
+     "among them in contiguous ranges",
      set_db, databases},
     {"warehouses", "N",
      "Warehouses to load (default 1; resuming a broken load, the count it recorded), or to "

@@ -8,6 +8,7 @@
 
 #include "cli/config_file.hpp"
 #include "cli/load_split.hpp"
+#include "cli/endpoints.hpp"
 #include "cli/option_table.hpp"
 #include "cli/values.hpp"
 
@@ -173,6 +174,14 @@ std::optional<std::string> read_command(config& c, std::span<const string_view> 
   return std::nullopt;
 }
 
+// --db on the command line replaces the config file's (all of them), as any option does.
+void command_line_endpoints_win(config& c, std::size_t from_file) {
+  if (from_file == 0 || c.endpoints.size() == from_file) return;
+  c.endpoints.erase(c.endpoints.begin(),
+                    c.endpoints.begin() + static_cast<std::ptrdiff_t>(from_file));
+  c.db = c.endpoints.front();
+}
+
 }  // namespace
 
 parse_result parse(std::span<const string_view> args) {
@@ -181,10 +190,12 @@ parse_result parse(std::span<const string_view> args) {
   if (auto error = read_command(c, args, i)) return *error;
   const command chosen = c.cmd;
   if (auto error = apply_config_file(c, chosen, args.subspan(i))) return *error;
+  const std::size_t from_file = c.endpoints.size();
   for (; i < args.size(); ++i) {
     auto error = apply(c, chosen, args, i);
     if (error) return *error;
   }
+  command_line_endpoints_win(c, from_file);
   if (c.cmd == command::help && chosen != command::help && chosen != command::all) {
     c.help_topic = chosen;  // `run --help`: the help of run
   }
@@ -194,6 +205,7 @@ parse_result parse(std::span<const string_view> args) {
   if (auto wrong = rate_fits(c)) return *wrong;
   if (auto wrong = check_load_split(c)) return *wrong;
   if (auto wrong = procedures_need_a_server(c)) return *wrong;
+  if (auto wrong = check_endpoints(c)) return *wrong;
   return c;
 }
 

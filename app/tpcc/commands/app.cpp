@@ -15,9 +15,8 @@
 #include "shoal/sync_wait.hpp"
 
 namespace tpcc::commands {
-namespace {
 
-driver::database_options database_options(const cli::config& cfg) {
+driver::database_options database_options_of(const cli::config& cfg) {
   driver::database_options options;
   options.target = cfg.db.text;
   options.connections = cfg.connections;
@@ -28,6 +27,8 @@ driver::database_options database_options(const cli::config& cfg) {
   options.create_sqlite_file = cfg.cmd == cli::command::init || cfg.cmd == cli::command::all;
   return options;
 }
+
+namespace {
 
 // --metrics-addr: listens now, before any work, on a worker (the listener's reactor); says
 // where on stderr. False, saying why, when the address cannot be listened on.
@@ -52,7 +53,7 @@ shoal::task<int> app_main(app& a, command run) {
   co_await a.pool.schedule();
   std::optional<shoal::stream_listener> metrics_listener;  // closed here, on a worker
   if (!listen_for_metrics(a, metrics_listener)) co_return exit_usage;
-  auto opened = co_await driver::open_database(database_options(a.cfg));
+  auto opened = co_await driver::open_database(database_options_of(a.cfg));
   if (auto* refused = std::get_if<driver::outcome>(&opened)) {
     co_return fail("cannot open " + driver::redact(a.cfg.db.text), refused->message);
   }

@@ -19,6 +19,7 @@
 #include "cli/config.hpp"
 #include "cli/console.hpp"
 #include "driver/database.hpp"
+#include "driver/open.hpp"
 #include "shoal/socket.hpp"
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
@@ -43,6 +44,10 @@ struct app {
 /// One command on an opened database. Result: the exit status. Resumes on: a worker of
 /// app::pool.
 using command = shoal::task<int> (*)(app& a, driver::database& db);
+
+/// How a command opens cfg.db: its connections, isolation, size, whether a SQLite file may be
+/// created (init and the default job only).
+[[nodiscard]] driver::database_options database_options_of(const cli::config& cfg);
 
 /// Prints "shoal-tpcc: STEP: MESSAGE" on stderr. Result: exit_failed.
 int fail(std::string_view step, const std::string& message);

@@ -10,6 +10,7 @@
 
 #include "commands/commands.hpp"
 #include "commands/display.hpp"
+#include "commands/endpoints.hpp"
 #include "commands/origin.hpp"
 #include "commands/run_config.hpp"
 #include "commands/steps.hpp"
@@ -25,13 +26,14 @@
 namespace tpcc::commands {
 namespace {
 
-// What the run's display shows besides the live view.
-ui::run_screen run_settings(const run::run_config& rc, const driver::database& db) {
+// What the run's display shows besides the live view; `target`: every endpoint's description.
+ui::run_screen run_settings(const run::run_config& rc, const driver::database& db,
+                            const std::string& target) {
   ui::run_screen s;
   s.wait_scale = rc.wait_scale;
   s.rate_tpm = rc.rate_tpm;
   s.client_lag_limit = rc.client_lag_limit;
-  s.target = db.describe();
+  s.target = target;
   if (db.simulated()) s.note = "SIMULATED database: client capacity, not a database result";
   return s;
 }
@@ -83,7 +85,8 @@ shoal::task<int> procedures_ready(app& a, driver::database& db) {
 
 }  // namespace
 
-shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_result>& ran) {
+shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_result>& ran,
+                          std::vector<driver::database*> more_endpoints) {
   const run::run_config rc = run_config_of(a.cfg);
   const int ready = co_await procedures_ready(a, db);
   if (ready != exit_ok) co_return ready;
@@ -94,17 +97,19 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
     std::fflush(stdout);
   }
   run::provenance origin = co_await origin_of(a, db);
+  std::string target = db.describe();
+  for (const driver::database* more : more_endpoints) target.append(", ").append(more->describe());
   auto shown = std::make_unique<shown_display>(a.console, a.cfg);
-  shown->report(ui::run_reporter(shown->display(), *control, run_settings(rc, db)));
+  shown->report(ui::run_reporter(shown->display(), *control, run_settings(rc, db, target)));
   a.console.set_interrupt([c = control.get(), &a] {
     c->interrupt.request_stop();
     a.interrupt.request_stop();  // and the commands after the run do not start
   });
   std::string server_missing;
   auto server = co_await server_collector(a.cfg, server_missing);
-  auto outcome =
-      co_await serving_metrics(a, *control, run_settings(rc, db),
-                               run::run_benchmark(a.pool, db, rc, *control, server.get()));
+  auto outcome = co_await serving_metrics(
+      a, *control, run_settings(rc, db, target),
+      run::run_benchmark(a.pool, db, rc, *control, server.get(), std::move(more_endpoints)));
   if (server) co_await server->stop();  // when the run was refused before it started it
   shown->close();
   a.console.set_interrupt([&a] { a.interrupt.request_stop(); });
@@ -124,9 +129,13 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
 }
 
 shoal::task<int> run_command(app& a, driver::database& db) {
+  other_endpoints others = co_await open_other_endpoints(a);
+  if (!others.failure.empty()) co_return fail("run", others.failure);
   std::optional<run::run_result> ran;
-  const int status = co_await run_step(a, db, ran);
-  co_return ran ? finish_run(a, *ran, db.describe(), status) : status;
+  const int status = co_await run_step(a, db, ran, others.databases());
+  const std::string target = endpoints_target(db, others);
+  co_await close_endpoints(others);
+  co_return ran ? finish_run(a, *ran, target, status) : status;
 }
 
 }  // namespace tpcc::commands

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "commands/app.hpp"
 #include "driver/database.hpp"
@@ -16,10 +17,12 @@
 namespace tpcc::commands {
 
 /// Runs, with the live display and --metrics-addr's endpoint beside it. `ran` receives the
-/// result when the run took place (even one that failed), for finish_run. Result: exit_ok;
+/// result when the run took place (even one that failed), for finish_run. `more_endpoints`:
+/// the other endpoints of db's database (commands/endpoints.hpp). Result: exit_ok;
 /// else the run was refused (exit_failed), failed (exit_failed) or interrupted.
 [[nodiscard]] shoal::task<int> run_step(app& a, driver::database& db,
-                                        std::optional<run::run_result>& ran);
+                                        std::optional<run::run_result>& ran,
+                                        std::vector<driver::database*> more_endpoints = {});
 
 /// Prints the summary, writes the report files (--html, --csv, --hdr-log, --json) and says how
 /// the run is judged. Result: `run_status` when that was not exit_ok, exit_failed when a report

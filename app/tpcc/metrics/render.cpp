@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string_view>
 
+#include "metrics/endpoint_render.hpp"
 #include "metrics/exposition.hpp"
 #include "metrics/server_render.hpp"
 #include "stats/outcomes.hpp"
@@ -161,6 +162,7 @@ std::string render(const run_view& view) {
     if (view.screen->view.last) client_gauges(e, *view.screen->view.last);
   }
   if (view.server) render_server(e, *view.server);
+  render_endpoints(e, view.endpoints);
   return e.text();
 }
 

@@ -13,6 +13,7 @@ run_view take_view(const run::run_control& control, const figures::run_screen& s
   v.screen->view = std::move(*live);
   v.totals = control.totals();
   v.server = control.server();
+  v.endpoints = control.endpoints();
   return v;
 }
 

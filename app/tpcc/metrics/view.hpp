@@ -13,6 +13,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "figures/run_figures.hpp"
 #include "run/run.hpp"
@@ -27,6 +28,7 @@ struct run_view {
   std::optional<figures::run_screen> screen;         // nullopt before the terminals start
   std::optional<stats::cumulative> totals;           // every phase so far; nullopt likewise
   std::optional<server_stats::live_figures> server;  // the database's own; nullopt: none read
+  std::vector<run::endpoint_totals> endpoints;       // each endpoint's; empty with one
 };
 
 // `settings`: the run's settings as the dashboard gets them (its `view` is replaced).

@@ -2,6 +2,7 @@
 // app/tpcc/report/csv.cpp: the series as CSV (see csv.hpp).
 #include "report/csv.hpp"
 
+#include "report/endpoints_csv.hpp"
 #include "report/json_detail.hpp"
 #include "report/server_csv.hpp"
 #include "report/text.hpp"
@@ -95,6 +96,11 @@ std::optional<std::string> write_csv(const run::run_result& r, const std::string
   if (r.server.collected()) {
     auto failed = write_text_file(server_csv_path(path), format_server_csv(r.server),
                                   "the CSV of the server's figures");
+    if (failed) return failed;
+  }
+  if (!r.endpoints.empty()) {
+    auto failed = write_text_file(endpoints_csv_path(path), format_endpoints_csv(r),
+                                  "the CSV of the endpoints");
     if (failed) return failed;
   }
   return write_text_file(errors_csv_path(path), format_errors_csv(r), "the CSV of errors");

@@ -17,7 +17,8 @@
 // sqlstate, outcome, statement, message (the first one's), count, first, last (ISO 8601 UTC),
 // then one row "unlisted" with the count of errors past the cap; fields quoted as RFC 4180
 // asks (a database message may hold commas, quotes, line breaks). When the run read the
-// database's own figures, a third file beside them: server_csv.hpp. Thread-safety: pure functions.
+// database's own figures, a third file beside them: server_csv.hpp; when it had several
+// endpoints, another: endpoints_csv.hpp. Thread-safety: pure functions.
 #pragma once
 
 #include <optional>

@@ -6,6 +6,7 @@
 
 #include "report/json.hpp"
 #include "report/json_detail.hpp"
+#include "report/json_endpoints.hpp"
 #include "report/json_server.hpp"
 #include "report/rate.hpp"
 #include "report/summary.hpp"
@@ -304,6 +305,7 @@ json document(const run::run_result& r, const result_context& context) {
   doc.update(figures(r));
   doc["server"] = detail::server_json(r.server);
   if (r.pacing) doc["rate"] = rate(r, *r.pacing);
+  doc["endpoints"] = detail::endpoints_json(r);
   return doc;
 }
 

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "driver/target.hpp"
+#include "report/endpoints.hpp"
 #include "report/json_detail.hpp"
 #include "report/rate.hpp"
 #include "report/text.hpp"
@@ -331,8 +332,8 @@ double efficiency(const run::run_result& r) {
 }
 
 std::string format_summary(const run::run_result& r, const std::string& target) {
-  return header(r, target) + headline(r) + table(r) + deliveries(r) + constants(r) +
-         client_cost(r) + format_verdict(evaluate(r, target));
+  return header(r, target) + headline(r) + table(r) + endpoints_text(r) + deliveries(r) +
+         constants(r) + client_cost(r) + format_verdict(evaluate(r, target));
 }
 
 double expected_longest_gap_seconds(const run::run_result& r) {

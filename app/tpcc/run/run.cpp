@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "random/rng.hpp"
+#include "run/endpoints.hpp"
 #include "run/monitor.hpp"
 #include "run/shard.hpp"
 #include "run/wall_clock.hpp"
@@ -134,6 +135,7 @@ shoal::task<std::variant<prepared, outcome>> prepare(driver::database& db,
 void close_windows(terminal::run_context& ctx, clock::time_point now) {
   ctx.recorder.close_window(now);
   if (ctx.pace_stats != nullptr) ctx.pace_stats->close_window(now);
+  for (const terminal::endpoint_route& e : ctx.routes) e.recorder->close_window(now);
 }
 
 // Runs the phases on a ready context, the terminals of `range`; fills `result`.
@@ -309,13 +311,16 @@ void run_control::publish_server(const server_stats::collector* c) {
 
 shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::database& db,
                                        run_config config, run_control& control,
-                                       server_stats::collector* server) {
+                                       server_stats::collector* server,
+                                       std::vector<driver::database*> more_endpoints) {
+  more_endpoints.insert(more_endpoints.begin(), &db);  // every endpoint, in --db order
   auto ready = co_await prepare(db, config);
   if (auto* failure = std::get_if<outcome>(&ready)) co_return std::move(*failure);
   const prepared& p = std::get<prepared>(ready);
   config.warehouses = p.warehouses;  // as loaded when not given
   const warehouse_range range = shard_range(p.warehouses, config.shard);  // this process's
   if (range.count() == 0) co_return refuse(no_warehouses(config, p.warehouses));
+  if (auto why = endpoints_refused(more_endpoints.size(), range)) co_return refuse(*why);
   // A size that cannot fit is refused now, before any wait for --start-at.
   const std::int64_t terminals = range.count() * config.terminals_per_warehouse;
   if (auto why = stats::too_big_for(terminals, stats::memory_room())) co_return refuse(*why);
@@ -330,6 +335,8 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   const clock::time_point end = measure_start + config.measure;
   stats::recorder recorder(measure_start, end);
   auto ctx = make_context(db, recorder, config, result, terminals);
+  const endpoint_set endpoints = route_endpoints(more_endpoints, range, measure_start, end);
+  ctx->routes = endpoints.routes;
   stats::error_log errors(print_error);
   ctx->errors = &errors;
   stats::pace_recorder pace_stats(measure_start, end);
@@ -353,6 +360,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   result.started = std::chrono::system_clock::now();
   const clock::time_point started = clock::now();
   control.publish(&recorder, fixed, started);
+  control.publish_endpoints(live_endpoints(endpoints));
   auto watch = std::make_unique<monitor>(pool, db, recorder, control, started, config.interval);
   watch->count_deliveries_with([&ctx] {
     std::size_t queued = 0;
@@ -370,10 +378,12 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
     result.server = server->finish();
   }
   control.publish(nullptr);
+  control.publish_endpoints({});
   control.enter(phase::done);
   errors.flush();
   result.errors = errors.list(started, result.started);
   result.results = recorder.take();
+  result.endpoints = endpoint_results(endpoints);
   result.measured_seconds = covered_seconds(result.results);
   if (ctx->pace_stats != nullptr) result.pacing = pace_stats.take(config.rate_tpm);
   result.fatal = ctx->fatal();

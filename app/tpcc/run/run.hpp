@@ -27,6 +27,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -54,6 +55,13 @@ struct live_view {
   bool simulated = false;  // the database is the capacity mode's simulation: label it
 };
 
+// One endpoint's counts so far (a run over several: run/endpoints.hpp), for the metrics
+// endpoint: every phase (`totals.kinds`) and the measurement interval (`totals.window`).
+struct endpoint_totals {
+  std::string target;  // as the user should see it (password redacted)
+  stats::cumulative totals;
+};
+
 // Shared between the run and whoever watches it (main's console thread).
 class run_control {
  public:
@@ -79,6 +87,10 @@ class run_control {
   // nullopt when none are read. The run publishes its collector, then nullptr before it goes.
   [[nodiscard]] std::optional<server_stats::live_figures> server() const;
   void publish_server(const server_stats::collector* c);
+  // Each endpoint's counts so far, in --db order; empty with one endpoint or when none are
+  // published. The run publishes its endpoints' recorders, then an empty list before they go.
+  [[nodiscard]] std::vector<endpoint_totals> endpoints() const;
+  void publish_endpoints(std::vector<std::pair<std::string, const stats::recorder*>> list);
 
  private:
   std::atomic<phase> phase_{phase::starting};
@@ -87,14 +99,18 @@ class run_control {
   live_view fixed_;
   std::chrono::steady_clock::time_point started_;
   const server_stats::collector* server_ = nullptr;
+  std::vector<std::pair<std::string, const stats::recorder*>> endpoints_;
 };
 
 using run_outcome = std::variant<run_result, driver::outcome>;
 
 // `server`, when given (started, read and stopped by the run), reads the database's own figures
-// at the run's cuts into run_result::server.
+// at the run's cuts into run_result::server. `more_endpoints`: the other endpoints of `db`'s
+// database (--db given more than once, run/endpoints.hpp), opened and closed by the caller; the
+// warehouses are split among `db` and them, and run_result::endpoints has each one's figures.
 shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::database& db,
                                        run_config config, run_control& control,
-                                       server_stats::collector* server = nullptr);
+                                       server_stats::collector* server = nullptr,
+                                       std::vector<driver::database*> more_endpoints = {});
 
 }  // namespace tpcc::run

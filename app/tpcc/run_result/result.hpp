@@ -97,6 +97,15 @@ struct consistency_status {
   [[nodiscard]] bool passed() const noexcept { return checked && failing.empty(); }
 };
 
+// One endpoint's part of a run over several (--db given more than once): the warehouses whose
+// terminals sent it their transactions, and what those transactions measured (the same window
+// as the totals, of which it is a part).
+struct endpoint_result {
+  std::string target;  // as the user should see it (password redacted)
+  std::int64_t first_warehouse = 1, last_warehouse = 0;
+  stats::snapshot results;
+};
+
 struct run_result {
   stats::snapshot results;
   random::nurand_constants load_constants{};
@@ -134,6 +143,8 @@ struct run_result {
   [[nodiscard]] bool paced() const noexcept { return config.rate_tpm > 0; }
   // The spec's keying and think times applied: neither scaled nor replaced by --rate.
   [[nodiscard]] bool tpc_c_waits() const noexcept { return wait_scale == 1.0 && !paced(); }
+  // Per endpoint, in --db order, when the run had more than one; empty with one endpoint.
+  std::vector<endpoint_result> endpoints;
 };
 
 }  // namespace tpcc::run

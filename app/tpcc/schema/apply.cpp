@@ -33,6 +33,15 @@ constexpr statement is_distributed{
 constexpr statement distribute{"tpcc_citus_distribute",
                                "SELECT create_distributed_table($1, $2, colocate_with => $3)"};
 constexpr statement make_reference{"tpcc_citus_reference", "SELECT create_reference_table($1)"};
+// The active primary workers (group 0 is the coordinator), and those without metadata: Citus 11+
+// runs queries on the distributed tables on every node with its metadata synced.
+constexpr statement count_workers{"tpcc_citus_workers",
+                                  "SELECT count(*) FROM pg_dist_node WHERE noderole = 'primary' "
+                                  "AND isactive AND groupid <> 0"};
+constexpr statement count_workers_unsynced{
+    "tpcc_citus_workers_unsynced",
+    "SELECT count(*) FROM pg_dist_node WHERE noderole = 'primary' AND isactive AND groupid <> 0 "
+    "AND NOT (hasmetadata AND metadatasynced)"};
 
 // How Citus places one table: by a warehouse column co-located with WAREHOUSE, or everywhere
 // (a reference table) when `column` is empty.
@@ -99,6 +108,16 @@ shoal::task<outcome> apply_citus(driver::session& s, init_report& report,
   co_return outcome::success();
 }
 
+// Which nodes take queries (init_report::workers); left unknown when the catalog does not say.
+shoal::task<void> count_citus_nodes(driver::session& s, init_report& report) {
+  const counted all = co_await count_query(s, count_workers, std::vector<value>());
+  if (!all.status.ok()) co_return;
+  const counted unsynced = co_await count_query(s, count_workers_unsynced, std::vector<value>());
+  if (!unsynced.status.ok()) co_return;
+  report.workers = all.count;
+  report.workers_without_metadata = unsynced.count;
+}
+
 // Probes the engine; a failed probe (SQLite has no pg_extension) is "other", not an error.
 shoal::task<outcome> probe_and_distribute(driver::session& s, init_report& report,
                                           std::span<const placement> wanted) {
@@ -112,7 +131,9 @@ shoal::task<outcome> probe_and_distribute(driver::session& s, init_report& repor
   }
   report.detected = probe.count > 0 ? engine::citus : engine::postgres;
   if (report.detected != engine::citus) co_return outcome::success();
-  co_return co_await apply_citus(s, report, wanted);
+  const outcome placed = co_await apply_citus(s, report, wanted);
+  if (placed.ok()) co_await count_citus_nodes(s, report);
+  co_return placed;
 }
 
 // Creates `statements` in one transaction, then probes the engine and on Citus places `wanted`.
@@ -138,6 +159,21 @@ shoal::task<outcome> create_ch_schema(driver::database& db, init_report& report)
   return create_and_place(db, report, ch_create_statements(), ch_placements);
 }
 
+std::string nodes_summary(const init_report& report) {
+  if (report.workers < 0) return {};
+  const std::string n = std::to_string(report.workers);
+  if (report.workers == 0) return "; no worker: the coordinator holds every shard";
+  if (report.workers_without_metadata == 0) {
+    return "; every node takes queries (the coordinator and " + n +
+           (report.workers == 1 ? " worker" : " workers") +
+           " with metadata): `run` may take each as a --db (docs/tpcc/endpoints.md)";
+  }
+  return "; " + std::to_string(report.workers_without_metadata) + " of " + n +
+         " workers have no synced metadata and take no queries (SELECT "
+         "start_metadata_sync_to_node(host, port) gives them it); the others and the coordinator "
+         "do";
+}
+
 std::string distribution_summary(const init_report& report) {
   if (!report.distributed) return {};
   const auto joined = [](const std::vector<std::string>& names) {
@@ -154,7 +190,7 @@ std::string distribution_summary(const init_report& report) {
     out += "; reference tables made: " + joined(report.reference_tables);
   }
   if (!report.already_placed.empty()) out += "; already placed: " + joined(report.already_placed);
-  return out + ")";
+  return out + ")" + nodes_summary(report);
 }
 
 // Each index its own transaction, after its existence query: 0 on PostgreSQL and SQLite, whose

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -61,11 +62,18 @@ struct init_report {
   std::vector<std::string> distributed_tables;
   std::vector<std::string> reference_tables;
   std::vector<std::string> already_placed;
+  // On Citus: its active primary workers, and how many of them have no synced metadata (take no
+  // queries on the distributed tables); -1 when the catalog could not say.
+  std::int64_t workers = -1, workers_without_metadata = -1;
 };
 
 // What init did on Citus, for its message: " (Citus: N tables distributed by warehouse,
-// co-located with warehouse: ...; reference tables made: item, ...)"; empty when not Citus.
+// co-located with warehouse: ...; reference tables made: item, ...)", then whether every node
+// takes queries (nodes_summary); empty when not Citus.
 [[nodiscard]] std::string distribution_summary(const init_report& report);
+// "; every node takes queries (the coordinator and 2 workers with metadata): ..." or how many
+// workers do not; empty when unknown.
+[[nodiscard]] std::string nodes_summary(const init_report& report);
 
 shoal::task<driver::outcome> create_schema(driver::database& db, init_report& report);
 // CH-benCHmark's three tables (ch_tables.hpp), as create_schema does the nine: created in one

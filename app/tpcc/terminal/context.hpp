@@ -30,6 +30,7 @@
 #include "stats/recorder.hpp"
 #include "terminal/delivery_log.hpp"
 #include "terminal/pace.hpp"
+#include "terminal/routes.hpp"
 #include "txn/execute.hpp"
 #include "txn/generate.hpp"
 #include "txn/inputs.hpp"
@@ -72,6 +73,19 @@ struct run_context {
   std::stop_source issue_stop;
   std::stop_source hard_stop;
   stats::error_log* errors = nullptr;  // where failures are shown; none: not shown
+  // Several endpoints (terminal/routes.hpp); empty: every transaction goes to `db`.
+  std::vector<endpoint_route> routes;
+
+  // The database warehouse `w_id`'s transactions go to.
+  [[nodiscard]] driver::database& db_for(std::int64_t w_id) const noexcept {
+    const endpoint_route* r = route_of(routes, w_id);
+    return r != nullptr ? *r->db : db;
+  }
+  // The recorder of `w_id`'s endpoint, besides `recorder`; nullptr with one endpoint.
+  [[nodiscard]] stats::recorder* endpoint_recorder(std::int64_t w_id) const noexcept {
+    const endpoint_route* r = route_of(routes, w_id);
+    return r != nullptr ? r->recorder : nullptr;
+  }
 
   // Records the first unexpected error and stops the run.
   void fail(std::string what) {

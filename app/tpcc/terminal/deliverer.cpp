@@ -43,12 +43,17 @@ shoal::task<void> loop(run_context& ctx, std::size_t index) {
     const std::optional<delivery_request> request = co_await next_request(ctx, queue);
     if (!request.has_value()) break;
     txn::delivery_output out;
-    const transacted t = co_await transact(ctx, delivery_body(request->input, out, ctx.procedures));
+    const transacted t = co_await transact(ctx, request->input.w_id,
+                                           delivery_body(request->input, out, ctx.procedures));
     show_failure(ctx, txn::kind::delivery, t);
     const clock::time_point end = clock::now();
     const txn::attempt_report& report = t.report;
     ctx.recorder.record_delivery(end - request->queued_at, out.skipped, report.status.ok(), end,
                                  report.round_trips);
+    if (stats::recorder* own = ctx.endpoint_recorder(request->input.w_id)) {
+      own->record_delivery(end - request->queued_at, out.skipped, report.status.ok(), end,
+                           report.round_trips);
+    }
     log(ctx, *request, end, report.status.ok() ? ending::completed : ending::failed, out);
   }
 }
@@ -60,6 +65,9 @@ void abandon_queued(run_context& ctx) {
   for (const auto& queue : ctx.deliveries) {
     while (const std::optional<delivery_request> left = queue->try_receive()) {
       ctx.recorder.record_delivery(now - left->queued_at, 0, false, now);
+      if (stats::recorder* own = ctx.endpoint_recorder(left->input.w_id)) {
+        own->record_delivery(now - left->queued_at, 0, false, now);
+      }
       log(ctx, *left, now, ending::abandoned, {});
     }
   }

@@ -66,7 +66,7 @@ template <class Input, class Output>
 [[gnu::noinline]] shoal::task<transacted> perform(run_context& ctx, Input in,
                                                   runner<Input, Output> run) {
   Output out;
-  auto t = co_await transact(ctx, bind_body(in, out, run));
+  auto t = co_await transact(ctx, in.w_id, bind_body(in, out, run));
   co_return t;
 }
 
@@ -190,6 +190,7 @@ std::uint16_t group_of(const terminal_config& config) {
   stats::txn_record record = to_record(k, done, end - start, end);
   record.group = group_of(config);
   ctx.recorder.record(record);
+  if (stats::recorder* own = ctx.endpoint_recorder(config.w_id)) own->record(record);
   ctx.recorder.record_inputs(keyed, start);
   co_return think(k, rng, ctx.wait_scale);
 }

@@ -35,11 +35,12 @@ struct transacted {
   return o.kind == driver::outcome_kind::ok || o.kind == driver::outcome_kind::rolled_back;
 }
 
+// Runs `body` on warehouse `w_id`'s endpoint.
 template <class Body>
-shoal::task<transacted> transact(run_context& ctx, Body body) {
+shoal::task<transacted> transact(run_context& ctx, std::int64_t w_id, Body body) {
   transacted t;
-  t.report = co_await shoal::with_stop_token(ctx.hard_stop.get_token(),
-                                             txn::execute(ctx.db, std::move(body), ctx.retry));
+  t.report = co_await shoal::with_stop_token(
+      ctx.hard_stop.get_token(), txn::execute(ctx.db_for(w_id), std::move(body), ctx.retry));
   t.abandoned = !completed(t.report.status) && ctx.hard_stop.stop_requested();
   co_return t;
 }

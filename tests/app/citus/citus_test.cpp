@@ -83,6 +83,9 @@ class citus_test : public ::testing::Test {
     binary_result r = run_binary({"init", "--db", db()});
     ASSERT_EQ(r.exit_code, 0) << describe(r);
     EXPECT_TRUE(contains(r.out, "on Citus")) << r.out;
+    // Citus 11+ syncs the workers' metadata when they are added: each takes queries.
+    EXPECT_TRUE(contains(r.out, "every node takes queries (the coordinator and 2 workers"))
+        << r.out;
     EXPECT_TRUE(contains(r.out, "reference tables made: item, tpcc_meta, tpcc_loaded")) << r.out;
     EXPECT_TRUE(contains(r.out,
                          "warehouse, district, customer, history, orders, new_order, "

@@ -234,6 +234,23 @@ TEST(metrics_binary, ARunIsScrapedTwiceWhileItRunsAndPromtoolAcceptsEveryPage) {
   EXPECT_FALSE(http_get(port, "/metrics").has_value()) << "still served after the run ended";
 }
 
+// Two simulated endpoints: each one's counts under its `endpoint` label, and promtool accepts the
+// page.
+TEST(metrics_binary, EachEndpointOfARunIsOnThePage) {
+  ASSERT_EQ(access(promtool, X_OK), 0) << promtool << " is missing";
+  const tpcc::testing::temp_dir dir("shoal-tpcc-metrics");
+  background_run run(dir, {"run", "--db", "sim:latency=1ms", "--db", "sim:latency=2ms",
+                           "--warehouses", "2", "--metrics-addr", "127.0.0.1:0", "--warmup", "1s",
+                           "--duration", "3s", "--wait-scale", "0.01", "--no-tui"});
+  const auto printed = run.metrics_port();
+  ASSERT_TRUE(printed.has_value()) << run.stderr_text();
+  const std::string page = body_of(page_with_counters(printed.value_or(0)));
+  EXPECT_EQ(promtool_problems(dir, page, "endpoints"), "") << page;
+  EXPECT_TRUE(contains(page, "shoal_tpcc_endpoint_transactions_total{endpoint=\"sim:latency=2ms"))
+      << page;
+  EXPECT_EQ(run.wait(90s), 0) << run.stdout_text() << run.stderr_text();
+}
+
 TEST(metrics_binary, CtrlCStopsTheServerWithTheRun) {
   const tpcc::testing::temp_dir dir("shoal-tpcc-metrics");
   const std::string db = loaded_database(dir);

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+// app/tpcc/report/html_endpoints.hpp: the HTML report's table of each endpoint (a run over
+// several: run_result::endpoints).
+//
+// What: one <section id="endpoints">: a row per endpoint (its target, warehouses, tpmC,
+// completed, failed, lost, and New-Order's and Payment's p90 and p99 ms), a failure or a loss
+// marked as the outcome table marks them. Empty with one endpoint. Every string is escaped.
+// Thread-safety: pure functions.
+#pragma once
+
+#include <string>
+
+#include "run_result/result.hpp"
+
+namespace tpcc::report::html {
+
+[[nodiscard]] std::string endpoints_section(const run::run_result& r);
+
+}  // namespace tpcc::report::html

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+// app/tpcc/report/json_endpoints.hpp: each endpoint of a run over several (run_result::endpoints)
+// as the result document's "endpoints" array.
+//
+// What: [{"target", "first_warehouse", "last_warehouse", "tpmc", "completed", "failed", "lost",
+// "transactions": [{"type", one count per outcome (stats/outcomes.hpp's keys), "retries",
+// "response": {"count", "p50_us", "p90_us", "p99_us", "max_us"}}]}], in --db order; an empty
+// array with one endpoint. Written only: the reader leaves it out and `merge` drops it, as it
+// does the server's figures (docs/tpcc/endpoints.md).
+// Thread-safety: pure functions.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "run_result/result.hpp"
+
+namespace tpcc::report::detail {
+
+[[nodiscard]] nlohmann::json endpoints_json(const run::run_result& r);
+
+}  // namespace tpcc::report::detail

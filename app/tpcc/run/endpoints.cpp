@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// app/tpcc/run/endpoints.cpp: the endpoints' ranges, recorders and results (see endpoints.hpp).
+#include "run/endpoints.hpp"
+
+#include <cstdint>
+#include <mutex>
+
+namespace tpcc::run {
+
+std::optional<std::string> endpoints_refused(std::size_t endpoints, warehouse_range range) {
+  if (endpoints <= 1 || static_cast<std::int64_t>(endpoints) <= range.count()) return std::nullopt;
+  return std::to_string(endpoints) + " endpoints (--db) but " + std::to_string(range.count()) +
+         (range.count() == 1 ? " warehouse" : " warehouses") +
+         " to run here: each endpoint needs at least one (give fewer --db or more warehouses)";
+}
+
+endpoint_set route_endpoints(std::span<driver::database* const> dbs, warehouse_range range,
+                             stats::clock::time_point start, stats::clock::time_point end) {
+  endpoint_set set;
+  if (dbs.size() <= 1) return set;
+  const auto n = static_cast<std::int64_t>(dbs.size());
+  for (std::int64_t k = 0; k < n; ++k) {
+    // Range k of n of this process's warehouses: shard k of n of them, shifted to its first.
+    const warehouse_range part = shard_range(range.count(), shard_spec{k, n});
+    set.recorders.push_back(std::make_unique<stats::recorder>(start, end));
+    set.routes.push_back({.first = range.first - 1 + part.first,
+                          .last = range.first - 1 + part.last,
+                          .db = dbs[static_cast<std::size_t>(k)],
+                          .recorder = set.recorders.back().get()});
+  }
+  return set;
+}
+
+std::vector<std::pair<std::string, const stats::recorder*>> live_endpoints(
+    const endpoint_set& set) {
+  std::vector<std::pair<std::string, const stats::recorder*>> out;
+  for (const terminal::endpoint_route& r : set.routes)
+    out.emplace_back(r.db->describe(), r.recorder);
+  return out;
+}
+
+std::vector<endpoint_totals> run_control::endpoints() const {
+  const std::scoped_lock lock(mutex_);
+  std::vector<endpoint_totals> out;
+  for (const auto& [target, recorder] : endpoints_) out.push_back({target, recorder->take_all()});
+  return out;
+}
+
+void run_control::publish_endpoints(
+    std::vector<std::pair<std::string, const stats::recorder*>> list) {
+  const std::scoped_lock lock(mutex_);
+  endpoints_ = std::move(list);
+}
+
+std::vector<endpoint_result> endpoint_results(const endpoint_set& set) {
+  std::vector<endpoint_result> out;
+  for (const terminal::endpoint_route& r : set.routes) {
+    out.push_back({.target = r.db->describe(),
+                   .first_warehouse = r.first,
+                   .last_warehouse = r.last,
+                   .results = r.recorder->take()});
+  }
+  return out;
+}
+
+}  // namespace tpcc::run

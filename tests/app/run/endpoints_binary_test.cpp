@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: Apache-2.0
+// tests/app/run/endpoints_binary_test.cpp: `run` with --db given more than once, as users run it:
+// bad endpoint lists refused before any work; three simulated endpoints splitting the warehouses,
+// each endpoint's figures adding up to the totals; two endpoints of one throwaway PostgreSQL
+// (the same server and database, two connection strings differing by application_name), one
+// endpoint's sessions terminated mid-run: lost on that endpoint only, the other unaffected, and
+// `check` passes afterwards. One server for the program; about 30 s in a release build.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "binary.hpp"
+#include "support/temp_dir.hpp"
+#include "testing/postgres_server.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+using tpcc::testing::binary_result;
+using tpcc::testing::contains;
+using tpcc::testing::describe;
+using tpcc::testing::run_binary;
+
+json read_endpoints_doc(const std::string& file) {
+  std::ifstream in(file);
+  return json::parse(in);
+}
+
+std::string read_text_file(const std::string& file) {
+  std::ifstream in(file);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::uint64_t sum_over_types(const json& doc, const char* field) {
+  std::uint64_t total = 0;
+  for (const json& t : doc["transactions"]) total += t[field].get<std::uint64_t>();
+  return total;
+}
+
+TEST(endpoints, BadEndpointListsAreRefusedNamingTheEndpoint) {
+  binary_result r = run_binary({"run", "--db", "sim:latency=1ms", "--db", "sim:latency=1ms"});
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_TRUE(contains(r.err, "--db sim:latency=1ms is given twice")) << r.err;
+  r = run_binary(
+      {"run", "--db", "postgresql://u:topsecret@a/tpcc", "--db", "mysql://u:topsecret@b/tpcc"});
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_TRUE(contains(r.err, "--db mysql://u:***@b/tpcc is not the same kind")) << r.err;
+  EXPECT_FALSE(contains(r.err, "topsecret")) << r.err;
+  r = run_binary({"check", "--db", "postgresql://a/tpcc", "--db", "postgresql://b/tpcc"});
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_TRUE(contains(r.err, "but `shoal-tpcc check` takes one")) << r.err;
+  r = run_binary({"run", "--db", "sqlite:a.db", "--db", "sqlite:b.db"});
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_TRUE(contains(r.err, "several SQLite files")) << r.err;
+  r = run_binary({"run", "--db", "sim:latency=1ms", "--db", "nonsense"});
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_TRUE(contains(r.err, "nonsense")) << r.err;
+}
+
+TEST(endpoints, MoreEndpointsThanWarehousesIsRefusedBeforeTheRun) {
+  const binary_result r = run_binary({"run", "--db", "sim:latency=1ms", "--db", "sim:latency=2ms",
+                                      "--db", "sim:latency=3ms", "--warehouses", "2"});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_TRUE(contains(r.err, "3 endpoints (--db) but 2 warehouses")) << r.err;
+}
+
+TEST(endpoints, SimulatedEndpointsSplitTheWarehousesAndAddUpToTheTotals) {
+  const tpcc::testing::temp_dir dir("shoal-tpcc-endpoints");
+  const binary_result r = run_binary({"run",
+                                      "--db",
+                                      "sim:latency=1ms",
+                                      "--db",
+                                      "sim:latency=2ms",
+                                      "--db",
+                                      "sim:latency=3ms",
+                                      "--warehouses",
+                                      "5",
+                                      "--warmup",
+                                      "1s",
+                                      "--duration",
+                                      "2s",
+                                      "--wait-scale",
+                                      "0.01",
+                                      "--no-progress",
+                                      "--no-tui",
+                                      "--json",
+                                      dir.file("r.json"),
+                                      "--csv",
+                                      dir.file("r.csv"),
+                                      "--html",
+                                      dir.file("r.html")});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.out, "endpoint 3/3  sim:latency=3ms")) << r.out;
+  const std::string csv = read_text_file(dir.file("r.endpoints.csv"));
+  EXPECT_TRUE(csv.starts_with("endpoint,target,first_warehouse,last_warehouse,type,committed"))
+      << csv;
+  EXPECT_TRUE(contains(csv, "\r\n3,sim:latency=3ms")) << csv;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 3 * 5) << csv;  // endpoints x types
+  const std::string page = read_text_file(dir.file("r.html"));
+  EXPECT_TRUE(contains(page, "<section id=\"endpoints\">")) << "no endpoints section";
+  EXPECT_TRUE(contains(page, "<td>4-5</td>")) << "no row of the third endpoint";
+  const json doc = read_endpoints_doc(dir.file("r.json"));
+  const json& e = doc["endpoints"];
+  ASSERT_EQ(e.size(), 3U);
+  // Ranges 1 of 3 of 5 warehouses, as shards split them: 1, 2-3, 4-5.
+  EXPECT_EQ(e[0]["first_warehouse"], 1);
+  EXPECT_EQ(e[0]["last_warehouse"], 1);
+  EXPECT_EQ(e[1]["first_warehouse"], 2);
+  EXPECT_EQ(e[2]["last_warehouse"], 5);
+  std::uint64_t committed = 0;
+  double tpmc = 0;
+  for (const json& one : e) {
+    EXPECT_GT(one["completed"].get<std::uint64_t>(), 0U) << one.dump();
+    committed += sum_over_types(one, "committed");
+    tpmc += one["tpmc"].get<double>();
+  }
+  EXPECT_EQ(committed, sum_over_types(doc, "committed"));
+  EXPECT_NEAR(tpmc, doc["tpmc"].get<double>(), 1e-6);
+  // merge reads such a result (it leaves the endpoints out, as it does the server's figures).
+  const binary_result m = run_binary({"merge", dir.file("r.json"), "--json", dir.file("m.json")});
+  ASSERT_EQ(m.exit_code, 0) << describe(m);
+  EXPECT_EQ(sum_over_types(read_endpoints_doc(dir.file("m.json")), "committed"), committed);
+}
+
+// Two endpoints of one PostgreSQL: the same server and database, told apart by application_name,
+// which is also how the test finds the second endpoint's sessions.
+class endpoints_postgres : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (!tpcc::testing::postgres_server::available()) return;
+    server = std::make_unique<tpcc::testing::postgres_server>();
+    const std::string db = server->conninfo();
+    binary_result r = run_binary({"init", "--db", db});
+    ASSERT_EQ(r.exit_code, 0) << describe(r);
+    r = run_binary({"load", "--db", db, "--warehouses", "2", "--no-progress"}, 300s);
+    ASSERT_EQ(r.exit_code, 0) << describe(r);
+  }
+  static void TearDownTestSuite() { server.reset(); }
+  void SetUp() override {
+    if (!server) GTEST_SKIP() << "no PostgreSQL binaries";
+  }
+  static std::string endpoint(const char* name) {
+    return server->conninfo() + " application_name=" + name;
+  }
+  static inline std::unique_ptr<tpcc::testing::postgres_server> server;
+};
+
+TEST_F(endpoints_postgres, OneEndpointsSessionsTerminatedAreLostOnItAlone) {
+  const tpcc::testing::temp_dir dir("shoal-tpcc-endpoints");
+  binary_result r;
+  // No waits keep transactions in flight when the sessions go; the window outlasts the pool's
+  // reconnect back-off. The run on a thread of its own, the terminations on this one.
+  std::thread running([&r, &dir] {
+    r = run_binary({"run", "--db", endpoint("shoal-ep-a"), "--db", endpoint("shoal-ep-b"),
+                    "--warmup", "1s", "--duration", "8s", "--no-wait", "--connections", "4",
+                    "--json", dir.file("r.json"), "--no-progress", "--no-tui"},
+                   180s);
+  });
+  // After the warm-up even if the binary is slow to start: terminate endpoint b's sessions
+  // while its terminals use them.
+  std::this_thread::sleep_for(4s);
+  const std::string killed = server->sql(
+      "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+      "WHERE application_name = 'shoal-ep-b'");
+  running.join();
+  EXPECT_NE(killed, "0\n") << "no session of endpoint b was found to terminate";
+  // As with one endpoint: the verdict fails (exit 3) only when the lost are surely over 1 % of a
+  // type; a few sessions' worth of a 20-terminal run without waits stays under it (exit 0).
+  EXPECT_EQ(r.exit_code == 0 || r.exit_code == 3, true) << describe(r);
+  const json doc = read_endpoints_doc(dir.file("r.json"));
+  const json& e = doc["endpoints"];
+  ASSERT_EQ(e.size(), 2U) << r.out;
+  EXPECT_EQ(e[0]["lost"], 0U) << r.out;
+  EXPECT_GT(e[1]["lost"].get<std::uint64_t>(), 0U) << r.out;
+  EXPECT_EQ(e[1]["lost"].get<std::uint64_t>(), sum_over_types(doc, "lost")) << r.out;
+  EXPECT_GT(e[0]["completed"].get<std::uint64_t>(), 0U);
+  EXPECT_TRUE(contains(r.out, "endpoint 2/2  PostgreSQL host=")) << r.out;
+  EXPECT_TRUE(contains(r.out, "application_name=shoal-ep-b")) << r.out;
+  r = run_binary({"check", "--db", server->conninfo()}, 300s);
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.out, "check: all conditions passed")) << r.out;
+}
+
+}  // namespace
