@@ -7,8 +7,8 @@
 #include <optional>
 
 #include "cli/config_file.hpp"
-#include "cli/load_split.hpp"
 #include "cli/endpoints.hpp"
+#include "cli/load_split.hpp"
 #include "cli/option_table.hpp"
 #include "cli/values.hpp"
 

@@ -22,7 +22,6 @@ using driver::call;
 using driver::lease;
 using driver::outcome;
 using driver::statement;
-using driver::statement_result;
 using driver::value;
 
 constexpr statement probe_citus{"tpcc_probe_citus",

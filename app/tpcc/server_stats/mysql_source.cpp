@@ -64,8 +64,10 @@ std::string lower_key(std::string_view name) {
 
 std::vector<figure_info> my_figures() {
   std::vector<figure_info> out;
-  for (const status_variable& v : my_variables)
+  out.reserve(my_variables.size());
+  for (const status_variable& v : my_variables) {
     out.push_back({lower_key(v.name), v.kind, v.plotted});
+  }
   return out;
 }
 
