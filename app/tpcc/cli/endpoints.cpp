@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <string_view>
 
 #include "cli/option_table.hpp"
 #include "cli/values.hpp"
@@ -46,10 +47,11 @@ std::optional<std::string> mixed_kinds(const config& c) {
 std::optional<std::string> check_endpoints(const config& c) {
   if (c.endpoints.size() <= 1) return std::nullopt;
   if (c.cmd != command::run) {
+    constexpr std::string_view why =
+        " takes one: several endpoints are for `shoal-tpcc run` (init, load and check need one "
+        "node of the database)";
     return join({"--db is given ", std::to_string(c.endpoints.size()), " times, but ",
-                 command_phrase(c.cmd),
-                 " takes one: several endpoints are for `shoal-tpcc run` (init, load and check "
-                 "need one node of the database)"});
+                 command_phrase(c.cmd), why});
   }
   if (c.endpoints.front().is_sqlite()) {
     return join({"--db ", shown(c.endpoints[1]),
