@@ -11,6 +11,7 @@ namespace tpcc::commands {
 
 std::vector<driver::database*> other_endpoints::databases() const {
   std::vector<driver::database*> out;
+  out.reserve(opened.size());
   for (const auto& db : opened) out.push_back(db.get());
   return out;
 }
