@@ -34,14 +34,17 @@ endpoint_set route_endpoints(std::span<driver::database* const> dbs, warehouse_r
 std::vector<std::pair<std::string, const stats::recorder*>> live_endpoints(
     const endpoint_set& set) {
   std::vector<std::pair<std::string, const stats::recorder*>> out;
-  for (const terminal::endpoint_route& r : set.routes)
+  out.reserve(set.routes.size());
+  for (const terminal::endpoint_route& r : set.routes) {
     out.emplace_back(r.db->describe(), r.recorder);
+  }
   return out;
 }
 
 std::vector<endpoint_totals> run_control::endpoints() const {
   const std::scoped_lock lock(mutex_);
   std::vector<endpoint_totals> out;
+  out.reserve(endpoints_.size());
   for (const auto& [target, recorder] : endpoints_) out.push_back({target, recorder->take_all()});
   return out;
 }
@@ -54,6 +57,7 @@ void run_control::publish_endpoints(
 
 std::vector<endpoint_result> endpoint_results(const endpoint_set& set) {
   std::vector<endpoint_result> out;
+  out.reserve(set.routes.size());
   for (const terminal::endpoint_route& r : set.routes) {
     out.push_back({.target = r.db->describe(),
                    .first_warehouse = r.first,
