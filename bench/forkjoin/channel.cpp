@@ -42,9 +42,11 @@ shoal::task<tally> consume(shoal::channel<std::size_t>& ch) {
 shoal::task<std::size_t> one_round(std::size_t sides, std::size_t elements) {
   shoal::channel<std::size_t> ch(capacity);
   std::vector<shoal::task<tally>> consumers;
+  consumers.reserve(sides);
   for (std::size_t i = 0; i < sides; ++i) consumers.push_back(consume(ch));
   auto producers = [&]() -> shoal::task<void> {
     std::vector<shoal::task<void>> each;
+    each.reserve(sides);
     std::size_t first = 0;
     for (std::size_t i = 0; i < sides; ++i) {
       const std::size_t count = elements / sides + (i < elements % sides ? 1 : 0);

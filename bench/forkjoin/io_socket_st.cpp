@@ -47,6 +47,7 @@ shoal::task<std::size_t> serve(shoal::thread_pool& pool, shoal::stream_listener&
                                std::size_t connections) {
   co_await pool.schedule_on(0);
   std::vector<shoal::task<std::size_t>> handlers;
+  handlers.reserve(connections);
   for (std::size_t i = 0; i < connections; ++i)
     handlers.push_back(answer_all(co_await listener.accept()));
   std::size_t total = 0;
@@ -72,6 +73,7 @@ shoal::task<void> client(shoal::thread_pool& pool, std::uint16_t port, std::size
                          std::size_t requests) {
   co_await pool.schedule_on(0);
   std::vector<shoal::task<void>> each;
+  each.reserve(connections);
   for (std::size_t i = 0; i < connections; ++i) {
     each.push_back(ask(port, requests / connections + (i < requests % connections ? 1 : 0)));
   }
