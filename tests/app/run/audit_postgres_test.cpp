@@ -105,7 +105,12 @@ TEST_F(audited_postgres, SerializationFailuresAreRetriedAndCountedAtSerializable
   }
   EXPECT_GT(committed, 100U);
   EXPECT_GT(retries, 0U);  // 40001 / 40P01 happened, were retried, and are counted
-  EXPECT_LE(failed * 100, committed) << "retries ran out for " << failed;
+  // Eight connections with no waits on one warehouse's ten districts conflict often at this
+  // level: a few transactions in a thousand lose all ten attempts in a release build, and more
+  // when the client runs slower (ASan), its transactions longer. What is judged is that the
+  // retries rescue nearly all of them, and that every exhausted one is counted with its retries.
+  EXPECT_LE(failed * 20, committed) << "retries ran out for " << failed << " of " << committed;
+  EXPECT_GE(retries, failed) << "an exhausted transaction was counted without its retries";
 }
 
 }  // namespace
