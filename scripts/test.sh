@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: Apache-2.0
 # Builds and runs the project's tests, the way CI does (.ci/run is this script and nothing else):
 #   clang-19: release (every test), dev = Debug+ASan+UBSan with shuffled ready queues (every
-#   test), tsan (the runtime: its unit, stress and tool tests); g++ 12: gcc-release (builds
-#   everything, runs the runtime's tests: labels unit, stress, example, bench-smoke, tools); the
+#   test), tsan (the runtime: its unit, stress and tool tests); g++ 12: gcc-release (builds the
+#   runtime, the application, the examples, the benchmarks and the runtime's tests, and runs
+#   those: labels unit, stress, example, bench-smoke, tools); the
 #   format and static checks (scripts/lint.sh: clang-format over every file, clang-tidy over every
 #   non-test source); an installed copy of shoal consumed by a tiny find_package project and by
 #   pkg-config. Prints each step's wall time and CPU seconds as it ends, and a table at the end.
 #
 # --full runs the whole matrix, what CI leaves out for its time (HACKING.md, "CI's budget"):
-#   tsan-all (the application under TSan too) instead of tsan, every test of gcc-release,
+#   tsan-all (the application under TSan too) instead of tsan, every test of gcc-release (the
+#   application's tests built and run under g++ too),
 #   gcc-dev (g++ -O0 with ASan+UBSan, the runtime), and clang-tidy over the tests as well.
 #
 # Most tests wait on a database, a child process or a clock and leave a core idle, so the next
@@ -38,6 +40,16 @@ lint_args=()
 # The test preset of a configure preset: --full runs every test of gcc-release.
 test_preset() {
   if [ "${full}" -eq 1 ] && [ "$1" = gcc-release ]; then echo gcc-release-all; else echo "$1"; fi
+}
+
+# configure PRESET: gcc-release runs the runtime's tests only, so it builds the application's
+# tests only with --full (the application itself it always builds).
+configure() {
+  local -a extra=()
+  if [ "$1" = gcc-release ]; then
+    if [ "${full}" -eq 1 ]; then extra=(-DSHOAL_BUILD_APP_TESTS=ON); else extra=(-DSHOAL_BUILD_APP_TESTS=OFF); fi
+  fi
+  cmake --preset "$1" "${extra[@]}"
 }
 
 step_names=()
@@ -216,7 +228,7 @@ mkdir -p build
 for i in "${!presets[@]}"; do
   preset=${presets[$i]}
   if [ "${i}" -eq 0 ]; then
-    step "${preset} configure" cmake --preset "${preset}"
+    step "${preset} configure" configure "${preset}"
     [ -n "${lint_pid}" ] || start_lint
     step "${preset} build" cmake --build --preset "${preset}"
   else
@@ -224,7 +236,7 @@ for i in "${!presets[@]}"; do
   fi
   next=${presets[$((i + 1))]:-}
   if [ -n "${next}" ]; then
-    step "${next} configure" cmake --preset "${next}"
+    step "${next} configure" configure "${next}"
     build_behind "${next}"
   fi
   seed_test_costs "${preset}"
