@@ -139,6 +139,25 @@ class channel {
  private:
   using send_waiter = detail::send_waiter<T>;
   using receive_waiter = detail::receive_waiter<T>;
+  friend send_waiter;
+  friend receive_waiter;
+
+  /// The awaiters' fast paths, each one short critical section: buffers `value` when the
+  /// channel is open, has room and no receiver waits; false (value untouched) otherwise.
+  bool send_now(T& value) noexcept {
+    const detail::spin_lock::guard guard(lock_);
+    if (closed_ || buffer_.full() || !receivers_.empty()) return false;
+    buffer_.push(std::move(value));
+    return true;
+  }
+  /// Takes the oldest buffered value when no sender waits (a waiting sender's value must move
+  /// into the freed slot: the full path); false otherwise.
+  bool receive_now(std::optional<T>& out) noexcept {
+    const detail::spin_lock::guard guard(lock_);
+    if (buffer_.empty() || !senders_.empty()) return false;
+    out.emplace(buffer_.pop());
+    return true;
+  }
 
   /// Under the lock: hands `value` to the oldest waiting receiver, or buffers it; false when
   /// neither is possible now (value untouched).

@@ -2,11 +2,13 @@
 // shoal/detail/channel.hpp: the buffer and the awaiters behind shoal/channel.hpp.
 #pragma once
 
+#include <coroutine>
 #include <cstddef>
 #include <optional>
 #include <utility>
 #include <vector>
 
+#include "shoal/detail/task_env.hpp"
 #include "shoal/detail/wait_queue.hpp"
 
 namespace shoal {
@@ -28,17 +30,21 @@ class value_ring {
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   [[nodiscard]] std::size_t capacity() const noexcept { return slots_.size(); }
 
+  // Not full: a wrap by comparison, not by division (a division costs more than the rest).
   template <class U>
   void push(U&& value) noexcept {
-    slots_[(head_ + size_) % slots_.size()].emplace(std::forward<U>(value));
+    std::size_t tail = head_ + size_;
+    if (tail >= slots_.size()) tail -= slots_.size();
+    slots_[tail].emplace(std::forward<U>(value));
     ++size_;
   }
+  // Not empty.
   T pop() noexcept {
     std::optional<T>& slot = slots_[head_];
     // NOLINTNEXTLINE(bugprone-unchecked-optional-access): slots below size_ are filled
     T value = std::move(*slot);
     slot.reset();
-    head_ = (head_ + 1) % slots_.size();
+    if (++head_ == slots_.size()) head_ = 0;
     --size_;
     return value;
   }
@@ -49,11 +55,28 @@ class value_ring {
   std::size_t size_ = 0;
 };
 
+// Whether the awaiting chain's stop was requested (then the full path refuses at once).
+inline bool chain_stopped(const task_env* env) noexcept {
+  return env != nullptr && env->stop.stop_requested();
+}
+
 // The awaiter of channel::send. Result: bool (true: delivered; false: closed or cancelled).
 template <class T>
 class send_waiter : public waiter {
  public:
   send_waiter(const wait_site& site, T value) noexcept : waiter(site), value_(std::move(value)) {}
+
+  // The fast path: a chain not stopped, an open channel with room and no receiver waiting
+  // buffers the value under the lock and continues at once; anything else takes the full path
+  // (shoal/detail/wait_queue.hpp), which decides every other case.
+  template <class Promise>
+  bool await_suspend(std::coroutine_handle<Promise> h) {
+    if (!chain_stopped(env_of(h)) && static_cast<shoal::channel<T>*>(owner())->send_now(value_)) {
+      grant();
+      return false;
+    }
+    return waiter::await_suspend(h);
+  }
 
  private:
   friend class shoal::channel<T>;
@@ -66,6 +89,17 @@ template <class T>
 class receive_waiter : public waiter {
  public:
   explicit receive_waiter(const wait_site& site) noexcept : waiter(site) {}
+
+  // The fast path: a chain not stopped finding a value buffered and no sender waiting takes it
+  // under the lock and continues at once; anything else takes the full path.
+  template <class Promise>
+  bool await_suspend(std::coroutine_handle<Promise> h) {
+    if (!chain_stopped(env_of(h)) && static_cast<shoal::channel<T>*>(owner())->receive_now(slot_)) {
+      grant();
+      return false;
+    }
+    return waiter::await_suspend(h);
+  }
 
   std::optional<T> await_resume() noexcept {
     waiter::await_resume();

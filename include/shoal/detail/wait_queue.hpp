@@ -121,6 +121,10 @@ class waiter {
   // By the primitive, under its lock: this waiter's operation succeeded.
   void grant() noexcept { granted_ = true; }
 
+ protected:
+  // The primitive this waiter waits on (wait_site::owner): for a derived awaiter's fast path.
+  [[nodiscard]] void* owner() const noexcept { return site_.owner; }
+
  private:
   friend class wait_list;
   friend class wake_list;
