@@ -4,9 +4,9 @@
 
 #include <coroutine>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <utility>
-#include <vector>
 
 #include "shoal/detail/task_env.hpp"
 #include "shoal/detail/wait_queue.hpp"
@@ -23,18 +23,19 @@ namespace shoal::detail {
 template <class T>
 class value_ring {
  public:
-  explicit value_ring(std::size_t capacity) : slots_(capacity) {}
+  explicit value_ring(std::size_t capacity)
+      : slots_(std::make_unique<std::optional<T>[]>(capacity)), capacity_(capacity) {}
 
   [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
-  [[nodiscard]] bool full() const noexcept { return size_ == slots_.size(); }
+  [[nodiscard]] bool full() const noexcept { return size_ == capacity_; }
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
-  [[nodiscard]] std::size_t capacity() const noexcept { return slots_.size(); }
+  [[nodiscard]] std::size_t capacity() const noexcept { return capacity_; }
 
   // Not full: a wrap by comparison, not by division (a division costs more than the rest).
   template <class U>
   void push(U&& value) noexcept {
     std::size_t tail = head_ + size_;
-    if (tail >= slots_.size()) tail -= slots_.size();
+    if (tail >= capacity_) tail -= capacity_;
     slots_[tail].emplace(std::forward<U>(value));
     ++size_;
   }
@@ -44,13 +45,14 @@ class value_ring {
     // NOLINTNEXTLINE(bugprone-unchecked-optional-access): slots below size_ are filled
     T value = std::move(*slot);
     slot.reset();
-    if (++head_ == slots_.size()) head_ = 0;
+    if (++head_ == capacity_) head_ = 0;
     --size_;
     return value;
   }
 
  private:
-  std::vector<std::optional<T>> slots_;
+  std::unique_ptr<std::optional<T>[]> slots_;
+  std::size_t capacity_;
   std::size_t head_ = 0;
   std::size_t size_ = 0;
 };
