@@ -57,9 +57,18 @@ class value_ring {
   std::size_t size_ = 0;
 };
 
-// Whether the awaiting chain's stop was requested (then the full path refuses at once).
-inline bool chain_stopped(const task_env* env) noexcept {
-  return env != nullptr && env->stop.stop_requested();
+// The channel awaiters' await_suspend: when the awaiting chain is not stopped and `done_now`
+// (one short critical section of the channel's) completes the operation, `w` is granted and the
+// coroutine continues at once; otherwise the full path (shoal/detail/wait_queue.hpp) decides,
+// under the channel's lock: wait, refuse (closed, stopped) or complete.
+template <class Promise, class DoneNow>
+bool complete_or_wait(waiter& w, std::coroutine_handle<Promise> h, DoneNow done_now) {
+  const task_env* env = env_of(h);
+  if ((env == nullptr || !env->stop.stop_requested()) && done_now()) {
+    w.grant();
+    return false;
+  }
+  return w.await_suspend(h);
 }
 
 // The awaiter of channel::send. Result: bool (true: delivered; false: closed or cancelled).
@@ -68,20 +77,15 @@ class send_waiter : public waiter {
  public:
   send_waiter(const wait_site& site, T value) noexcept : waiter(site), value_(std::move(value)) {}
 
-  // The fast path: a chain not stopped, an open channel with room and no receiver waiting
-  // buffers the value under the lock and continues at once; anything else takes the full path
-  // (shoal/detail/wait_queue.hpp), which decides every other case.
+  // The fast path: an open channel with room and no receiver waiting buffers the value.
   template <class Promise>
   bool await_suspend(std::coroutine_handle<Promise> h) {
-    if (!chain_stopped(env_of(h)) && static_cast<shoal::channel<T>*>(owner())->send_now(value_)) {
-      grant();
-      return false;
-    }
-    return waiter::await_suspend(h);
+    return complete_or_wait(*this, h, [this] { return channel()->send_now(value_); });
   }
 
  private:
   friend class shoal::channel<T>;
+  shoal::channel<T>* channel() const noexcept { return static_cast<shoal::channel<T>*>(owner()); }
   T value_;  // moved out by the receiver (or into the buffer) that grants this waiter
 };
 
@@ -92,15 +96,10 @@ class receive_waiter : public waiter {
  public:
   explicit receive_waiter(const wait_site& site) noexcept : waiter(site) {}
 
-  // The fast path: a chain not stopped finding a value buffered and no sender waiting takes it
-  // under the lock and continues at once; anything else takes the full path.
+  // The fast path: a value buffered and no sender waiting: it is taken.
   template <class Promise>
   bool await_suspend(std::coroutine_handle<Promise> h) {
-    if (!chain_stopped(env_of(h)) && static_cast<shoal::channel<T>*>(owner())->receive_now(slot_)) {
-      grant();
-      return false;
-    }
-    return waiter::await_suspend(h);
+    return complete_or_wait(*this, h, [this] { return channel()->receive_now(slot_); });
   }
 
   std::optional<T> await_resume() noexcept {
@@ -110,6 +109,7 @@ class receive_waiter : public waiter {
 
  private:
   friend class shoal::channel<T>;
+  shoal::channel<T>* channel() const noexcept { return static_cast<shoal::channel<T>*>(owner()); }
   std::optional<T> slot_;  // filled by the sender (or receive attempt) that grants this waiter
 };
 
