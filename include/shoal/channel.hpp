@@ -63,12 +63,16 @@ class channel {
   ///                 promptly with false. A value taken before the stop arrived stays delivered:
   ///                 true.
   ///   Resumes on: its own executor, never inline on the receiving thread: the chain's home worker
-  ///               when it is bound (pinned), else the executor it suspended on. When there is
-  ///               room it continues at once on the same thread.
+  ///               when it is bound (pinned); else, when its waker (the receive that makes room,
+  ///               close(), a stop) runs as a worker of the pool the sender suspended on a worker
+  ///               of, that worker (a local push: no cross-thread wake-up per hand-over; a
+  ///               sync_wait nested on a worker is its own executor, as for async_mutex::lock);
+  ///               else the executor it suspended on. When there is room it continues at once on
+  ///               the same thread.
   ///   Thread-safety: any number of senders at once.
   ///   Example: if (!co_await orders.send(std::move(order))) co_return;  // closed or cancelled
   [[nodiscard]] channel_send_awaiter<T> send(T value) noexcept {
-    return {{&lock_, &senders_, &attempt_send, this}, std::move(value)};
+    return {{&lock_, &senders_, &attempt_send, this, /*near_waker=*/true}, std::move(value)};
   }
   /// Receives the oldest value, waiting while the channel is empty.
   ///   Result: std::optional<T>: the oldest value, or nullopt once the channel is closed and
@@ -76,11 +80,13 @@ class channel {
   ///   Errors: std::logic_error when it must suspend with no executor running on this thread.
   ///   Cancellation: as send: before, nullopt at once (even if values are buffered); while
   ///                 waiting, nullopt promptly; a value handed over before the stop is returned.
-  ///   Resumes on: as send, never inline on the sending thread.
+  ///   Resumes on: as send (its waker: the send that hands it a value, close(), a stop), never
+  ///               inline on the sending thread.
   ///   Thread-safety: any number of receivers at once.
   ///   Example: while (auto order = co_await orders.receive()) co_await process(*order);
   [[nodiscard]] channel_receive_awaiter<T> receive() noexcept {
-    return channel_receive_awaiter<T>({&lock_, &receivers_, &attempt_receive, this});
+    return channel_receive_awaiter<T>(
+        {&lock_, &receivers_, &attempt_receive, this, /*near_waker=*/true});
   }
 
   /// Delivers `value` if that needs no wait; false (value untouched) when full or closed.
@@ -139,6 +145,25 @@ class channel {
  private:
   using send_waiter = detail::send_waiter<T>;
   using receive_waiter = detail::receive_waiter<T>;
+  friend send_waiter;
+  friend receive_waiter;
+
+  /// The awaiters' fast paths, each one short critical section: buffers `value` when the
+  /// channel is open, has room and no receiver waits; false (value untouched) otherwise.
+  bool send_now(T& value) noexcept {
+    const detail::spin_lock::guard guard(lock_);
+    if (closed_ || buffer_.full() || !receivers_.empty()) return false;
+    buffer_.push(std::move(value));
+    return true;
+  }
+  /// Takes the oldest buffered value when no sender waits (a waiting sender's value must move
+  /// into the freed slot: the full path); false otherwise.
+  bool receive_now(std::optional<T>& out) noexcept {
+    const detail::spin_lock::guard guard(lock_);
+    if (buffer_.empty() || !senders_.empty()) return false;
+    out.emplace(buffer_.pop());
+    return true;
+  }
 
   /// Under the lock: hands `value` to the oldest waiting receiver, or buffers it; false when
   /// neither is possible now (value untouched).

@@ -87,7 +87,8 @@ using attempt_fn = bool (*)(void* owner, waiter& w, wake_list& woken) noexcept;
 // `near_waker`: an unbound waiter woken by a worker of the pool it waited in is posted to that
 // worker rather than to the one it suspended on (a hand-over primitive, whose grant is held
 // until the waiter runs, would otherwise wait on a cross-thread wake-up at every hand-over: the
-// lock convoy of async_mutex under contention).
+// lock convoy of async_mutex under contention; a channel's producer and consumer woken across
+// workers at every full or empty buffer).
 struct wait_site {
   spin_lock* lock = nullptr;
   wait_list* list SHOAL_PT_GUARDED_BY(lock) = nullptr;
@@ -120,6 +121,10 @@ class waiter {
 
   // By the primitive, under its lock: this waiter's operation succeeded.
   void grant() noexcept { granted_ = true; }
+
+ protected:
+  // The primitive this waiter waits on (wait_site::owner): for a derived awaiter's fast path.
+  [[nodiscard]] void* owner() const noexcept { return site_.owner; }
 
  private:
   friend class wait_list;

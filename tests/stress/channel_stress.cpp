@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+// shoal::channel on a real two-worker pool (run under TSan): its fast paths (a send that finds
+// room, a receive that finds a value: no wait queue) racing with waiters, close() and stops, and
+// waiters resumed near their waker (unbound chains) or on their home worker (bound ones). Every
+// accepted value is received exactly once, nothing else is, and no wake-up is lost (every chain
+// ends).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstddef>
+#include <latch>
+#include <optional>
+#include <stop_token>
+#include <vector>
+
+#include "shoal/channel.hpp"
+#include "shoal/stop.hpp"
+#include "support/running_pool.hpp"
+
+namespace {
+
+using shoal::task;
+using shoal::testing::running_pool;
+
+// Even chains bound to a worker (they resume there), odd ones unbound (near their waker).
+void spawn_mixed(shoal::thread_pool& pool, std::size_t i, task<> t) {
+  if (i % 2 == 0) {
+    pool.spawn_on(i / 2 % pool.size(), std::move(t));
+  } else {
+    pool.spawn(std::move(t));
+  }
+}
+
+// What each id went through: sends that returned true, receives that returned it.
+struct ledger {
+  explicit ledger(std::size_t ids) : delivered(ids), received(ids) {}
+  std::vector<std::atomic<int>> delivered;
+  std::vector<std::atomic<int>> received;
+
+  // Every delivered id received once, no other id received; returns how many were delivered.
+  std::size_t check() const {
+    std::size_t sent = 0;
+    for (std::size_t id = 0; id < delivered.size(); ++id) {
+      EXPECT_EQ(received[id].load(), delivered[id].load()) << "id " << id;
+      EXPECT_LE(delivered[id].load(), 1) << "id " << id;
+      sent += static_cast<std::size_t>(delivered[id].load());
+    }
+    return sent;
+  }
+};
+
+task<> receive_all(shoal::channel<std::size_t>& ch, ledger& book, std::latch& done) {
+  while (std::optional<std::size_t> id = co_await ch.receive()) {
+    book.received[*id].fetch_add(1, std::memory_order_relaxed);
+  }
+  done.count_down();
+}
+
+TEST(ChannelStress, ManyProducersAndConsumersOnATinyBufferDeliverEveryValueOnce) {
+  constexpr std::size_t sides = 4;
+  constexpr std::size_t per_producer = 5000;
+  shoal::channel<std::size_t> ch(2);  // full and empty all the time: waiters and fast paths mix
+  ledger book(sides * per_producer);
+  std::atomic<std::size_t> producers_left{sides};
+  std::latch done(2 * sides);
+  auto producer = [&](std::size_t p) -> task<> {
+    for (std::size_t k = 0; k < per_producer; ++k) {
+      const std::size_t id = p * per_producer + k;
+      if (co_await ch.send(id)) book.delivered[id].fetch_add(1, std::memory_order_relaxed);
+    }
+    // acq_rel: the last producer to finish closes the channel.
+    if (producers_left.fetch_sub(1, std::memory_order_acq_rel) == 1) ch.close();
+    done.count_down();
+  };
+  {
+    running_pool p(2);
+    for (std::size_t i = 0; i < sides; ++i) spawn_mixed(p.pool, i, producer(i));
+    for (std::size_t i = 0; i < sides; ++i) spawn_mixed(p.pool, i + 1, receive_all(ch, book, done));
+    done.wait();
+  }
+  EXPECT_EQ(book.check(), sides * per_producer) << "nothing refused: the channel stayed open";
+  EXPECT_EQ(ch.size(), 0u);
+}
+
+TEST(ChannelStress, ACloseRacingFastSendsAndReceivesLosesNoAcceptedValue) {
+  constexpr std::size_t producers = 4;
+  constexpr std::size_t per_producer = 20000;  // more than are received before the close
+  constexpr std::size_t close_after = 3000;
+  shoal::channel<std::size_t> ch(8);
+  ledger book(producers * per_producer);
+  std::atomic<std::size_t> refused{0};
+  std::latch done(producers + 1);
+  auto producer = [&](std::size_t p) -> task<> {
+    for (std::size_t k = 0; k < per_producer; ++k) {
+      const std::size_t id = p * per_producer + k;
+      if (co_await ch.send(id)) {
+        book.delivered[id].fetch_add(1, std::memory_order_relaxed);
+      } else {
+        refused.fetch_add(1, std::memory_order_relaxed);
+        break;  // closed: every later send would be refused too
+      }
+    }
+    done.count_down();
+  };
+  // Closes the channel from a worker after `close_after` values, while senders are mid-send
+  // (fewer than one producer's share can be accepted by then: each producer meets the close),
+  // then drains what was accepted.
+  auto closer = [&]() -> task<> {
+    for (std::size_t n = 0; n < close_after; ++n) {
+      const std::optional<std::size_t> id = co_await ch.receive();
+      book.received[id.value()].fetch_add(1, std::memory_order_relaxed);
+    }
+    ch.close();
+    co_await receive_all(ch, book, done);
+  };
+  {
+    running_pool p(2);
+    for (std::size_t i = 0; i < producers; ++i) spawn_mixed(p.pool, i, producer(i));
+    spawn_mixed(p.pool, producers, closer());
+    done.wait();
+  }
+  const std::size_t sent = book.check();
+  EXPECT_GE(sent, close_after);
+  EXPECT_EQ(refused.load(), producers) << "every producer met the close";
+  EXPECT_FALSE(ch.try_send(0)) << "closed";
+  EXPECT_EQ(ch.size(), 0u) << "the closer drained what was accepted";
+}
+
+TEST(ChannelStress, SendersStoppedWhileTheBufferIsFullDeliverNothing) {
+  constexpr std::size_t capacity = 3;
+  constexpr std::size_t senders = 16;
+  shoal::channel<std::size_t> ch(capacity);
+  std::vector<std::stop_source> stops(senders);
+  std::vector<std::atomic<int>> outcome(senders);  // 0: running, 1: delivered, 2: not
+  std::latch done(senders);
+  auto sender = [&](std::size_t i) -> task<> {
+    const bool sent = co_await ch.send(i);
+    outcome[i].store(sent ? 1 : 2, std::memory_order_release);  // read after done.wait()
+    done.count_down();
+  };
+  {
+    running_pool p(2);
+    for (std::size_t i = 0; i < senders; ++i) {
+      spawn_mixed(p.pool, i, shoal::with_stop_token(stops[i].get_token(), sender(i)));
+    }
+    // No receiver: `capacity` sends complete, the rest wait (or have not started) until stopped.
+    ASSERT_TRUE(shoal::testing::eventually([&] { return ch.size() == capacity; }));
+    for (std::stop_source& s : stops) s.request_stop();
+    done.wait();
+  }
+  std::size_t delivered = 0;
+  std::vector<bool> buffered(senders, false);
+  while (std::optional<std::size_t> id = ch.try_receive()) buffered[*id] = true;
+  for (std::size_t i = 0; i < senders; ++i) {
+    const int o = outcome[i].load(std::memory_order_acquire);
+    EXPECT_EQ(o == 1, buffered[i]) << "sender " << i;
+    delivered += o == 1 ? 1 : 0;
+  }
+  EXPECT_EQ(delivered, capacity);
+}
+
+}  // namespace
