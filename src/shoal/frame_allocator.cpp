@@ -136,31 +136,46 @@ bool refill(size_class& c, std::size_t index) noexcept {
 
 }  // namespace
 
-// The fast paths: a frame of a cached class taken from, or given back to, this thread's list.
-// The slow paths are functions of their own (cold), so these need no stack frame.
+// The fast paths: a frame of a cached class taken from, or given back to, this thread's list
+// (detail::frame_allocate_in_class, detail::frame_deallocate_in_class); the slow paths are
+// functions of their own (cold), so these need no stack frame.
 void* frame_allocate(std::size_t size) {
-  ++detail::frame_cache.stats.allocations;
   const std::size_t index = frame_class_index(size);
-  if (index < frame_size_classes) {
-    size_class& c = detail::frame_cache.classes[index];
-    if (free_block* frame = c.head) {
-      c.head = frame->next;
-      --c.count;
-      // A frame recycled from another thread (through the depot) is a cache miss: start the
-      // next one's header and promise now, while this one is being filled (a hint; it may be
-      // null, and a prefetch never faults).
-      __builtin_prefetch(c.head, 1);
-      return frame;
-    }
-  }
+  if (index < frame_size_classes) return detail::frame_allocate_in_class(index);
+  ++detail::frame_cache.stats.allocations;
   return detail::frame_allocate_slow(size);
 }
 
 void frame_deallocate(void* frame, std::size_t size) noexcept {
   const std::size_t index = frame_class_index(size);
-  if (index < frame_size_classes && detail::frame_cache.state == 1) {
-    size_class& c = detail::frame_cache.classes[index];
-    if (c.count < detail::frame_class_limits[index]) {
+  if (index < frame_size_classes) {
+    detail::frame_deallocate_in_class(frame, index);
+  } else {
+    detail::frame_deallocate_slow(frame, size);
+  }
+}
+
+namespace detail {
+
+void* frame_allocate_in_class(std::size_t index) {
+  ++frame_cache.stats.allocations;
+  size_class& c = frame_cache.classes[index];
+  if (free_block* frame = c.head) {
+    c.head = frame->next;
+    --c.count;
+    // A frame recycled from another thread (through the depot) is a cache miss: start the
+    // next one's header and promise now, while this one is being filled (a hint; it may be
+    // null, and a prefetch never faults).
+    __builtin_prefetch(c.head, 1);
+    return frame;
+  }
+  return frame_allocate_slow(frame_class_bytes(index));
+}
+
+void frame_deallocate_in_class(void* frame, std::size_t index) noexcept {
+  if (frame_cache.state == 1) {
+    size_class& c = frame_cache.classes[index];
+    if (c.count < frame_class_limits[index]) {
       auto* block = new (frame) free_block;  // next_batch: set only when a batch enters the depot
       block->next = c.head;
       c.head = block;
@@ -168,8 +183,10 @@ void frame_deallocate(void* frame, std::size_t size) noexcept {
       return;
     }
   }
-  detail::frame_deallocate_slow(frame, size);
+  frame_deallocate_slow(frame, frame_class_bytes(index));
 }
+
+}  // namespace detail
 
 namespace detail {
 

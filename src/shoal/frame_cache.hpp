@@ -16,6 +16,7 @@
 #include <array>
 #include <cstddef>
 
+#include "shoal/detail/frame_class.hpp"
 #include "shoal/frame_allocator.hpp"
 
 namespace shoal::detail {
@@ -38,9 +39,6 @@ struct frame_size_class {
 
 constexpr std::size_t frame_class_bytes(std::size_t index) noexcept {
   return (index + 1) * frame_size_class_bytes;
-}
-constexpr std::size_t frame_class_index(std::size_t size) noexcept {
-  return (size + frame_size_class_bytes - 1) / frame_size_class_bytes - 1;
 }
 // Frames move between threads in batches of this many (one lock per batch).
 inline constexpr std::size_t frame_batch_frames = 64;

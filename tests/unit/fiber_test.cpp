@@ -36,6 +36,7 @@
 #include "shoal/when_all.hpp"
 #include "shoal/yield.hpp"
 #include "support/build_kind.hpp"
+#include "support/frame_probe.hpp"
 #include "support/manual_scheduler.hpp"
 
 namespace {
@@ -178,6 +179,23 @@ TEST(Fiber, AwaitOutsideAFiberIsALogicError) {
   EXPECT_FALSE(shoal::in_fiber());
   EXPECT_THROW(shoal::await(twice(1)), std::logic_error);
   EXPECT_TRUE(shoal::sync_wait(shoal::fiber([] { return shoal::in_fiber(); })));
+}
+
+// shoal::await outside a fiber destroys the awaiter without suspending it: a when_all's join was
+// never made (its awaiter makes it in await_suspend) and must not be destroyed either; the
+// children's frames go, unstarted, with the awaitable.
+TEST(Fiber, AWhenAllAwaitedOutsideAFiberThrowsAndDestroysItsChildrenUnstarted) {
+  int destroyed = 0;
+  int started = 0;
+  auto child = [&started](shoal::testing::frame_probe /*probe*/) -> shoal::task<int> {
+    ++started;
+    co_return 1;
+  };
+  EXPECT_THROW(shoal::await(shoal::when_all(child(shoal::testing::frame_probe(destroyed)),
+                                            child(shoal::testing::frame_probe(destroyed)))),
+               std::logic_error);
+  EXPECT_EQ(started, 0);
+  EXPECT_EQ(destroyed, 2);
 }
 
 // An await that does not suspend after all, having overwritten on the driver's side (between

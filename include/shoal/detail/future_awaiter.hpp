@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "shoal/detail/frame_class.hpp"
 #include "shoal/detail/future_state.hpp"
 #include "shoal/detail/task_env.hpp"
 #include "shoal/frame_allocator.hpp"
@@ -49,8 +50,10 @@ class stoppable_wake final : public continuation<T, E> {
   static constexpr int fired = 2;
   static constexpr int stopped = 3;
 
-  static void* operator new(std::size_t size) { return frame_allocate(size); }
-  static void operator delete(void* p, std::size_t size) noexcept { frame_deallocate(p, size); }
+  static void* operator new(std::size_t size) { return frame_allocate_sized(size); }
+  static void operator delete(void* p, std::size_t size) noexcept {
+    frame_deallocate_sized(p, size);
+  }
 
   stoppable_wake(std::coroutine_handle<> h, wake_target target) noexcept
       : continuation<T, E>(&fire_wake), handle_(h), target_(target) {}

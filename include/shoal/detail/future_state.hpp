@@ -42,6 +42,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "shoal/detail/frame_class.hpp"
 #include "shoal/frame_allocator.hpp"
 #include "shoal/future_failure.hpp"
 
@@ -62,11 +63,13 @@ inline constexpr int max_inline_fill_depth = 16;
 
 class future_state_base {
  public:
-  static void* operator new(std::size_t size) { return frame_allocate(size); }
+  static void* operator new(std::size_t size) { return frame_allocate_sized(size); }
   static void* operator new(std::size_t size, std::align_val_t alignment) {
     return frame_allocate(size, alignment);
   }
-  static void operator delete(void* p, std::size_t size) noexcept { frame_deallocate(p, size); }
+  static void operator delete(void* p, std::size_t size) noexcept {
+    frame_deallocate_sized(p, size);
+  }
   static void operator delete(void* p, std::size_t size, std::align_val_t alignment) noexcept {
     frame_deallocate(p, size, alignment);
   }

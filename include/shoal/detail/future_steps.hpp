@@ -156,8 +156,10 @@ state_ptr<Out> start_step(future_state<T, E>& source, Body&& body) {
 template <class T, class E, class Body>
 class callback_node final : public continuation<T, E> {
  public:
-  static void* operator new(std::size_t size) { return frame_allocate(size); }
-  static void operator delete(void* p, std::size_t size) noexcept { frame_deallocate(p, size); }
+  static void* operator new(std::size_t size) { return frame_allocate_sized(size); }
+  static void operator delete(void* p, std::size_t size) noexcept {
+    frame_deallocate_sized(p, size);
+  }
 
   explicit callback_node(Body body) : continuation<T, E>(&fire_callback), body_(std::move(body)) {}
 

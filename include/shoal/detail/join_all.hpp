@@ -31,6 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <new>
 #include <optional>
 #include <tuple>
 #include <utility>
@@ -331,7 +332,9 @@ class join_all_awaiter {
   // during the launch. Nothing of the awaiter is touched after the transfer.
   template <class Promise>
   std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> parent) {
-    join_all& join = join_.emplace(policy_, parent, fork_target_of(parent), children_.size());
+    join_all& join = *::new (static_cast<void*>(&join_))
+                         join_all(policy_, parent, fork_target_of(parent), children_.size());
+    made_ = true;
     if (join.inline_first()) {
       bool pushed = false;
       const std::coroutine_handle<> first = children_.launch_all_but_first(join, &pushed);
@@ -344,14 +347,17 @@ class join_all_awaiter {
   }
 
  protected:
-  ~join_all_awaiter() = default;
+  ~join_all_awaiter() {
+    if (made_) join_.~join_all();
+  }
 
   // The ended children, destroyed when the result goes.
   ended_children<Children> end_children() noexcept { return ended_children<Children>(children_); }
   // The position of the child that failed first (when_all) or ended first (when_any), or
   // none.
   [[nodiscard]] std::size_t first() const noexcept {
-    const void* frame = join_ ? join_->first() : nullptr;  // no join: no child (ready at once)
+    // No child: no join (ready at once).
+    const void* frame = children_.size() == 0 ? nullptr : join_.first();
     return frame == nullptr ? none : children_.index_of(frame);
   }
 
@@ -360,7 +366,13 @@ class join_all_awaiter {
  private:
   Children& children_;
   join_all::stop_on policy_;
-  std::optional<join_all> join_;  // made when the parent suspends, in one go
+  bool made_ = false;  // join_ is made (by await_suspend)
+  // Made by await_suspend, in one go: a std::optional's test before making it and its reset after
+  // cost instructions on every fork. A wrapper may destroy the awaiter without suspending it
+  // (fiber::await outside a fiber): made_ says whether there is a join to destroy.
+  union {
+    join_all join_;
+  };
 };
 
 // What when_all / when_any return: holds the children until awaited (once, as an rvalue).

@@ -51,12 +51,12 @@ class join_point {
     if (failed || policy_ == stop_on::first_end) [[unlikely]] {
       claim(frame);
     }
-    // Copies first: once the count is given up the parent may resume and destroy the join.
-    const wake_target target = target_;
-    const std::coroutine_handle<> parent = parent_;
     // acq_rel: release publishes this child's outcome; the last decrement acquires all others'.
+    // Only the child that brings the count to zero reads the join afterwards: it alone resumes the
+    // parent, so the join lives until it does (a child that did not reach zero reads nothing, so
+    // a sibling that did may already have resumed the parent and destroyed the join).
     if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) [[unlikely]] {
-      return continue_parent(target, parent);
+      return continue_parent(target_, parent_);
     }
     return nullptr;
   }

@@ -20,6 +20,7 @@
 
 #include "shoal/detail/env_awaiter.hpp"
 #include "shoal/detail/fork_handoff.hpp"
+#include "shoal/detail/frame_class.hpp"
 #include "shoal/detail/join_point.hpp"
 #include "shoal/detail/task_env.hpp"
 #include "shoal/detail/transfer.hpp"
@@ -59,12 +60,12 @@ struct frame_allocated {
     return std::max(static_cast<std::size_t>(frame), alignof(Promise));
   }
   static void* allocate(std::size_t size, std::size_t alignment) {
-    if (alignment <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) return frame_allocate(size);
+    if (alignment <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) return frame_allocate_sized(size);
     return frame_allocate(size, std::align_val_t{alignment});
   }
   static void deallocate(void* frame, std::size_t size, std::size_t alignment) noexcept {
     if (alignment <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
-      frame_deallocate(frame, size);
+      frame_deallocate_sized(frame, size);
     } else {
       frame_deallocate(frame, size, std::align_val_t{alignment});
     }
