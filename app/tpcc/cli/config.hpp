@@ -40,6 +40,12 @@ struct listen_address {
 // accuracy); terminal/pace.hpp's max_tpm_per_terminal, which commands/ checks is the same.
 inline constexpr double max_rate_per_terminal = 60'000.0;
 
+// One step of --schedule / --sweep (cli/schedule.hpp): an offered rate for a duration.
+struct schedule_step {
+  double rate_tpm = 0;                  // transactions per minute, every type
+  std::chrono::nanoseconds duration{};  // > 0
+};
+
 struct config {
   command cmd = command::all;
   driver::target db{.text = "sqlite:shoal-tpcc.db", .kind = driver::engine::sqlite};  // --db
@@ -56,6 +62,10 @@ struct config {
   double wait_scale = 1.0;        // 1: the spec's keying and think times
   bool waits_given = false;       // --wait-scale or --no-wait was given (--rate refuses both)
   double rate_tpm = 0;            // --rate TPM: paced Poisson arrivals instead of waits; 0: none
+  // --schedule / --sweep: rate steps over the measurement interval instead (cli/schedule.hpp).
+  std::vector<schedule_step> schedule;
+  bool duration_given = false;           // --duration was given (a schedule refuses it)
+  std::chrono::nanoseconds knee_p90{};   // --knee-p90: a step's worst p90 past it is the knee
   std::size_t deliverers = 0;     // 0: one per 8 connections, at least 1
   std::size_t load_parallel = 0;  // 0: as many as connections, at most 8
   std::uint64_t seed = 0;         // 0: from the clock
@@ -92,7 +102,9 @@ struct config {
   [[nodiscard]] bool is_sqlite() const { return db.is_sqlite(); }
   // The capacity mode's simulated database (driver/sim/sim.hpp): not a database.
   [[nodiscard]] bool is_sim() const { return db.is_sim(); }
-  [[nodiscard]] bool tpc_c_waits() const { return wait_scale == 1.0 && rate_tpm == 0; }
+  [[nodiscard]] bool tpc_c_waits() const {
+    return wait_scale == 1.0 && rate_tpm == 0 && schedule.empty();
+  }
 };
 
 // Fills the "choose for me" fields.
