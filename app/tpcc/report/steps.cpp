@@ -18,9 +18,11 @@ struct step_sums {
   std::vector<double> rates;  // each interval's tpmTotal
 };
 
+// Inside to a quarter of the interval's length: cuts come a little late (the monitor's timer),
+// and a settle time that ends inside an interval leaves that interval out.
 bool inside_step(const stats::interval_sample& i, const run::step_window& w) {
-  const double middle = (i.start_seconds + i.end_seconds) / 2.0;
-  return middle >= w.window_start && middle < w.end_seconds;
+  const double slack = (i.end_seconds - i.start_seconds) / 4.0;
+  return i.start_seconds >= w.window_start - slack && i.end_seconds <= w.end_seconds + slack;
 }
 
 void add_interval(const stats::interval_sample& i, step_figures& f, step_sums& sums) {

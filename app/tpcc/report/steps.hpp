@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // app/tpcc/report/steps.hpp: the figures of each step of `run --schedule`, and the knee.
 //
-// What: a step's figures come from the interval series: the intervals whose middle falls inside
-// the step's window (run_result/steps.hpp: its span without the settle time) are added up (outcome
-// counts, response histograms: buckets add, percentiles are never averaged). Per step: per type
+// What: a step's figures come from the interval series: the intervals inside the step's window
+// (run_result/steps.hpp: its span without the settle time), to a quarter of an interval, are added
+// up (outcome counts, response histograms: buckets add, percentiles are never averaged); a settle
+// time ending inside an interval leaves that interval out. Per step: per type
 // the counts and p90/p99, tpmC (completed New-Orders) and tpmTotal (every transaction ended) per
 // minute of the window, tpmTotal's 95 % interval from how the intervals' own rates vary (Student
 // t over the intervals, as independent samples), and the verdict's subset a step can have: every
