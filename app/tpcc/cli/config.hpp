@@ -62,10 +62,6 @@ struct config {
   double wait_scale = 1.0;        // 1: the spec's keying and think times
   bool waits_given = false;       // --wait-scale or --no-wait was given (--rate refuses both)
   double rate_tpm = 0;            // --rate TPM: paced Poisson arrivals instead of waits; 0: none
-  // --schedule / --sweep: rate steps over the measurement interval instead (cli/schedule.hpp).
-  std::vector<schedule_step> schedule;
-  bool duration_given = false;           // --duration was given (a schedule refuses it)
-  std::chrono::nanoseconds knee_p90{};   // --knee-p90: a step's worst p90 past it is the knee
   std::size_t deliverers = 0;     // 0: one per 8 connections, at least 1
   std::size_t load_parallel = 0;  // 0: as many as connections, at most 8
   std::uint64_t seed = 0;         // 0: from the clock
@@ -98,6 +94,12 @@ struct config {
   std::optional<command> help_topic;  // `help run`, `run --help`: that command's help
   // --metrics-addr HOST:PORT: the Prometheus endpoint served while the run runs (run only).
   std::optional<listen_address> metrics_addr;
+  // --schedule / --sweep: rate steps over the measurement interval instead (cli/schedule.hpp).
+  std::vector<schedule_step> schedule;
+  // --duration was given (a schedule refuses it).
+  bool duration_given = false;
+  // --knee-p90: a step whose worst p90 is past it is the knee; zero: none.
+  std::chrono::nanoseconds knee_p90{};
 
   [[nodiscard]] bool is_sqlite() const { return db.is_sqlite(); }
   // The capacity mode's simulated database (driver/sim/sim.hpp): not a database.

@@ -422,10 +422,11 @@ constexpr auto options = std::to_array<option>({
      },
      any},
     {"version", "", "Show the version",
-     [](config& c, string_view) -> std::optional<std::string> {
-       c.cmd = command::version;
-       return std::nullopt;
-     },
+     [](config& c, string_view) -> std::
+                                    optional<std::string> {
+                                      c.cmd = command::version;
+                                      return std::nullopt;
+                                    },
      any},
 });
 

@@ -56,8 +56,8 @@ std::optional<std::string> rate_fits(const config& c) {
     return std::nullopt;
   }
   return join({c.schedule.empty() ? "--rate " : "--schedule's step of ", tpm_text(asked),
-               " is more than ", std::to_string(terminals),
-               " terminals can offer (at most ", tpm_text(max_rate_per_terminal),
+               " is more than ", std::to_string(terminals), " terminals can offer (at most ",
+               tpm_text(max_rate_per_terminal),
                " per terminal: a mean gap of 1 ms); give more --terminals or --warehouses"});
 }
 

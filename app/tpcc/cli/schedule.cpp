@@ -104,9 +104,9 @@ steps_or_error parse_sweep(string_view text) {
   if (!count || *count < 2 || *count > static_cast<std::int64_t>(max_schedule_steps)) {
     return join({shape, ", with STEPS from 2 to ", std::to_string(max_schedule_steps)});
   }
-  const auto length =
-      parts.size() == 4 ? step_duration(parts[3]) : std::optional(std::chrono::nanoseconds(
-                                                        std::chrono::seconds(60)));
+  const auto length = parts.size() == 4
+                          ? step_duration(parts[3])
+                          : std::optional(std::chrono::nanoseconds(std::chrono::seconds(60)));
   if (!length) return join({shape, ", with a positive DURATION such as 60s"});
   std::vector<schedule_step> steps;
   for (std::int64_t i = 0; i < *count; ++i) {

@@ -81,10 +81,9 @@ std::string step_row(std::size_t i, const step_figures& f) {
   return format(
       "<tr><td>%zu%s</td><td>%.0f</td><td>%.0f %s</td><td>%.0f</td><td>%.3f</td><td>%.3f</td>"
       "<td class=\"%s\">%s</td><td>%llu</td></tr>",
-      i + 1, f.window.partial ? " (partial)" : "", f.window.rate_tpm, f.tpm_total,
-      spread.c_str(), f.tpmc, f.worst_p90_seconds, worst_p99_of(f),
-      f.p90_within_limits ? "pass" : "fail", f.p90_within_limits ? "within" : "OVER",
-      static_cast<unsigned long long>(f.failed));
+      i + 1, f.window.partial ? " (partial)" : "", f.window.rate_tpm, f.tpm_total, spread.c_str(),
+      f.tpmc, f.worst_p90_seconds, worst_p99_of(f), f.p90_within_limits ? "pass" : "fail",
+      f.p90_within_limits ? "within" : "OVER", static_cast<unsigned long long>(f.failed));
 }
 
 }  // namespace

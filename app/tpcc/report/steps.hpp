@@ -35,8 +35,8 @@ struct step_kind {
 
 struct step_figures {
   run::step_window window;
-  double window_seconds = 0;   // the intervals' length added up
-  std::size_t intervals = 0;   // of the series, inside the window
+  double window_seconds = 0;  // the intervals' length added up
+  std::size_t intervals = 0;  // of the series, inside the window
   std::array<step_kind, txn::kind_count> kinds{};
   double tpmc = 0, tpm_total = 0;
   double tpm_total_half_width = 0;  // 95 %; infinite with fewer than 2 intervals

@@ -30,8 +30,8 @@ std::string step_row(std::size_t i, const step_figures& f) {
                                  : std::string("+-?");
   const double no_p90 = f.kinds[txn::index(txn::kind::new_order)].p90_seconds;
   return format("  %4zu %10.0f %10.0f %8s %9.0f %8.3f %8.3f %8.3f %6.1f  %s%s\n", i + 1,
-                f.window.rate_tpm, f.tpm_total, spread.c_str(), f.tpmc, no_p90,
-                f.worst_p90_seconds, worst_p99(f), f.window_seconds, step_verdict(f).c_str(),
+                f.window.rate_tpm, f.tpm_total, spread.c_str(), f.tpmc, no_p90, f.worst_p90_seconds,
+                worst_p99(f), f.window_seconds, step_verdict(f).c_str(),
                 f.window.partial ? ", PARTIAL (interrupted)" : "");
 }
 

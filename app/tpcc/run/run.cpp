@@ -182,8 +182,8 @@ std::optional<std::string> rate_too_high(const run_config& config, std::int64_t 
   const double asked = std::max(config.rate_tpm, peak_rate(config.schedule));
   if (asked <= most) return std::nullopt;
   const std::string what = config.schedule.empty() ? "--rate " : "--schedule's step of ";
-  return what + std::to_string(std::llround(asked)) + " is more than " +
-         std::to_string(terminals) + " terminals can offer (at most " +
+  return what + std::to_string(std::llround(asked)) + " is more than " + std::to_string(terminals) +
+         " terminals can offer (at most " +
          std::to_string(std::llround(terminal::max_tpm_per_terminal)) +
          " per terminal: a mean gap of 1 ms); give more --terminals or --warehouses";
 }
@@ -398,9 +398,9 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   result.endpoints = endpoint_results(endpoints);
   result.measured_seconds = covered_seconds(result.results);
   if (ctx->pace_stats != nullptr) result.pacing = pace_stats.take(config.rate_tpm);
-  result.steps = step_windows(config.schedule,
-                              std::chrono::duration<double>(measure_start - started).count(),
-                              result.measured_seconds);
+  result.steps =
+      step_windows(config.schedule, std::chrono::duration<double>(measure_start - started).count(),
+                   result.measured_seconds);
   result.fatal = ctx->fatal();
   if (delivery_results) {
     const auto failed = delivery_results->close();  // every deliverer has left

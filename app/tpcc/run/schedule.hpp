@@ -36,7 +36,6 @@ shoal::task<bool> follow_schedule(terminal::rate_pace& pace, const std::vector<r
 /// The windows of the steps begun when the measurement interval starts `offset_seconds` after
 /// the terminals and covered `measured_seconds`.
 [[nodiscard]] std::vector<step_window> step_windows(const std::vector<rate_step>& steps,
-                                                    double offset_seconds,
-                                                    double measured_seconds);
+                                                    double offset_seconds, double measured_seconds);
 
 }  // namespace tpcc::run

@@ -24,10 +24,10 @@ struct rate_step {
 // One step as it ran: seconds since the terminals started (as the interval series counts).
 struct step_window {
   double rate_tpm = 0;
-  double start_seconds = 0;   // the step began (its rate set)
-  double window_start = 0;    // start_seconds plus the settle time
-  double end_seconds = 0;     // the step ended: as planned, or at an interrupt
-  bool partial = false;       // interrupted before its planned end
+  double start_seconds = 0;  // the step began (its rate set)
+  double window_start = 0;   // start_seconds plus the settle time
+  double end_seconds = 0;    // the step ended: as planned, or at an interrupt
+  bool partial = false;      // interrupted before its planned end
 };
 
 /// The settle time excluded at the start of a step of `step_seconds`: a quarter of it, at most

@@ -62,15 +62,15 @@ TEST(schedule_options, ASweepIsEvenlySpacedRatesOfOneDuration) {
 TEST(schedule_options, BadStepsNameTheStepAndWhatWasExpected) {
   using tpcc::cli::parse_schedule;
   EXPECT_EQ(error_in(parse_schedule("")), "expects at least one step, such as rate=60000:30s");
-  EXPECT_NE(error_in(parse_schedule("1000:10s,fast:10s")).find("step 2 ('fast:10s') expects a rate"),
-            std::string::npos);
+  EXPECT_NE(
+      error_in(parse_schedule("1000:10s,fast:10s")).find("step 2 ('fast:10s') expects a rate"),
+      std::string::npos);
   EXPECT_NE(error_in(parse_schedule("1000:0s")).find("step 1 ('1000:0s') expects a positive"),
             std::string::npos);
   EXPECT_NE(error_in(parse_schedule("-5:10s")).find("expects a rate"), std::string::npos);
   EXPECT_NE(error_in(parse_schedule("0:10s")).find("expects a rate"), std::string::npos);
   EXPECT_NE(error_in(parse_schedule("1000")).find("expects RATE:DURATION"), std::string::npos);
-  EXPECT_NE(error_in(parse_schedule("1000:10s,")).find("step 2 ('') expects"),
-            std::string::npos);
+  EXPECT_NE(error_in(parse_schedule("1000:10s,")).find("step 2 ('') expects"), std::string::npos);
   EXPECT_NE(error_in(parse_schedule("tpw=10:60s")).find("terminal set is fixed"),
             std::string::npos);
   std::string many;

@@ -33,10 +33,10 @@ nlohmann::json read_document(const std::string& file) {
 
 // Release: a server of 2,500 transactions a second (150,000 a minute), swept from 60,000 to
 // 240,000 a minute in 2 s steps (1.5 s windows of six 250 ms intervals: at 60,000 a minute 1,500
-// starts, a Poisson standard deviation of 2.6 %, so +-10 % is 3.9 of them). A debug or sanitizer build runs the
-// client several times slower, so there the server is 500 a second, the sweep 12,000 to 48,000
-// in 4 s steps (3 s windows: 600 starts at the lowest, 4.1 %) within +-15 % (3.7 of them).
-// 100 terminals (10 warehouses) keep enough transactions outstanding that the client never
+// starts, a Poisson standard deviation of 2.6 %, so +-10 % is 3.9 of them). A debug or sanitizer
+// build runs the client several times slower, so there the server is 500 a second, the sweep 12,000
+// to 48,000 in 4 s steps (3 s windows: 600 starts at the lowest, 4.1 %) within +-15 % (3.7 of
+// them). 100 terminals (10 warehouses) keep enough transactions outstanding that the client never
 // caps the rate below the server.
 constexpr bool slow_build = shoal::testing::slow_build;
 constexpr double capacity_tpm = slow_build ? 30000 : 150000;
@@ -49,11 +49,29 @@ TEST(schedule_run, ASweepAcrossTheCapacityNamesTheKneeAtTheFirstStepPastIt) {
   const tpcc::testing::temp_dir dir("shoal-sweep");
   const std::string json = dir.file("sweep.json");
   const std::string html = dir.file("sweep.html");
-  const binary_result r =
-      run_binary({"run", "--db", sim_target, "--warehouses", "10", "--sweep", sweep, "--warmup",
-                  "1s", "--drain", "2s", "--interval", "250ms", "--seed", "38", "--no-tui",
-                  "--no-progress", "--tolerate-errors", "--json", json, "--html", html},
-                 180s);
+  const binary_result r = run_binary({"run",
+                                      "--db",
+                                      sim_target,
+                                      "--warehouses",
+                                      "10",
+                                      "--sweep",
+                                      sweep,
+                                      "--warmup",
+                                      "1s",
+                                      "--drain",
+                                      "2s",
+                                      "--interval",
+                                      "250ms",
+                                      "--seed",
+                                      "38",
+                                      "--no-tui",
+                                      "--no-progress",
+                                      "--tolerate-errors",
+                                      "--json",
+                                      json,
+                                      "--html",
+                                      html},
+                                     180s);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "NOT TPC-C: --schedule of 4 rate steps")) << r.out;
   EXPECT_TRUE(contains(r.out, "schedule    4 of 4 rate steps run")) << r.out;
@@ -88,11 +106,11 @@ TEST(schedule_run, ASweepAcrossTheCapacityNamesTheKneeAtTheFirstStepPastIt) {
 TEST(schedule_run, CtrlCMidScheduleKeepsTheStepsDoneAndMarksTheCurrentOnePartial) {
   const tpcc::testing::temp_dir dir("shoal-schedule-interrupt");
   const std::string json = dir.file("interrupted.json");
-  const binary_result r = run_binary(
-      {"run", "--db", "sim:latency=1ms", "--warehouses", "1", "--schedule",
-       "rate=1200:1s,rate=2400:60s,rate=3600:60s", "--warmup", "0s", "--drain", "1s",
-       "--interval", "250ms", "--no-tui", "--no-progress", "--json", json},
-      120s, 3000ms);
+  const binary_result r =
+      run_binary({"run", "--db", "sim:latency=1ms", "--warehouses", "1", "--schedule",
+                  "rate=1200:1s,rate=2400:60s,rate=3600:60s", "--warmup", "0s", "--drain", "1s",
+                  "--interval", "250ms", "--no-tui", "--no-progress", "--json", json},
+                 120s, 3000ms);
   EXPECT_EQ(r.exit_code, 130) << describe(r);
   const nlohmann::json doc = read_document(json);
   ASSERT_TRUE(doc.contains("steps")) << r.out;
