@@ -4,11 +4,7 @@
 // naming what was wrong.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <variant>
 #include <vector>
@@ -108,22 +104,9 @@ TEST(schedule_options, TheCommandLineRefusesWhatContradictsASchedule) {
             std::string::npos);
 }
 
-// A TOML file in a fresh temporary directory, removed with it.
-class schedule_file_test : public ::testing::Test {
- protected:
-  std::string write(const std::string& text) {
-    std::ofstream(path_) << text;
-    return path_.string();
-  }
-  std::filesystem::path dir_ = std::filesystem::temp_directory_path() /
-                               ("shoal-tpcc-schedule-" + std::to_string(::getpid()));
-  std::filesystem::path path_ = dir_ / "run.toml";
-  void SetUp() override { std::filesystem::create_directories(dir_); }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-};
-
-TEST_F(schedule_file_test, ScheduleTablesAreStepsInOrder) {
-  const std::string file = write(
+TEST(schedule_file, ScheduleTablesAreStepsInOrder) {
+  tpcc::cli::testing::scratch_toml toml("schedule");
+  const std::string file = toml.write(
       "warehouses = 2\n[[schedule]]\nrate = 30000\nduration = \"1m\"\n"
       "[[schedule]]\nrate = 60000.5\nduration = 90\n");
   auto r = parse({"run", "--config", file});
@@ -136,11 +119,12 @@ TEST_F(schedule_file_test, ScheduleTablesAreStepsInOrder) {
   EXPECT_EQ(c.schedule[1].duration, 90s);
 }
 
-TEST_F(schedule_file_test, BadScheduleTablesNameTheFileAndTheStep) {
-  std::string file = write("[[schedule]]\nrate = 1000\n");
+TEST(schedule_file, BadScheduleTablesNameTheFileAndTheStep) {
+  tpcc::cli::testing::scratch_toml toml("schedule-bad");
+  std::string file = toml.write("[[schedule]]\nrate = 1000\n");
   EXPECT_NE(error_of({"run", "--config", file}).find(":1: each [[schedule]] table holds rate"),
             std::string::npos);
-  file = write("[[schedule]]\nrate = 1000\nduration = \"0s\"\n");
+  file = toml.write("[[schedule]]\nrate = 1000\nduration = \"0s\"\n");
   EXPECT_NE(error_of({"run", "--config", file}).find("schedule step 1 ('rate=1000:0s')"),
             std::string::npos);
 }

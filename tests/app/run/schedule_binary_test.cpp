@@ -125,10 +125,7 @@ TEST(schedule_run, CtrlCMidScheduleKeepsTheStepsDoneAndMarksTheCurrentOnePartial
 void expect_schedule_refused(const std::vector<std::string>& more, const std::string& says) {
   std::vector<std::string> args = {"run", "--db", "sim:latency=1ms", "--warehouses", "1"};
   args.insert(args.end(), more.begin(), more.end());
-  const binary_result r = run_binary(args);
-  EXPECT_EQ(r.exit_code, 2) << describe(r);
-  EXPECT_TRUE(contains(r.err, says)) << "expected '" << says << "' in: " << r.err;
-  EXPECT_FALSE(contains(r.out, "shoal-tpcc result")) << r.out;  // nothing ran
+  tpcc::testing::expect_refused(args, says);
 }
 
 TEST(schedule_run, BadSchedulesAreRefusedBeforeAnyWork) {
