@@ -118,7 +118,9 @@ TEST(schedule_run, CtrlCMidScheduleKeepsTheStepsDoneAndMarksTheCurrentOnePartial
   ASSERT_GE(steps.size(), 1U);
   ASSERT_LE(steps.size(), 2U);  // the third never began
   EXPECT_TRUE(steps.back()["partial"].get<bool>()) << steps.dump(1);
-  if (steps.size() == 2) EXPECT_FALSE(steps[0]["partial"].get<bool>());
+  if (steps.size() == 2) {
+    EXPECT_FALSE(steps[0]["partial"].get<bool>());
+  }
   EXPECT_TRUE(contains(r.out, "PARTIAL (interrupted)")) << r.out;
 }
 
