@@ -70,7 +70,7 @@ TEST(schedule_options, BadStepsNameTheStepAndWhatWasExpected) {
   EXPECT_NE(error_in(parse_schedule("tpw=10:60s")).find("terminal set is fixed"),
             std::string::npos);
   std::string many;
-  for (int i = 0; i < 101; ++i) many += (i == 0 ? "" : ",") + std::string("100:1s");
+  for (int i = 0; i < 101; ++i) many.append(i == 0 ? "" : ",").append("100:1s");
   EXPECT_EQ(error_in(parse_schedule(many)), "has 101 steps: at most 100");
   EXPECT_EQ(error_in(parse_schedule("100:20h,100:5h")), "lasts more than 24 h in all");
   using tpcc::cli::parse_sweep;
