@@ -77,6 +77,21 @@ std::vector<string_view> split_on(string_view text, char separator) {
   }
 }
 
+// The first step whose window (the step without its settle time: a quarter of it, at most 5 s,
+// as run_result/steps.hpp's settle_seconds) holds fewer than two of the series' intervals, which
+// its figures need for their interval; nullopt when every step's does.
+std::optional<std::string> step_too_short(const config& c) {
+  for (std::size_t i = 0; i < c.schedule.size(); ++i) {
+    const std::chrono::duration<double> step = c.schedule[i].duration;
+    const double window = step.count() - std::min(5.0, step.count() / 4.0);
+    if (window >= 2 * std::chrono::duration<double>(c.interval).count()) continue;
+    return join({"--schedule's step ", std::to_string(i + 1),
+                 " is too short for --interval: its window (the step without its settle time, a "
+                 "quarter of it) must hold two intervals; give a shorter --interval"});
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 steps_or_error parse_schedule(string_view text) {
@@ -135,7 +150,7 @@ std::optional<std::string> schedule_conflict(const config& c) {
         "--schedule (or --sweep) gives the measurement interval's length (its steps' sum): "
         "--duration cannot be given with it");
   }
-  return std::nullopt;
+  return step_too_short(c);
 }
 
 double peak_schedule_rate(const std::vector<schedule_step>& steps) noexcept {

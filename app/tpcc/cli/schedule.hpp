@@ -33,7 +33,8 @@ inline constexpr std::size_t max_schedule_steps = 100;
     std::string_view text);
 
 /// What the rest of the command line contradicts in a schedule (--rate, --no-wait,
-/// --wait-scale, --duration given with it; --knee-p90 without one); nullopt when nothing.
+/// --wait-scale, --duration given with it; --knee-p90 without one; a step whose window, without
+/// its settle time, holds fewer than two --interval); nullopt when nothing.
 [[nodiscard]] std::optional<std::string> schedule_conflict(const config& c);
 
 /// The highest rate of `steps`; 0 for none.

@@ -81,7 +81,7 @@ TEST(schedule_options, BadStepsNameTheStepAndWhatWasExpected) {
 }
 
 TEST(schedule_options, TheCommandLineRefusesWhatContradictsASchedule) {
-  auto r = parse({"run", "--sweep", "1000:3000:3:2s", "--knee-p90", "500ms"});
+  auto r = parse({"run", "--sweep", "1000:3000:3:4s", "--knee-p90", "500ms"});
   ASSERT_TRUE(std::holds_alternative<config>(r)) << std::get<std::string>(r);
   EXPECT_EQ(std::get<config>(r).schedule.size(), 3U);
   EXPECT_EQ(std::get<config>(r).knee_p90, 500ms);
@@ -97,11 +97,16 @@ TEST(schedule_options, TheCommandLineRefusesWhatContradictsASchedule) {
   EXPECT_EQ(error_of({"run", "--knee-p90", "1s"}), "--knee-p90 needs --schedule or --sweep");
   EXPECT_NE(error_of({"run", "--schedule", "1000:2s", "--knee-p90", "0s"}).find("positive"),
             std::string::npos);
-  EXPECT_NE(error_of({"run", "--schedule", "1000:2s,700000:2s", "--warehouses", "1"})
+  EXPECT_NE(error_of({"run", "--schedule", "1000:4s,700000:4s", "--warehouses", "1"})
                 .find("--schedule's step of 700000 is more than 10 terminals can offer"),
             std::string::npos);
   EXPECT_NE(error_of({"run", "--schedule", "1000:x"}).find("--schedule step 1 ('1000:x')"),
             std::string::npos);
+  // 2 s of 1 s intervals leave a 1.5 s window: one interval, no spread to judge the knee by.
+  EXPECT_NE(error_of({"run", "--schedule", "1000:4s,1000:2s"})
+                .find("--schedule's step 2 is too short for --interval"),
+            std::string::npos);
+  EXPECT_EQ(error_of({"run", "--schedule", "1000:4s,1000:2s", "--interval", "500ms"}), "");
 }
 
 TEST(schedule_file, ScheduleTablesAreStepsInOrder) {
