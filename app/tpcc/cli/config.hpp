@@ -40,6 +40,12 @@ struct listen_address {
 // accuracy); terminal/pace.hpp's max_tpm_per_terminal, which commands/ checks is the same.
 inline constexpr double max_rate_per_terminal = 60'000.0;
 
+// One step of --schedule / --sweep (cli/schedule.hpp): an offered rate for a duration.
+struct schedule_step {
+  double rate_tpm = 0;                  // transactions per minute, every type
+  std::chrono::nanoseconds duration{};  // > 0
+};
+
 struct config {
   command cmd = command::all;
   driver::target db{.text = "sqlite:shoal-tpcc.db", .kind = driver::engine::sqlite};  // --db
@@ -88,11 +94,19 @@ struct config {
   std::optional<command> help_topic;  // `help run`, `run --help`: that command's help
   // --metrics-addr HOST:PORT: the Prometheus endpoint served while the run runs (run only).
   std::optional<listen_address> metrics_addr;
+  // --schedule / --sweep: rate steps over the measurement interval instead (cli/schedule.hpp).
+  std::vector<schedule_step> schedule;
+  // --duration was given (a schedule refuses it).
+  bool duration_given = false;
+  // --knee-p90: a step whose worst p90 is past it is the knee; zero: none.
+  std::chrono::nanoseconds knee_p90{};
 
   [[nodiscard]] bool is_sqlite() const { return db.is_sqlite(); }
   // The capacity mode's simulated database (driver/sim/sim.hpp): not a database.
   [[nodiscard]] bool is_sim() const { return db.is_sim(); }
-  [[nodiscard]] bool tpc_c_waits() const { return wait_scale == 1.0 && rate_tpm == 0; }
+  [[nodiscard]] bool tpc_c_waits() const {
+    return wait_scale == 1.0 && rate_tpm == 0 && schedule.empty();
+  }
 };
 
 // Fills the "choose for me" fields.

@@ -66,6 +66,38 @@ std::optional<std::string> add_endpoints(const std::string& path, const toml::ar
   return std::nullopt;
 }
 
+// Appends one [[schedule]] table (`rate = TPM`, `duration = "60s"` or seconds) to `text` as a
+// --schedule step; what is wrong with it, if anything.
+std::optional<std::string> append_schedule_step(const std::string& path, const toml::node& item,
+                                                std::string& text) {
+  const toml::table* t = item.as_table();
+  const toml::node* rate = t != nullptr ? t->get("rate") : nullptr;
+  const toml::node* length = t != nullptr ? t->get("duration") : nullptr;
+  if (rate == nullptr || length == nullptr || t->size() != 2) {
+    return where(path, item.source()) +
+           ": each [[schedule]] table holds rate = TPM and duration = \"60s\", nothing else";
+  }
+  auto r = entry_of(path, "rate", *rate);
+  auto d = entry_of(path, "duration", *length);
+  if (auto* wrong = std::get_if<std::string>(&r)) return std::move(*wrong);
+  if (auto* wrong = std::get_if<std::string>(&d)) return std::move(*wrong);
+  if (!text.empty()) text.push_back(',');
+  text += "rate=" + std::get<config_entry>(r).value.value_or("") + ":" +
+          std::get<config_entry>(d).value.value_or("");
+  return std::nullopt;
+}
+
+// [[schedule]] tables: one `schedule` entry, their steps in order, as --schedule would take them.
+std::optional<std::string> add_schedule(const std::string& path, const toml::array& list,
+                                        std::vector<config_entry>& entries) {
+  std::string text;
+  for (const toml::node& item : list) {
+    if (auto wrong = append_schedule_step(path, item, text)) return wrong;
+  }
+  entries.push_back({"schedule", std::move(text), static_cast<long>(list.source().begin.line)});
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::variant<std::vector<config_entry>, std::string> read_config_file(const std::string& path) {
@@ -82,6 +114,10 @@ std::variant<std::vector<config_entry>, std::string> read_config_file(const std:
   for (const auto& [key, node] : table) {
     if (key.str() == "db" && node.is_array()) {  // several endpoints (cli/endpoints.hpp)
       if (auto wrong = add_endpoints(path, *node.as_array(), entries)) return std::move(*wrong);
+      continue;
+    }
+    if (key.str() == "schedule" && node.is_array()) {  // [[schedule]]: cli/schedule.hpp
+      if (auto wrong = add_schedule(path, *node.as_array(), entries)) return std::move(*wrong);
       continue;
     }
     auto e = entry_of(path, key.str(), node);

@@ -5,8 +5,10 @@
 // What: read_config_file(path) parses a TOML file (toml++, Debian's libtomlplusplus-dev) whose
 // top-level keys are long option names without the dashes (`duration = "10m"`, `warehouses =
 // 100`, `no-tui = true`). A string, integer or float becomes the option's value; `true` gives a
-// flag, `false` leaves it out. Each entry keeps its line, so that an error about it (an unknown
-// key, a value the option refuses, a table or an array) names the file and the line. The
+// flag, `false` leaves it out; `db = [...]` is one --db per string, and `[[schedule]]` tables
+// (`rate = TPM`, `duration = "60s"` each) one --schedule of their steps in order. Each entry
+// keeps its line, so that an error about it (an unknown key, a value the option refuses, another
+// table or array) names the file and the line. The
 // entries are applied before the command line's options, which therefore override them.
 // Errors: a file that cannot be read or is not valid TOML gives one line naming the file, the
 // line and column, and what is wrong.

@@ -10,7 +10,10 @@
 #include <charconv>
 #include <cmath>
 #include <initializer_list>
+#include <variant>
+#include <vector>
 
+#include "cli/schedule.hpp"
 #include "cli/start_at.hpp"
 #include "cli/values.hpp"
 #include "driver/target.hpp"
@@ -43,6 +46,7 @@ std::optional<std::string> set_measure(config& c, string_view text) {
   const auto v = read_duration(text);
   if (!v || v->count() == 0) return expected("a positive duration such as 90s, 10m or 1h30m");
   c.duration = *v;
+  c.duration_given = true;  // --schedule refuses it
   return std::nullopt;
 }
 
@@ -75,6 +79,22 @@ std::optional<std::string> set_rate(config& c, string_view text) {
     return expected("a rate in transactions per minute above 0 and at most 1000000000");
   }
   c.rate_tpm = *v;
+  return std::nullopt;
+}
+
+// --schedule STEPS and --sweep FROM:TO:STEPS[:DURATION] (cli/schedule.hpp): the later wins.
+std::optional<std::string> set_steps(config& c,
+                                     std::variant<std::vector<schedule_step>, std::string> read) {
+  if (auto* wrong = std::get_if<std::string>(&read)) return std::move(*wrong);
+  c.schedule = std::move(std::get<std::vector<schedule_step>>(read));
+  return std::nullopt;
+}
+
+// --knee-p90 DURATION: positive.
+std::optional<std::string> set_knee_p90(config& c, string_view text) {
+  const auto v = read_duration(text);
+  if (!v || v->count() <= 0) return expected("a positive duration such as 500ms or 2s");
+  c.knee_p90 = *v;
   return std::nullopt;
 }
 
@@ -274,6 +294,22 @@ constexpr auto options = std::to_array<option>({
      "intended start, and the report says offered against achieved and any backlog. Not "
      "TPC-C, labelled so; not with --no-wait or --wait-scale; at most 60000 per terminal",
      set_rate, running},
+    {"schedule", "STEPS",
+     "Rate steps over the measurement interval, one after another: [rate=]TPM:DURATION,... "
+     "(rate=30000:60s,rate=60000:60s). Paced as --rate, each step measured as its own window "
+     "after a settle time (a quarter of the step, at most 5 s), with its figures and the knee "
+     "(docs/tpcc/usage.md). The warm-up runs at the first step's rate; the steps' sum is the "
+     "measurement interval (not with --duration, --rate, --no-wait or --wait-scale); at most "
+     "100 steps, 24 h. Not TPC-C, labelled so",
+     [](config& c, string_view t) { return set_steps(c, parse_schedule(t)); }, running},
+    {"sweep", "FROM:TO:N[:DURATION]",
+     "--schedule of N evenly spaced rates from FROM to TO tpm, DURATION each (default 60s): "
+     "30000:120000:4:60s is rate=30000:60s,...,rate=120000:60s",
+     [](config& c, string_view t) { return set_steps(c, parse_sweep(t)); }, running},
+    {"knee-p90", "DURATION",
+     "With --schedule: the first step whose worst p90 (any type) is over DURATION is the knee, "
+     "if throughput did not stop growing before it",
+     set_knee_p90, running},
     {"procedures", "",
      "init: create one stored procedure per transaction type (PostgreSQL functions, MySQL/MariaDB "
      "procedures); run: each transaction one call of it instead of the client's statements. "
@@ -386,10 +422,11 @@ constexpr auto options = std::to_array<option>({
      },
      any},
     {"version", "", "Show the version",
-     [](config& c, string_view) -> std::optional<std::string> {
-       c.cmd = command::version;
-       return std::nullopt;
-     },
+     [](config& c, string_view) -> std::
+                                    optional<std::string> {
+                                      c.cmd = command::version;
+                                      return std::nullopt;
+                                    },
      any},
 });
 

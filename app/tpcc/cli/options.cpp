@@ -2,6 +2,7 @@
 // app/tpcc/cli/options.cpp: parsing the command line against the table (see options.hpp).
 #include "cli/options.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <initializer_list>
 #include <optional>
@@ -10,6 +11,7 @@
 #include "cli/endpoints.hpp"
 #include "cli/load_split.hpp"
 #include "cli/option_table.hpp"
+#include "cli/schedule.hpp"
 #include "cli/values.hpp"
 
 namespace tpcc::cli {
@@ -38,8 +40,10 @@ std::string tpm_text(double tpm) {
 // --rate replaces the keying and think times: scaling or dropping them too means nothing; and
 // when the warehouses are known, each terminal is given at most max_tpm_per_terminal (the
 // run checks it again once it knows the loaded count).
+// A schedule (cli/schedule.hpp) is checked by its highest step.
 std::optional<std::string> rate_fits(const config& c) {
-  if (c.rate_tpm <= 0) return std::nullopt;
+  const double asked = std::max(c.rate_tpm, peak_schedule_rate(c.schedule));
+  if (asked <= 0) return std::nullopt;
   if (c.waits_given) {
     return std::string(
         "--rate replaces the keying and think times: it cannot be combined with --no-wait or "
@@ -48,11 +52,12 @@ std::optional<std::string> rate_fits(const config& c) {
   const std::int64_t warehouses =
       c.warehouses != 0 ? c.warehouses : (c.cmd == command::all ? 2 : 0);
   const std::int64_t terminals = warehouses / c.shard_count * c.terminals;
-  if (warehouses == 0 || c.rate_tpm <= static_cast<double>(terminals) * max_rate_per_terminal) {
+  if (warehouses == 0 || asked <= static_cast<double>(terminals) * max_rate_per_terminal) {
     return std::nullopt;
   }
-  return join({"--rate ", tpm_text(c.rate_tpm), " is more than ", std::to_string(terminals),
-               " terminals can offer (at most ", tpm_text(max_rate_per_terminal),
+  return join({c.schedule.empty() ? "--rate " : "--schedule's step of ", tpm_text(asked),
+               " is more than ", std::to_string(terminals), " terminals can offer (at most ",
+               tpm_text(max_rate_per_terminal),
                " per terminal: a mean gap of 1 ms); give more --terminals or --warehouses"});
 }
 
@@ -202,6 +207,7 @@ parse_result parse(std::span<const string_view> args) {
   if (c.cmd != command::help && c.cmd != command::version) c.cmd = chosen;
   if (auto missing = merge_inputs_given(c)) return *missing;
   if (auto wrong = sim_only_runs(c)) return *wrong;
+  if (auto wrong = schedule_conflict(c)) return *wrong;
   if (auto wrong = rate_fits(c)) return *wrong;
   if (auto wrong = check_load_split(c)) return *wrong;
   if (auto wrong = procedures_need_a_server(c)) return *wrong;

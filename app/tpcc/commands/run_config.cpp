@@ -22,6 +22,12 @@ run::run_config run_config_of(const cli::config& cfg) {
   rc.drain = cfg.drain;
   rc.wait_scale = cfg.wait_scale;
   rc.rate_tpm = cfg.rate_tpm;
+  for (const cli::schedule_step& s : cfg.schedule) rc.schedule.push_back({s.rate_tpm, s.duration});
+  if (!rc.schedule.empty()) {  // the steps are the measurement interval, at their mean rate
+    rc.measure = run::schedule_length(rc.schedule);
+    rc.rate_tpm = run::mean_rate(rc.schedule);
+  }
+  rc.knee_p90 = cfg.knee_p90;
   rc.procedures = cfg.procedures;
   rc.isolation = cfg.isolation;
   rc.delivery_log = cfg.delivery_log_path;

@@ -18,6 +18,10 @@ namespace {
 
 // The run's waits: the spec's, scaled, or replaced by --rate's pacing.
 std::string waits_text(const run::run_config& c) {
+  if (!c.schedule.empty()) {
+    return format("none: --schedule of %zu rate steps, mean %.0f tpm", c.schedule.size(),
+                  c.rate_tpm);
+  }
   if (c.rate_tpm > 0) return format("none: --rate %.0f tpm, Poisson arrivals", c.rate_tpm);
   return c.wait_scale == 1.0 ? std::string("the spec's") : format("scaled by %g", c.wait_scale);
 }

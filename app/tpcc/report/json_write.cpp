@@ -8,6 +8,7 @@
 #include "report/json_detail.hpp"
 #include "report/json_endpoints.hpp"
 #include "report/json_server.hpp"
+#include "report/json_steps.hpp"
 #include "report/rate.hpp"
 #include "report/summary.hpp"
 #include "report/verdict.hpp"
@@ -306,6 +307,7 @@ json document(const run::run_result& r, const result_context& context) {
   doc["server"] = detail::server_json(r.server);
   if (r.pacing) doc["rate"] = rate(r, *r.pacing);
   doc["endpoints"] = detail::endpoints_json(r);
+  detail::add_steps_json(doc, r);
   return doc;
 }
 

@@ -32,6 +32,12 @@ double achieved_tpm(const run::run_result& r) {
 
 std::string rate_mode_text(const run::run_result& r) {
   if (!r.paced()) return {};
+  if (!r.config.schedule.empty()) {
+    return format(
+        "NOT TPC-C: --schedule of %zu rate steps, mean %.0f tpm (Poisson arrivals "
+        "instead of keying and think times)",
+        r.config.schedule.size(), r.config.rate_tpm);
+  }
   return format("NOT TPC-C: --rate %.0f tpm (Poisson arrivals instead of keying and think times)",
                 r.config.rate_tpm);
 }

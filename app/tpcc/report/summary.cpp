@@ -11,6 +11,7 @@
 #include "report/endpoints.hpp"
 #include "report/json_detail.hpp"
 #include "report/rate.hpp"
+#include "report/steps_text.hpp"
 #include "report/text.hpp"
 #include "report/verdict.hpp"
 #include "txn/kind.hpp"
@@ -332,8 +333,8 @@ double efficiency(const run::run_result& r) {
 }
 
 std::string format_summary(const run::run_result& r, const std::string& target) {
-  return header(r, target) + headline(r) + table(r) + endpoints_text(r) + deliveries(r) +
-         constants(r) + client_cost(r) + format_verdict(evaluate(r, target));
+  return header(r, target) + headline(r) + table(r) + endpoints_text(r) + steps_summary_lines(r) +
+         deliveries(r) + constants(r) + client_cost(r) + format_verdict(evaluate(r, target));
 }
 
 double expected_longest_gap_seconds(const run::run_result& r) {

@@ -22,7 +22,9 @@ verdict_item mode_item(const run::run_result& r) {
   verdict_item i = named("keying and think times", "5.2.5.4, 5.2.5.7");
   i.required = "as the spec (no --no-wait, --rate, --wait-scale 1)";
   if (r.paced()) {
-    i.measured = format("--rate %.0f tpm: none (Poisson arrivals)", r.config.rate_tpm);
+    i.measured = format(r.config.schedule.empty() ? "--rate %.0f tpm: none (Poisson arrivals)"
+                                                  : "--schedule, mean %.0f tpm: none (Poisson)",
+                        r.config.rate_tpm);
   } else if (r.wait_scale == 0.0) {
     i.measured = "--no-wait: none";
   } else {

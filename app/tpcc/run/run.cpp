@@ -12,6 +12,7 @@
 #include "random/rng.hpp"
 #include "run/endpoints.hpp"
 #include "run/monitor.hpp"
+#include "run/schedule.hpp"
 #include "run/shard.hpp"
 #include "run/wall_clock.hpp"
 #include "schema/meta.hpp"
@@ -98,13 +99,18 @@ shoal::task<bool> drain(shoal::gate& g, std::chrono::nanoseconds bound,
   co_return false;
 }
 
-// Sleeps until the planned end, or until the run is told to stop; true when it ran its course.
+// Sleeps until the planned end (following --schedule's steps, if any), or until the run is told
+// to stop; true when it ran its course.
 shoal::task<bool> wait_for_end(terminal::run_context& ctx, run_control& control,
+                               const run_config& config, std::int64_t terminals,
                                clock::time_point measure_start, clock::time_point end) {
   const std::stop_token stop = ctx.issue_stop.get_token();
   const bool warm = co_await shoal::with_stop_token(stop, shoal::sleep_until(measure_start));
   if (!warm) co_return false;
   control.enter(phase::measuring);
+  if (!config.schedule.empty()) {
+    co_return co_await follow_schedule(ctx.pace, config.schedule, terminals, measure_start, stop);
+  }
   const bool full = co_await shoal::with_stop_token(stop, shoal::sleep_until(end));
   co_return full;
 }
@@ -147,7 +153,8 @@ shoal::task<void> perform(shoal::thread_pool& pool, terminal::run_context& ctx,
   control.enter(phase::warmup);
   start_deliverers(pool, ctx, c, config.deliverers);
   result.terminals = start_terminals(pool, ctx, c, config, rng, range);
-  const bool full = co_await wait_for_end(ctx, control, measure_start, end);
+  const bool full =
+      co_await wait_for_end(ctx, control, config, result.terminals, measure_start, end);
   if (!full) close_windows(ctx, clock::now());
   result.interrupted = !full;
   control.enter(phase::draining);
@@ -169,11 +176,14 @@ std::string no_warehouses(const run_config& config, std::int64_t warehouses) {
 
 // --rate asks each terminal for at most terminal::max_tpm_per_terminal (the command line checks
 // it too when --warehouses is given; here the loaded count is known).
+// With --schedule, its highest step.
 std::optional<std::string> rate_too_high(const run_config& config, std::int64_t terminals) {
   const double most = static_cast<double>(terminals) * terminal::max_tpm_per_terminal;
-  if (config.rate_tpm <= most) return std::nullopt;
-  return "--rate " + std::to_string(std::llround(config.rate_tpm)) + " is more than " +
-         std::to_string(terminals) + " terminals can offer (at most " +
+  const double asked = std::max(config.rate_tpm, peak_rate(config.schedule));
+  if (asked <= most) return std::nullopt;
+  const std::string what = config.schedule.empty() ? "--rate " : "--schedule's step of ";
+  return what + std::to_string(std::llround(asked)) + " is more than " + std::to_string(terminals) +
+         " terminals can offer (at most " +
          std::to_string(std::llround(terminal::max_tpm_per_terminal)) +
          " per terminal: a mean gap of 1 ms); give more --terminals or --warehouses";
 }
@@ -227,7 +237,9 @@ std::unique_ptr<terminal::run_context> make_context(driver::database& db, stats:
   ctx->scope.constants = result.run_constants;
   ctx->retry = config.retry;
   ctx->wait_scale = config.wait_scale;
-  ctx->pace.set(config.rate_tpm, terminals);  // not paced when no --rate
+  // Not paced without --rate or --schedule; a schedule's warm-up offers its first step's rate.
+  ctx->pace.set(config.schedule.empty() ? config.rate_tpm : config.schedule.front().rate_tpm,
+                terminals);
   ctx->procedures = config.procedures;
   return ctx;
 }
@@ -386,6 +398,9 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   result.endpoints = endpoint_results(endpoints);
   result.measured_seconds = covered_seconds(result.results);
   if (ctx->pace_stats != nullptr) result.pacing = pace_stats.take(config.rate_tpm);
+  result.steps =
+      step_windows(config.schedule, std::chrono::duration<double>(measure_start - started).count(),
+                   result.measured_seconds);
   result.fatal = ctx->fatal();
   if (delivery_results) {
     const auto failed = delivery_results->close();  // every deliverer has left

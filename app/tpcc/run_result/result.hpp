@@ -17,6 +17,7 @@
 
 #include "driver/isolation.hpp"
 #include "random/nurand.hpp"
+#include "run_result/steps.hpp"
 #include "server_stats/figures.hpp"
 #include "stats/client.hpp"
 #include "stats/error_list.hpp"
@@ -51,6 +52,11 @@ struct run_config {
   // --rate TPM: the whole client offers this many transactions per minute as Poisson arrivals
   // instead of keying and think times (terminal/pace.hpp; not TPC-C); 0: not paced.
   double rate_tpm = 0;
+  // --schedule / --sweep (run_result/steps.hpp): the rate steps of the measurement interval;
+  // rate_tpm is then their mean (mean_rate) and the warm-up offers the first step's rate.
+  std::vector<rate_step> schedule;
+  // --knee-p90: a step whose worst p90 is over this is past the knee; zero: no such limit.
+  std::chrono::nanoseconds knee_p90{};
   // --procedures: each transaction one stored-procedure call (txn/procedures.hpp), not the
   // client-side statements; every output names the mode (mode_name).
   bool procedures = false;
@@ -145,6 +151,9 @@ struct run_result {
   [[nodiscard]] bool tpc_c_waits() const noexcept { return wait_scale == 1.0 && !paced(); }
   // Per endpoint, in --db order, when the run had more than one; empty with one endpoint.
   std::vector<endpoint_result> endpoints;
+  // --schedule: each step begun, in order, with its window (the figures: report/steps.hpp);
+  // empty without a schedule.
+  std::vector<step_window> steps;
 };
 
 }  // namespace tpcc::run

@@ -2,10 +2,7 @@
 // tests/app/cli/endpoints_options_test.cpp: --db given more than once (cli/endpoints.hpp): the
 // endpoints in order, as a TOML list, the command line replacing the file's, and the refusals.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "parse.hpp"
@@ -19,15 +16,8 @@ using tpcc::cli::testing::parse;
 // A TOML file in a fresh temporary directory, removed with it.
 class endpoints_options : public ::testing::Test {
  protected:
-  std::string write_toml(const std::string& text) {
-    std::ofstream(path_) << text;
-    return path_.string();
-  }
-  std::filesystem::path dir_ = std::filesystem::temp_directory_path() /
-                               ("shoal-tpcc-endpoints-" + std::to_string(::getpid()));
-  std::filesystem::path path_ = dir_ / "run.toml";
-  void SetUp() override { std::filesystem::create_directories(dir_); }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string write_toml(const std::string& text) { return toml_.write(text); }
+  tpcc::cli::testing::scratch_toml toml_{"endpoints"};
 };
 
 TEST_F(endpoints_options, EveryDbIsAnEndpointInOrderAndTheFirstIsTheDatabase) {

@@ -2,6 +2,8 @@
 // tests/app/run/binary.cpp: fork, exec and wait with a time limit (see binary.hpp).
 #include "binary.hpp"
 
+#include <gtest/gtest.h>
+
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -90,6 +92,13 @@ std::string describe(const binary_result& r) {
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
+}
+
+void expect_refused(const std::vector<std::string>& args, const std::string& says) {
+  const binary_result r = run_binary(args);
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_TRUE(contains(r.err, says)) << "expected '" << says << "' in: " << r.err;
+  EXPECT_FALSE(contains(r.out, "shoal-tpcc result")) << r.out;  // nothing ran
 }
 
 }  // namespace tpcc::testing

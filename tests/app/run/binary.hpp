@@ -31,4 +31,8 @@ binary_result run_binary(const std::vector<std::string>& args,
 // Whether `text` contains `part`.
 [[nodiscard]] bool contains(const std::string& text, const std::string& part);
 
+// Runs `args` and expects (gtest) a refusal before any work: exit 2, `says` on stderr, no
+// result printed.
+void expect_refused(const std::vector<std::string>& args, const std::string& says);
+
 }  // namespace tpcc::testing

@@ -24,6 +24,7 @@ using namespace std::chrono_literals;
 using tpcc::testing::binary_result;
 using tpcc::testing::contains;
 using tpcc::testing::describe;
+using tpcc::testing::expect_refused;
 using tpcc::testing::run_binary;
 
 tpcc::run::run_result read_result(const std::string& file) {
@@ -31,13 +32,6 @@ tpcc::run::run_result read_result(const std::string& file) {
   if (auto* wrong = std::get_if<std::string>(&read)) ADD_FAILURE() << *wrong;
   if (auto* ok = std::get_if<tpcc::report::loaded_result>(&read)) return ok->result;
   return {};
-}
-
-void expect_refused(const std::vector<std::string>& args, const std::string& says) {
-  const binary_result r = run_binary(args);
-  EXPECT_EQ(r.exit_code, 2) << describe(r);
-  EXPECT_TRUE(contains(r.err, says)) << "expected '" << says << "' in: " << r.err;
-  EXPECT_FALSE(contains(r.out, "shoal-tpcc result")) << r.out;  // nothing ran
 }
 
 // The rate held, and how closely: in release, 60,000 a minute (1,000 a second) over 30 s, where

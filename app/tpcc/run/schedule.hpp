@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+// app/tpcc/run/schedule.hpp: following `run --schedule` over the measurement interval: each
+// step's rate set on the terminals' pace at its start, and the windows the steps ran.
+//
+// What: the steps run back to back from the measurement interval's start; at each step's start
+// its rate is set on the run's rate_pace (terminal/pace.hpp), which paced terminals read at
+// their next draw. The windows are recorded in seconds since the terminals started, as the
+// interval series counts, each without its settle time (run_result/steps.hpp); a step the run
+// was interrupted in is marked partial, steps not begun are left out.
+// Thread-safety: one run at a time; step_windows is pure.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <stop_token>
+#include <vector>
+
+#include "run_result/steps.hpp"
+#include "shoal/task.hpp"
+#include "stats/recorder.hpp"
+#include "terminal/pace.hpp"
+
+namespace tpcc::run {
+
+/// Sets each step's rate on `pace` (over `terminals`) at its start, the first one at once, and
+/// sleeps until the last one ends.
+///   Result: true when the schedule ran its course, false when `stop` ended it early.
+///   Errors: none.
+///   Cancellation: `stop` (the run's issue_stop), checked between steps and while sleeping.
+///   Resumes on: the worker the sleep's timer fires on (any worker of the run's pool).
+///   Thread-safety: `pace` is written with relaxed stores (a setting read by every terminal).
+shoal::task<bool> follow_schedule(terminal::rate_pace& pace, const std::vector<rate_step>& steps,
+                                  std::int64_t terminals, stats::clock::time_point start,
+                                  std::stop_token stop);
+
+/// The windows of the steps begun when the measurement interval starts `offset_seconds` after
+/// the terminals and covered `measured_seconds`.
+[[nodiscard]] std::vector<step_window> step_windows(const std::vector<rate_step>& steps,
+                                                    double offset_seconds, double measured_seconds);
+
+}  // namespace tpcc::run
