@@ -36,6 +36,31 @@ void endpoint_quantiles(exposition& e, std::string_view endpoint, const endpoint
   }
 }
 
+// One gauge (or counter) family of each endpoint's session pool.
+void endpoint_pool_family(exposition& e, std::string_view name, metric_type type,
+                          std::string_view help, const std::vector<run::endpoint_totals>& endpoints,
+                          double (*value)(const driver::pool_stats&)) {
+  e.family(name, type, help);
+  for (const run::endpoint_totals& t : endpoints) {
+    e.sample(name, {{"endpoint", t.target}}, value(t.pool));
+  }
+}
+
+void endpoint_pools(exposition& e, const std::vector<run::endpoint_totals>& endpoints) {
+  endpoint_pool_family(e, "shoal_tpcc_endpoint_sessions", metric_type::gauge,
+                       "Database sessions in each endpoint's pool", endpoints,
+                       [](const driver::pool_stats& p) { return static_cast<double>(p.size); });
+  endpoint_pool_family(e, "shoal_tpcc_endpoint_sessions_in_use", metric_type::gauge,
+                       "Sessions of each endpoint's pool lent to a transaction", endpoints,
+                       [](const driver::pool_stats& p) { return static_cast<double>(p.in_use); });
+  endpoint_pool_family(e, "shoal_tpcc_endpoint_session_waiters", metric_type::gauge,
+                       "Transactions waiting for a session of each endpoint's pool", endpoints,
+                       [](const driver::pool_stats& p) { return static_cast<double>(p.waiting); });
+  endpoint_pool_family(e, "shoal_tpcc_endpoint_sessions_replaced_total", metric_type::counter,
+                       "Broken sessions each endpoint's pool replaced (reconnects)", endpoints,
+                       [](const driver::pool_stats& p) { return static_cast<double>(p.replaced); });
+}
+
 }  // namespace
 
 void render_endpoints(exposition& e, const std::vector<run::endpoint_totals>& endpoints) {
@@ -56,6 +81,7 @@ void render_endpoints(exposition& e, const std::vector<run::endpoint_totals>& en
            "p90 and p99 response time of each endpoint's completed transactions since the "
            "terminals started, by type");
   for (const run::endpoint_totals& t : endpoints) endpoint_quantiles(e, t.target, t.totals.kinds);
+  endpoint_pools(e, endpoints);
 }
 
 }  // namespace tpcc::metrics

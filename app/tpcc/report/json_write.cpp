@@ -306,6 +306,7 @@ json document(const run::run_result& r, const result_context& context) {
   doc["server"] = detail::server_json(r.server);
   if (r.pacing) doc["rate"] = rate(r, *r.pacing);
   doc["endpoints"] = detail::endpoints_json(r);
+  if (!r.more_servers.empty()) doc["more_servers"] = detail::more_servers_json(r);
   return doc;
 }
 

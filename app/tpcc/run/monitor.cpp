@@ -93,7 +93,7 @@ void monitor::sample() {
   s.client = client_now(length);
   control_.publish_interval(s);
   series_.push_back(std::move(s));
-  if (on_cut_) on_cut_(end, in, phase_from(end));
+  for (const cut_listener& told : on_cut_) told(end, in, phase_from(end));
 }
 
 stats::client_sample monitor::client_now(double seconds) {
