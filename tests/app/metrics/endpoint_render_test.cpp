@@ -21,11 +21,11 @@ using tpcc::testing::sample_value;
 run_view two_endpoints() {
   run_view v;
   v.now = tpcc::stats::phase::measuring;
-  tpcc::run::endpoint_totals a{.target = "host=a application_name=x", .totals = {}};
+  tpcc::run::endpoint_totals a{.target = "host=a application_name=x", .totals = {}, .pool = {}};
   a.totals.kinds[0].outcomes[txn_outcome::committed] = 7;
   a.totals.window[0].outcomes[txn_outcome::committed] = 4;
   for (int i = 0; i < 10; ++i) a.totals.kinds[0].response.record(2ms);
-  tpcc::run::endpoint_totals b{.target = "host=\"b\"", .totals = {}};
+  tpcc::run::endpoint_totals b{.target = "host=\"b\"", .totals = {}, .pool = {}};
   b.totals.kinds[1].outcomes[txn_outcome::lost] = 3;
   b.pool = {.size = 4, .in_use = 3, .waiting = 2, .replaced = 5};
   v.endpoints = {a, b};
