@@ -36,29 +36,37 @@ void endpoint_quantiles(exposition& e, std::string_view endpoint, const endpoint
   }
 }
 
-// One gauge (or counter) family of each endpoint's session pool.
-void endpoint_pool_family(exposition& e, std::string_view name, metric_type type,
-                          std::string_view help, const std::vector<run::endpoint_totals>& endpoints,
-                          double (*value)(const driver::pool_stats&)) {
-  e.family(name, type, help);
-  for (const run::endpoint_totals& t : endpoints) {
-    e.sample(name, {{"endpoint", t.target}}, value(t.pool));
-  }
-}
+// A figure of an endpoint's session pool, as a family of its own.
+struct endpoint_pool_figure {
+  std::string_view name;
+  metric_type type;
+  std::string_view help;
+  double (*value)(const driver::pool_stats&);
+};
+
+double pool_open(const driver::pool_stats& p) { return static_cast<double>(p.size); }
+double pool_lent(const driver::pool_stats& p) { return static_cast<double>(p.in_use); }
+double pool_waiters(const driver::pool_stats& p) { return static_cast<double>(p.waiting); }
+double pool_replaced(const driver::pool_stats& p) { return static_cast<double>(p.replaced); }
+
+constexpr std::array<endpoint_pool_figure, 4> endpoint_pool_figures{{
+    {"shoal_tpcc_endpoint_sessions", metric_type::gauge,
+     "Database sessions in each endpoint's pool", pool_open},
+    {"shoal_tpcc_endpoint_sessions_in_use", metric_type::gauge,
+     "Sessions of each endpoint's pool lent to a transaction", pool_lent},
+    {"shoal_tpcc_endpoint_session_waiters", metric_type::gauge,
+     "Transactions waiting for a session of each endpoint's pool", pool_waiters},
+    {"shoal_tpcc_endpoint_sessions_replaced_total", metric_type::counter,
+     "Broken sessions each endpoint's pool replaced (reconnects)", pool_replaced},
+}};
 
 void endpoint_pools(exposition& e, const std::vector<run::endpoint_totals>& endpoints) {
-  endpoint_pool_family(e, "shoal_tpcc_endpoint_sessions", metric_type::gauge,
-                       "Database sessions in each endpoint's pool", endpoints,
-                       [](const driver::pool_stats& p) { return static_cast<double>(p.size); });
-  endpoint_pool_family(e, "shoal_tpcc_endpoint_sessions_in_use", metric_type::gauge,
-                       "Sessions of each endpoint's pool lent to a transaction", endpoints,
-                       [](const driver::pool_stats& p) { return static_cast<double>(p.in_use); });
-  endpoint_pool_family(e, "shoal_tpcc_endpoint_session_waiters", metric_type::gauge,
-                       "Transactions waiting for a session of each endpoint's pool", endpoints,
-                       [](const driver::pool_stats& p) { return static_cast<double>(p.waiting); });
-  endpoint_pool_family(e, "shoal_tpcc_endpoint_sessions_replaced_total", metric_type::counter,
-                       "Broken sessions each endpoint's pool replaced (reconnects)", endpoints,
-                       [](const driver::pool_stats& p) { return static_cast<double>(p.replaced); });
+  for (const endpoint_pool_figure& f : endpoint_pool_figures) {
+    e.family(f.name, f.type, f.help);
+    for (const run::endpoint_totals& t : endpoints) {
+      e.sample(f.name, {{"endpoint", t.target}}, f.value(t.pool));
+    }
+  }
 }
 
 }  // namespace
