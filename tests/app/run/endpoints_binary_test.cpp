@@ -139,6 +139,8 @@ TEST(endpoints, SimulatedEndpointsSplitTheWarehousesAndAddUpToTheTotals) {
   const std::string page = read_text_file(dir.file("r.html"));
   EXPECT_TRUE(contains(page, "<section id=\"endpoints\">")) << "no endpoints section";
   EXPECT_TRUE(contains(page, "<td>4-5</td>")) << "no row of the third endpoint";
+  EXPECT_TRUE(contains(page, "<path class=\"line c-2\" data-series=\"endpoint-3\""))
+      << "no line of the third endpoint in the per-endpoint chart";
   const json doc = read_endpoints_doc(dir.file("r.json"));
   const json& e = doc["endpoints"];
   ASSERT_EQ(e.size(), 3U);
