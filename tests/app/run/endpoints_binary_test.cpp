@@ -136,6 +136,10 @@ TEST(endpoints, SimulatedEndpointsSplitTheWarehousesAndAddUpToTheTotals) {
       << csv;
   EXPECT_TRUE(contains(csv, "\r\n3,sim:latency=3ms")) << csv;
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 3 * 5) << csv;  // endpoints x types
+  const std::string series_csv = read_text_file(dir.file("r.endpoint_series.csv"));
+  EXPECT_TRUE(series_csv.starts_with("endpoint,start_seconds,end_seconds,phase,completed"))
+      << series_csv;
+  EXPECT_TRUE(contains(series_csv, "\r\n3,")) << series_csv;
   const std::string page = read_text_file(dir.file("r.html"));
   EXPECT_TRUE(contains(page, "<section id=\"endpoints\">")) << "no endpoints section";
   EXPECT_TRUE(contains(page, "<td>4-5</td>")) << "no row of the third endpoint";
@@ -159,6 +163,9 @@ TEST(endpoints, SimulatedEndpointsSplitTheWarehousesAndAddUpToTheTotals) {
   EXPECT_EQ(committed, sum_over_types(doc, "committed"));
   EXPECT_NEAR(tpmc, doc["tpmc"].get<double>(), 1e-6);
   expect_series_add_up(doc);
+  EXPECT_EQ(static_cast<std::size_t>(std::count(series_csv.begin(), series_csv.end(), '\n')),
+            1 + 3 * doc["series"].size())
+      << series_csv;  // a row per endpoint and interval
   // Each endpoint its deferred Delivery line; no outage, so no OUTAGE line and exit 0 above.
   EXPECT_EQ(count_of_text(r.out, "deferred Delivery: "), 1U + 3U) << r.out;
   EXPECT_FALSE(contains(r.out, "OUTAGE")) << r.out;
