@@ -55,6 +55,18 @@ void run_control::publish_endpoints(std::vector<live_endpoint> list) {
   endpoints_ = std::move(list);
 }
 
+driver::pool_stats pools_of(const endpoint_set& set) {
+  driver::pool_stats sum;
+  for (const terminal::endpoint_route& r : set.routes) {
+    const driver::pool_stats one = r.db->stats();
+    sum.size += one.size;
+    sum.in_use += one.in_use;
+    sum.waiting += one.waiting;
+    sum.replaced += one.replaced;
+  }
+  return sum;
+}
+
 std::vector<endpoint_result> endpoint_results(
     const endpoint_set& set, std::vector<std::vector<stats::endpoint_interval>> series) {
   std::vector<endpoint_result> out;

@@ -47,6 +47,9 @@ struct endpoint_set {
 /// Each endpoint's target, recorder and database, for run_control::publish_endpoints.
 [[nodiscard]] std::vector<live_endpoint> live_endpoints(const endpoint_set& set);
 
+/// The endpoints' pools added up (sessions, lent, waiting, replaced).
+[[nodiscard]] driver::pool_stats pools_of(const endpoint_set& set);
+
 /// Each endpoint's part of the result (run_result::endpoints), from its recorder and pool now,
 /// with its series (run/endpoint_series.hpp: one per endpoint, in --db order).
 [[nodiscard]] std::vector<endpoint_result> endpoint_results(

@@ -56,6 +56,9 @@ class monitor {
   void sample();
   // How many deferred Deliveries wait for a deliverer, read at each cut (before start()).
   void count_deliveries_with(std::function<std::size_t()> queued) { queued_ = std::move(queued); }
+  // The session pool read at each cut (before start()); the database's own by default (a run
+  // over several endpoints gives the sum of theirs).
+  void read_pool_with(std::function<driver::pool_stats()> pool) { sessions_ = std::move(pool); }
   // Told of each cut (before start()): its end (seconds since the start), the phase of the
   // interval it ends and of the next one (the server's figures and the endpoints' series are
   // read at the same cuts). Each listener added is told, in the order added.
@@ -87,6 +90,7 @@ class monitor {
   std::stop_source stop_;
   shoal::gate gate_;
   std::function<std::size_t()> queued_;
+  std::function<driver::pool_stats()> sessions_;
   std::vector<cut_listener> on_cut_;
 };
 

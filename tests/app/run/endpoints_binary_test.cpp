@@ -63,8 +63,9 @@ void expect_series_add_up(const json& doc) {
                        t["rolled_back"].get<std::uint64_t>();
     }
   }
-  std::uint64_t endpoints_completed = 0;
+  std::uint64_t endpoints_completed = 0, endpoints_sessions = 0;
   for (const json& one : doc["endpoints"]) {
+    endpoints_sessions += one["series"].back()["pool"]["size"].get<std::uint64_t>();
     const json& series = one["series"];
     ASSERT_EQ(series.size(), doc["series"].size()) << one.dump();
     for (std::size_t i = 0; i < series.size(); ++i) {
@@ -75,6 +76,8 @@ void expect_series_add_up(const json& doc) {
   }
   EXPECT_GT(run_completed, 0U);
   EXPECT_EQ(endpoints_completed, run_completed);
+  // The run's pool figures are every endpoint's pool added up (read after the drain: settled).
+  EXPECT_EQ(doc["series"].back()["client"]["pool_size"].get<std::uint64_t>(), endpoints_sessions);
 }
 
 TEST(endpoints, BadEndpointListsAreRefusedNamingTheEndpoint) {
