@@ -373,7 +373,8 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   if (!endpoints.routes.empty())
     watch->read_pool_with([&endpoints] { return pools_of(endpoints); });
   endpoint_series per_endpoint(endpoints);  // cut at the monitor's cuts (none with one)
-  watch->on_cut([&per_endpoint](double end, phase ended, phase) { per_endpoint.cut(end, ended); });
+  watch->on_cut(
+      [&per_endpoint](double cut_at, phase ended, phase) { per_endpoint.cut(cut_at, ended); });
   if (server != nullptr) read_server_beside(pool, *watch, *server, control);
   read_servers_beside(pool, *watch, more_servers);
   watch->start();
