@@ -4,9 +4,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "commands/reports.hpp"
 #include "commands/steps.hpp"
+#include "report/endpoint_outage.hpp"
 #include "report/summary.hpp"
 #include "report/verdict.hpp"
 #include "stats/process.hpp"
@@ -23,18 +25,21 @@ std::uint64_t hard_failures(const run::run_result& r) {
   return n;
 }
 
-// exit_judged, saying why, when the verdict failed or transactions failed for good; exit_ok
-// otherwise or with --tolerate-errors (which the message names).
+// exit_judged, saying why, when the verdict failed, transactions failed for good or an endpoint
+// of several was lost for part of the run (report/endpoint_outage.hpp); exit_ok otherwise or
+// with --tolerate-errors (which the message names).
 int judged_status(const cli::config& cfg, const run::run_result& r, const std::string& target) {
   const report::verdict v = report::evaluate(r, target);
   const std::uint64_t failed = hard_failures(r);
-  if (v.failing().empty() && failed == 0) return exit_ok;
+  const std::vector<std::string> outages = report::endpoint_outages(r);  // several --db only
+  if (v.failing().empty() && failed == 0 && outages.empty()) return exit_ok;
   std::string why = v.failing().empty() ? std::string() : "the verdict FAILED";
   if (failed > 0) {
     why += (why.empty() ? "" : " and ") + std::to_string(failed) +
            " transaction(s) failed with non-retryable errors (each distinct error printed "
            "above)";
   }
+  for (const std::string& down : outages) why += (why.empty() ? "" : " and ") + down;
   std::fprintf(stderr, "shoal-tpcc: run: %s%s\n", why.c_str(),
                cfg.tolerate_errors ? "; exit status 0 (--tolerate-errors)"
                                    : "; exit status 3 (--tolerate-errors to exit 0)");

@@ -13,6 +13,7 @@
 #include "commands/endpoints.hpp"
 #include "commands/origin.hpp"
 #include "commands/run_config.hpp"
+#include "commands/servers.hpp"
 #include "commands/steps.hpp"
 #include "metrics/render.hpp"
 #include "metrics/server.hpp"
@@ -58,17 +59,6 @@ void say_server_refusal(const std::string& line) {
                line.c_str());
 }
 
-// The collector of the database's own figures (server_stats/): none for SQLite and the
-// simulation (`why_not` empty) or when its connection is refused (`why_not` says so, once).
-shoal::task<std::unique_ptr<server_stats::collector>> server_collector(const cli::config& cfg,
-                                                                       std::string& why_not) {
-  server_stats::opened_collector opened = co_await server_stats::open_collector(
-      cfg.db, std::chrono::milliseconds(5000), say_server_refusal);
-  why_not = opened.why_not;
-  if (!why_not.empty()) say_server_refusal(why_not);
-  co_return std::move(opened.made);
-}
-
 // --procedures: every routine init --procedures creates must exist before a terminal starts.
 // Result: exit_ok, exit_usage naming the first one missing, exit_failed when the lookup failed.
 shoal::task<int> procedures_ready(app& a, driver::database& db) {
@@ -105,12 +95,12 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
     c->interrupt.request_stop();
     a.interrupt.request_stop();  // and the commands after the run do not start
   });
-  std::string server_missing;
-  auto server = co_await server_collector(a.cfg, server_missing);
-  auto outcome = co_await serving_metrics(
-      a, *control, run_settings(rc, db, target),
-      run::run_benchmark(a.pool, db, rc, *control, server.get(), std::move(more_endpoints)));
-  if (server) co_await server->stop();  // when the run was refused before it started it
+  server_collectors servers = co_await open_server_collectors(a.cfg, say_server_refusal);
+  auto outcome =
+      co_await serving_metrics(a, *control, run_settings(rc, db, target),
+                               run::run_benchmark(a.pool, db, rc, *control, servers.first(),
+                                                  std::move(more_endpoints), servers.more()));
+  co_await stop_server_collectors(servers);  // when the run was refused before it started
   shown->close();
   a.console.set_interrupt([&a] { a.interrupt.request_stop(); });
   if (auto* refused = std::get_if<driver::outcome>(&outcome)) {
@@ -119,9 +109,12 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
   }
   run::run_result& result = ran.emplace(std::move(std::get<run::run_result>(outcome)));
   result.origin = std::move(origin);
-  if (!server) {
+  if (servers.first() == nullptr) {
     result.server.not_collected =
-        server_missing.empty() ? server_stats::not_collected_here : server_missing;
+        servers.why_not.empty() ? server_stats::not_collected_here : servers.why_not;
+  }
+  for (std::size_t i = 0; i < result.endpoints.size() && i < servers.of_endpoint.size(); ++i) {
+    result.endpoints[i].server = servers.of_endpoint[i];
   }
   if (!result.fatal.empty()) co_return exit_failed;
   if (result.interrupted || a.console.interrupted()) co_return a.console.interrupt_status();

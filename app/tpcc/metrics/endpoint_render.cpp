@@ -36,6 +36,39 @@ void endpoint_quantiles(exposition& e, std::string_view endpoint, const endpoint
   }
 }
 
+// A figure of an endpoint's session pool, as a family of its own.
+struct endpoint_pool_figure {
+  std::string_view name;
+  metric_type type;
+  std::string_view help;
+  double (*value)(const driver::pool_stats&);
+};
+
+double pool_open(const driver::pool_stats& p) { return static_cast<double>(p.size); }
+double pool_lent(const driver::pool_stats& p) { return static_cast<double>(p.in_use); }
+double pool_waiters(const driver::pool_stats& p) { return static_cast<double>(p.waiting); }
+double pool_replaced(const driver::pool_stats& p) { return static_cast<double>(p.replaced); }
+
+constexpr std::array<endpoint_pool_figure, 4> endpoint_pool_figures{{
+    {"shoal_tpcc_endpoint_sessions", metric_type::gauge,
+     "Database sessions in each endpoint's pool", pool_open},
+    {"shoal_tpcc_endpoint_sessions_in_use", metric_type::gauge,
+     "Sessions of each endpoint's pool lent to a transaction", pool_lent},
+    {"shoal_tpcc_endpoint_session_waiters", metric_type::gauge,
+     "Transactions waiting for a session of each endpoint's pool", pool_waiters},
+    {"shoal_tpcc_endpoint_sessions_replaced_total", metric_type::counter,
+     "Broken sessions each endpoint's pool replaced (reconnects)", pool_replaced},
+}};
+
+void endpoint_pools(exposition& e, const std::vector<run::endpoint_totals>& endpoints) {
+  for (const endpoint_pool_figure& f : endpoint_pool_figures) {
+    e.family(f.name, f.type, f.help);
+    for (const run::endpoint_totals& t : endpoints) {
+      e.sample(f.name, {{"endpoint", t.target}}, f.value(t.pool));
+    }
+  }
+}
+
 }  // namespace
 
 void render_endpoints(exposition& e, const std::vector<run::endpoint_totals>& endpoints) {
@@ -56,6 +89,7 @@ void render_endpoints(exposition& e, const std::vector<run::endpoint_totals>& en
            "p90 and p99 response time of each endpoint's completed transactions since the "
            "terminals started, by type");
   for (const run::endpoint_totals& t : endpoints) endpoint_quantiles(e, t.target, t.totals.kinds);
+  endpoint_pools(e, endpoints);
 }
 
 }  // namespace tpcc::metrics

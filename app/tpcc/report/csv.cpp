@@ -102,6 +102,9 @@ std::optional<std::string> write_csv(const run::run_result& r, const std::string
     auto failed = write_text_file(endpoints_csv_path(path), format_endpoints_csv(r),
                                   "the CSV of the endpoints");
     if (failed) return failed;
+    failed = write_text_file(endpoint_series_csv_path(path), format_endpoint_series_csv(r),
+                             "the CSV of the endpoints' series");
+    if (failed) return failed;
   }
   return write_text_file(errors_csv_path(path), format_errors_csv(r), "the CSV of errors");
 }

@@ -2,6 +2,7 @@
 // app/tpcc/report/endpoints.cpp: each endpoint's figures and text (see endpoints.hpp).
 #include "report/endpoints.hpp"
 
+#include "report/endpoint_outage.hpp"
 #include "report/summary.hpp"
 #include "report/text.hpp"
 #include "txn/kind.hpp"
@@ -37,6 +38,9 @@ std::string endpoint_block(const run::run_result& r, std::size_t i) {
   out += format("    %-13s %10s %8s %8s %8s %8s\n", "transaction", "completed", "failed", "lost",
                 "p90 ms", "p99 ms");
   for (const txn::kind k : txn::all_kinds) out += endpoint_row(k, e.results.kinds[txn::index(k)]);
+  out += "    deferred Delivery: " + deferred_delivery_figures(e.results) + "\n";
+  const std::string outage = outage_text(outage_of(e));
+  if (!outage.empty()) out += "    " + outage + "\n";
   return out;
 }
 
@@ -70,6 +74,13 @@ std::string endpoints_text(const run::run_result& r) {
   std::string out =
       "\n  per endpoint (the totals above are their sum; the verdict judges the whole run)\n";
   for (std::size_t i = 0; i < r.endpoints.size(); ++i) out += endpoint_block(r, i);
+  const std::size_t down = endpoint_outages(r).size();
+  if (down > 0) {
+    out += format(
+        "  %zu endpoint(s) lost for part of the run: exit status 3 unless --tolerate-errors "
+        "(the verdict below judges the whole run)\n",
+        down);
+  }
   return out;
 }
 

@@ -2,6 +2,9 @@
 // app/tpcc/report/endpoints_csv.cpp: each endpoint as CSV (see endpoints_csv.hpp).
 #include "report/endpoints_csv.hpp"
 
+#include <cstdint>
+#include <initializer_list>
+
 #include "report/csv.hpp"
 #include "report/text.hpp"
 #include "txn/kind.hpp"
@@ -44,7 +47,43 @@ std::string endpoint_csv_row(std::size_t i, const run::endpoint_result& e, txn::
   return out.append("\r\n");
 }
 
+std::string endpoint_series_row(std::size_t i, const stats::endpoint_interval& s) {
+  std::string out = std::to_string(i + 1);
+  endpoint_cell(out, format("%.3f", s.start_seconds));
+  endpoint_cell(out, format("%.3f", s.end_seconds));
+  endpoint_cell(out, stats::to_string(s.in));
+  for (const std::uint64_t n : {s.completed, s.new_orders, s.failed, s.lost}) {
+    endpoint_cell(out, std::to_string(n));
+  }
+  for (const std::size_t n : {s.pool_size, s.pool_in_use, s.pool_waiting}) {
+    endpoint_cell(out, std::to_string(n));
+  }
+  return out.append("\r\n");
+}
+
+// "<stem>" + `suffix`, the stem as errors_csv_path gives it.
+std::string endpoint_csv_beside(const std::string& csv_path, const char* suffix) {
+  const std::string errors = errors_csv_path(csv_path);  // "<stem>.errors.csv"
+  return errors.substr(0, errors.size() - std::string(".errors.csv").size()) + suffix;
+}
+
 }  // namespace
+
+std::string format_endpoint_series_csv(const run::run_result& r) {
+  std::string out =
+      "endpoint,start_seconds,end_seconds,phase,completed,new_orders,failed,lost,pool_size,"
+      "pool_in_use,pool_waiting\r\n";
+  for (std::size_t i = 0; i < r.endpoints.size(); ++i) {
+    for (const stats::endpoint_interval& s : r.endpoints[i].series) {
+      out += endpoint_series_row(i, s);
+    }
+  }
+  return out;
+}
+
+std::string endpoint_series_csv_path(const std::string& csv_path) {
+  return endpoint_csv_beside(csv_path, ".endpoint_series.csv");
+}
 
 std::string format_endpoints_csv(const run::run_result& r) {
   std::string out = "endpoint,target,first_warehouse,last_warehouse,type";
@@ -57,8 +96,7 @@ std::string format_endpoints_csv(const run::run_result& r) {
 }
 
 std::string endpoints_csv_path(const std::string& csv_path) {
-  const std::string errors = errors_csv_path(csv_path);  // "<stem>.errors.csv"
-  return errors.substr(0, errors.size() - std::string(".errors.csv").size()) + ".endpoints.csv";
+  return endpoint_csv_beside(csv_path, ".endpoints.csv");
 }
 
 }  // namespace tpcc::report

@@ -8,6 +8,10 @@
 // last_warehouse, type, each outcome's count under its JSON key (stats/outcomes.hpp), completed,
 // failures, retries, p90_ms, p99_ms (empty when it completed none); one row per endpoint and
 // type. RFC 4180, "\r\n" line ends; the target quoted when it holds a comma or a quote.
+// Beside it, endpoint_series_csv_path (".endpoint_series.csv"): each endpoint's series, one row
+// per endpoint and interval: endpoint, start_seconds, end_seconds, phase, completed,
+// new_orders, failed, lost, pool_size, pool_in_use, pool_waiting (run_result::endpoints'
+// series, as the JSON has it).
 // Thread-safety: pure functions.
 #pragma once
 
@@ -20,5 +24,8 @@ namespace tpcc::report {
 [[nodiscard]] std::string format_endpoints_csv(const run::run_result& r);
 // "a.csv" -> "a.endpoints.csv", "a" -> "a.endpoints.csv".
 [[nodiscard]] std::string endpoints_csv_path(const std::string& csv_path);
+[[nodiscard]] std::string format_endpoint_series_csv(const run::run_result& r);
+// "a.csv" -> "a.endpoint_series.csv".
+[[nodiscard]] std::string endpoint_series_csv_path(const std::string& csv_path);
 
 }  // namespace tpcc::report

@@ -2,8 +2,11 @@
 // app/tpcc/report/html_endpoints.cpp: each endpoint in the HTML report (see html_endpoints.hpp).
 #include "report/html_endpoints.hpp"
 
+#include <algorithm>
+
 #include "report/endpoints.hpp"
 #include "report/html_chart.hpp"
+#include "report/html_sections.hpp"
 #include "report/text.hpp"
 #include "txn/kind.hpp"
 
@@ -35,9 +38,49 @@ std::string endpoint_row(const run::run_result& r, const run::endpoint_result& e
   return out;
 }
 
+// Completed transactions per minute of `s`, over groups of `per` intervals.
+std::vector<point> endpoint_points(const std::vector<stats::endpoint_interval>& s,
+                                   std::size_t per) {
+  std::vector<point> out;
+  for (std::size_t i = 0; i < s.size(); i += per) {
+    const std::size_t end = std::min(s.size(), i + per);
+    double done = 0;
+    for (std::size_t j = i; j < end; ++j) done += static_cast<double>(s[j].completed);
+    const double from = s[i].start_seconds, to = s[end - 1].end_seconds;
+    if (to > from) out.push_back({(from + to) / 2, done * 60.0 / (to - from)});
+  }
+  return out;
+}
+
+// One line per endpoint: its completed transactions per minute over the run.
+std::string endpoints_chart(const run::run_result& r, const phases& p) {
+  const std::size_t intervals = r.endpoints.front().series.size();
+  if (intervals == 0) return {};
+  const std::size_t per = std::max<std::size_t>(1, (intervals + max_points - 1) / max_points);
+  chart c;
+  c.label = "completed transactions per minute over time, per endpoint";
+  c.x = time_axis(p);
+  c.bands = phase_bands(p);
+  double top = 1;
+  std::string legend = "<div class=\"legend\">";
+  for (std::size_t k = 0; k < r.endpoints.size(); ++k) {
+    const std::string key = "endpoint-" + std::to_string(k + 1);
+    const std::string css = "c-" + std::to_string(k % txn::kind_count);
+    line l{key, css, r.endpoints[k].target, endpoint_points(r.endpoints[k].series, per)};
+    for (const point& pt : l.points) top = std::max(top, pt.y);
+    legend += legend_button(key, css, r.endpoints[k].target);
+    c.lines.push_back(std::move(l));
+  }
+  top = nice_ceiling(top * 1.05);
+  c.y = {0, top, false, "completed per minute", linear_ticks(0, top, 5)};
+  return "<figure><figcaption>Each endpoint's transactions committed or rolled back per minute, "
+         "by the interval they ended in (every phase).</figcaption>" +
+         render_svg(c) + legend + "</div></figure>";
+}
+
 }  // namespace
 
-std::string endpoints_section(const run::run_result& r) {
+std::string endpoints_section(const run::run_result& r, const phases& p) {
   if (r.endpoints.empty()) return {};
   std::string rows;
   for (const run::endpoint_result& e : r.endpoints) rows += endpoint_row(r, e);
@@ -47,7 +90,8 @@ std::string endpoints_section(const run::run_result& r) {
          "<th>Payment p99 ms</th></tr></thead><tbody>" +
          rows +
          "</tbody></table><p>Failed counts every failure, lost ones included; the totals are "
-         "the run's, and the verdict judges the whole run.</p></section>";
+         "the run's, and the verdict judges the whole run.</p>" +
+         endpoints_chart(r, p) + "</section>";
 }
 
 }  // namespace tpcc::report::html

@@ -45,12 +45,16 @@ double finite_max(const std::vector<double>& ys) {
   return m;
 }
 
+}  // namespace
+
 std::string legend_button(const std::string& key, const std::string& css, std::string_view label) {
   std::string out;
   put(out, {"<button type=\"button\" class=\"", css, "\" data-series=\"", escape(key), "\">",
             escape(label), "</button>"});
   return out;
 }
+
+namespace {
 
 std::string kinds_legend() {
   std::string out = "<div class=\"legend\">";

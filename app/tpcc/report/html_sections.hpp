@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "report/html_data.hpp"
 #include "run_result/result.hpp"
@@ -20,6 +21,9 @@ namespace tpcc::report::html {
 // The run's phases as shaded bands, and the time axis every chart over time shares.
 [[nodiscard]] std::vector<band> phase_bands(const phases& p);
 [[nodiscard]] axis time_axis(const phases& p);
+// A legend's button showing and hiding the lines of data-series `key`, coloured by `css`.
+[[nodiscard]] std::string legend_button(const std::string& key, const std::string& css,
+                                        std::string_view label);
 // "new-order" ... "stock-level": a type's key in data-series attributes.
 [[nodiscard]] std::string kind_key(txn::kind k);
 

@@ -2,7 +2,9 @@
 // app/tpcc/report/json_endpoints.cpp: the "endpoints" array (see json_endpoints.hpp).
 #include "report/json_endpoints.hpp"
 
+#include "report/endpoint_outage.hpp"
 #include "report/endpoints.hpp"
+#include "report/json_server.hpp"
 #include "txn/kind.hpp"
 
 namespace tpcc::report::detail {
@@ -25,6 +27,42 @@ json endpoint_kind_json(txn::kind k, const stats::kind_totals& t) {
   return out;
 }
 
+json endpoint_series_json(const std::vector<stats::endpoint_interval>& series) {
+  json out = json::array();
+  for (const stats::endpoint_interval& i : series) {
+    out.push_back(
+        {{"start_seconds", i.start_seconds},
+         {"end_seconds", i.end_seconds},
+         {"phase", stats::to_string(i.in)},
+         {"completed", i.completed},
+         {"new_orders", i.new_orders},
+         {"failed", i.failed},
+         {"lost", i.lost},
+         {"pool",
+          {{"size", i.pool_size}, {"in_use", i.pool_in_use}, {"waiting", i.pool_waiting}}}});
+  }
+  return out;
+}
+
+json endpoint_outage_json(const run::endpoint_result& e) {
+  const endpoint_outage o = outage_of(e);
+  if (!o.happened()) return nullptr;
+  return {{"lost", o.lost},
+          {"intervals", o.intervals},
+          {"from_seconds", o.from_seconds},
+          {"to_seconds", o.to_seconds},
+          {"sessions_replaced", o.sessions_replaced}};
+}
+
+json endpoint_deliveries_json(const stats::snapshot& s) {
+  return {{"queued", s.deliveries_done + s.deliveries_failed},
+          {"completed", s.deliveries_done},
+          {"on_time", s.deliveries_on_time},
+          {"failed", s.deliveries_failed},
+          {"skipped_districts", s.skipped_districts},
+          {"completion_p90_us", s.delivery_completion.percentile(0.9)}};
+}
+
 json endpoint_json(const run::run_result& r, const run::endpoint_result& e) {
   json kinds = json::array();
   for (const txn::kind k : txn::all_kinds) {
@@ -37,7 +75,12 @@ json endpoint_json(const run::run_result& r, const run::endpoint_result& e) {
           {"completed", completed_all(e.results)},
           {"failed", failures_all(e.results)},
           {"lost", count_of(e.results, stats::txn_outcome::lost)},
-          {"transactions", kinds}};
+          {"transactions", kinds},
+          {"deliveries", endpoint_deliveries_json(e.results)},
+          {"sessions_replaced", e.sessions_replaced},
+          {"outage", endpoint_outage_json(e)},
+          {"server", e.server < 0 ? json(nullptr) : json(e.server)},
+          {"series", endpoint_series_json(e.series)}};
 }
 
 }  // namespace
@@ -45,6 +88,12 @@ json endpoint_json(const run::run_result& r, const run::endpoint_result& e) {
 json endpoints_json(const run::run_result& r) {
   json out = json::array();
   for (const run::endpoint_result& e : r.endpoints) out.push_back(endpoint_json(r, e));
+  return out;
+}
+
+json more_servers_json(const run::run_result& r) {
+  json out = json::array();
+  for (const server_stats::server_figures& f : r.more_servers) out.push_back(server_json(f));
   return out;
 }
 

@@ -4,10 +4,13 @@
 //
 // What: [{"target", "first_warehouse", "last_warehouse", "tpmc", "completed", "failed", "lost",
 // "transactions": [{"type", one count per outcome (stats/outcomes.hpp's keys), "retries",
-// "response": {"count", "p50_us", "p90_us", "p99_us", "max_us"}}]}], in --db order; an empty
-// array with one endpoint. Written only: the reader leaves it out and `merge` drops it, as it
-// does the server's figures (docs/tpcc/endpoints.md).
-// Thread-safety: pure functions.
+// "response": {"count", "p50_us", "p90_us", "p99_us", "max_us"}}], "deliveries",
+// "sessions_replaced", "outage" (report/endpoint_outage.hpp; null without one), "server" (0: the
+// document's "server", k: "more_servers"[k - 1]; null: none read), "series" (its part of each
+// interval)}], in --db order; an empty array with one endpoint. more_servers_json(): the other
+// distinct servers' figures, as "server" is written. Written only: the reader leaves both out and
+// `merge` drops them, as it does the server's figures (docs/tpcc/endpoints.md). Thread-safety: pure
+// functions.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -17,5 +20,6 @@
 namespace tpcc::report::detail {
 
 [[nodiscard]] nlohmann::json endpoints_json(const run::run_result& r);
+[[nodiscard]] nlohmann::json more_servers_json(const run::run_result& r);
 
 }  // namespace tpcc::report::detail

@@ -308,6 +308,7 @@ json document(const run::run_result& r, const result_context& context) {
   if (r.pacing) doc["rate"] = rate(r, *r.pacing);
   doc["endpoints"] = detail::endpoints_json(r);
   detail::add_steps_json(doc, r);
+  if (!r.more_servers.empty()) doc["more_servers"] = detail::more_servers_json(r);
   return doc;
 }
 

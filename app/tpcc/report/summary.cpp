@@ -242,22 +242,8 @@ std::string client_cost(const run::run_result& r) {
   return out;
 }
 
-// Over the deliveries queued in the window, as the verdict judges them (a failed or abandoned
-// one is not on time).
 std::string deliveries(const run::run_result& r) {
-  const stats::snapshot& s = r.results;
-  const std::uint64_t queued = s.deliveries_done + s.deliveries_failed;
-  const double on_time =
-      queued == 0 ? 0.0
-                  : 100.0 * static_cast<double>(s.deliveries_on_time) / static_cast<double>(queued);
-  return format(
-      "\n  deferred Delivery: %llu queued in the window: %.1f %% completed within %g s (%llu "
-      "completed, %llu failed or abandoned), %llu districts skipped, completion p90 %s ms\n",
-      static_cast<unsigned long long>(queued), on_time, txn::deferred_delivery_limit_seconds,
-      static_cast<unsigned long long>(s.deliveries_done),
-      static_cast<unsigned long long>(s.deliveries_failed),
-      static_cast<unsigned long long>(s.skipped_districts),
-      percentile_ms(s.delivery_completion, 0.9).c_str());
+  return "\n  deferred Delivery: " + deferred_delivery_figures(r.results) + "\n";
 }
 
 std::string constants(const run::run_result& r) {
@@ -330,6 +316,23 @@ double efficiency(const run::run_result& r) {
   if (w <= 0 || r.wait_scale <= 0 || r.paced()) return 0;
   const double per_warehouse = max_tpmc_per_warehouse / r.wait_scale;
   return tpmc(r) / (per_warehouse * static_cast<double>(w));
+}
+
+// Over the deliveries queued in the window, as the verdict judges them (a failed or abandoned
+// one is not on time).
+std::string deferred_delivery_figures(const stats::snapshot& s) {
+  const std::uint64_t queued = s.deliveries_done + s.deliveries_failed;
+  const double on_time =
+      queued == 0 ? 0.0
+                  : 100.0 * static_cast<double>(s.deliveries_on_time) / static_cast<double>(queued);
+  return format(
+      "%llu queued in the window: %.1f %% completed within %g s (%llu completed, %llu failed or "
+      "abandoned), %llu districts skipped, completion p90 %s ms",
+      static_cast<unsigned long long>(queued), on_time, txn::deferred_delivery_limit_seconds,
+      static_cast<unsigned long long>(s.deliveries_done),
+      static_cast<unsigned long long>(s.deliveries_failed),
+      static_cast<unsigned long long>(s.skipped_districts),
+      percentile_ms(s.delivery_completion, 0.9).c_str());
 }
 
 std::string format_summary(const run::run_result& r, const std::string& target) {

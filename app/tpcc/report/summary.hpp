@@ -49,6 +49,10 @@ inline constexpr const char* capacity_mode_line =
 // A fraction (1.0 is 100%) against the warehouses run; with scaled waits, against the scaled
 // maximum 12.86 / scale per warehouse; 0 without waits.
 [[nodiscard]] double efficiency(const run::run_result& r);
+// The deferred Deliveries queued in `s`'s window, as the verdict judges them: how many, the
+// share completed within clause 2.7.2.2's limit, completed, failed or abandoned, districts
+// skipped, completion p90 (the summary's line, and each endpoint's).
+[[nodiscard]] std::string deferred_delivery_figures(const stats::snapshot& s);
 // `target` is the database as the user should see it (password redacted).
 [[nodiscard]] std::string format_summary(const run::run_result& r, const std::string& target);
 

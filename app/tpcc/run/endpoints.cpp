@@ -31,12 +31,11 @@ endpoint_set route_endpoints(std::span<driver::database* const> dbs, warehouse_r
   return set;
 }
 
-std::vector<std::pair<std::string, const stats::recorder*>> live_endpoints(
-    const endpoint_set& set) {
-  std::vector<std::pair<std::string, const stats::recorder*>> out;
+std::vector<live_endpoint> live_endpoints(const endpoint_set& set) {
+  std::vector<live_endpoint> out;
   out.reserve(set.routes.size());
   for (const terminal::endpoint_route& r : set.routes) {
-    out.emplace_back(r.db->describe(), r.recorder);
+    out.push_back({.target = r.db->describe(), .recorder = r.recorder, .db = r.db});
   }
   return out;
 }
@@ -45,24 +44,42 @@ std::vector<endpoint_totals> run_control::endpoints() const {
   const std::scoped_lock lock(mutex_);
   std::vector<endpoint_totals> out;
   out.reserve(endpoints_.size());
-  for (const auto& [target, recorder] : endpoints_) out.push_back({target, recorder->take_all()});
+  for (const live_endpoint& e : endpoints_) {
+    out.push_back({.target = e.target, .totals = e.recorder->take_all(), .pool = e.db->stats()});
+  }
   return out;
 }
 
-void run_control::publish_endpoints(
-    std::vector<std::pair<std::string, const stats::recorder*>> list) {
+void run_control::publish_endpoints(std::vector<live_endpoint> list) {
   const std::scoped_lock lock(mutex_);
   endpoints_ = std::move(list);
 }
 
-std::vector<endpoint_result> endpoint_results(const endpoint_set& set) {
+driver::pool_stats pools_of(const endpoint_set& set) {
+  driver::pool_stats sum;
+  for (const terminal::endpoint_route& r : set.routes) {
+    const driver::pool_stats one = r.db->stats();
+    sum.size += one.size;
+    sum.in_use += one.in_use;
+    sum.waiting += one.waiting;
+    sum.replaced += one.replaced;
+  }
+  return sum;
+}
+
+std::vector<endpoint_result> endpoint_results(
+    const endpoint_set& set, std::vector<std::vector<stats::endpoint_interval>> series) {
   std::vector<endpoint_result> out;
   out.reserve(set.routes.size());
-  for (const terminal::endpoint_route& r : set.routes) {
+  series.resize(set.routes.size());
+  for (std::size_t i = 0; i < set.routes.size(); ++i) {
+    const terminal::endpoint_route& r = set.routes[i];
     out.push_back({.target = r.db->describe(),
                    .first_warehouse = r.first,
                    .last_warehouse = r.last,
-                   .results = r.recorder->take()});
+                   .results = r.recorder->take(),
+                   .series = std::move(series[i]),
+                   .sessions_replaced = r.db->stats().replaced});
   }
   return out;
 }

@@ -19,9 +19,11 @@
 #include <vector>
 
 #include "driver/database.hpp"
+#include "run/run.hpp"
 #include "run/shard.hpp"
 #include "run_result/result.hpp"
 #include "stats/recorder.hpp"
+#include "stats/series.hpp"
 #include "terminal/routes.hpp"
 
 namespace tpcc::run {
@@ -42,11 +44,15 @@ struct endpoint_set {
                                            warehouse_range range, stats::clock::time_point start,
                                            stats::clock::time_point end);
 
-/// Each endpoint's target and recorder, for run_control::publish_endpoints.
-[[nodiscard]] std::vector<std::pair<std::string, const stats::recorder*>> live_endpoints(
-    const endpoint_set& set);
+/// Each endpoint's target, recorder and database, for run_control::publish_endpoints.
+[[nodiscard]] std::vector<live_endpoint> live_endpoints(const endpoint_set& set);
 
-/// Each endpoint's part of the result (run_result::endpoints), from its recorder now.
-[[nodiscard]] std::vector<endpoint_result> endpoint_results(const endpoint_set& set);
+/// The endpoints' pools added up (sessions, lent, waiting, replaced).
+[[nodiscard]] driver::pool_stats pools_of(const endpoint_set& set);
+
+/// Each endpoint's part of the result (run_result::endpoints), from its recorder and pool now,
+/// with its series (run/endpoint_series.hpp: one per endpoint, in --db order).
+[[nodiscard]] std::vector<endpoint_result> endpoint_results(
+    const endpoint_set& set, std::vector<std::vector<stats::endpoint_interval>> series);
 
 }  // namespace tpcc::run

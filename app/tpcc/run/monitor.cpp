@@ -93,7 +93,7 @@ void monitor::sample() {
   s.client = client_now(length);
   control_.publish_interval(s);
   series_.push_back(std::move(s));
-  if (on_cut_) on_cut_(end, in, phase_from(end));
+  for (const cut_listener& told : on_cut_) told(end, in, phase_from(end));
 }
 
 stats::client_sample monitor::client_now(double seconds) {
@@ -116,7 +116,7 @@ stats::client_sample monitor::client_now(double seconds) {
   }
   c.lateness_p99_us = lateness.percentile(0.99);
   c.queue_delay_p99_us = queued.percentile(0.99);
-  const driver::pool_stats sessions = db_.stats();
+  const driver::pool_stats sessions = sessions_ ? sessions_() : db_.stats();
   c.pool_size = sessions.size;
   c.pool_in_use = sessions.in_use;
   c.pool_waiting = sessions.waiting;

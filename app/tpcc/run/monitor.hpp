@@ -56,11 +56,15 @@ class monitor {
   void sample();
   // How many deferred Deliveries wait for a deliverer, read at each cut (before start()).
   void count_deliveries_with(std::function<std::size_t()> queued) { queued_ = std::move(queued); }
+  // The session pool read at each cut (before start()); the database's own by default (a run
+  // over several endpoints gives the sum of theirs).
+  void read_pool_with(std::function<driver::pool_stats()> pool) { sessions_ = std::move(pool); }
   // Told of each cut (before start()): its end (seconds since the start), the phase of the
-  // interval it ends and of the next one (the server's figures are read at the same cuts).
+  // interval it ends and of the next one (the server's figures and the endpoints' series are
+  // read at the same cuts). Each listener added is told, in the order added.
   using cut_listener =
       std::function<void(double end_seconds, stats::phase ended, stats::phase next)>;
-  void on_cut(cut_listener listener) { on_cut_ = std::move(listener); }
+  void on_cut(cut_listener listener) { on_cut_.push_back(std::move(listener)); }
   [[nodiscard]] stats::clock::time_point next_cut(stats::clock::time_point grid) const;
   [[nodiscard]] stats::clock::time_point started() const noexcept { return started_; }
   [[nodiscard]] std::chrono::nanoseconds interval() const noexcept { return interval_; }
@@ -86,7 +90,8 @@ class monitor {
   std::stop_source stop_;
   shoal::gate gate_;
   std::function<std::size_t()> queued_;
-  cut_listener on_cut_;
+  std::function<driver::pool_stats()> sessions_;
+  std::vector<cut_listener> on_cut_;
 };
 
 }  // namespace tpcc::run

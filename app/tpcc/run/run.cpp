@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "random/rng.hpp"
+#include "run/endpoint_series.hpp"
 #include "run/endpoints.hpp"
 #include "run/monitor.hpp"
+#include "run/more_servers.hpp"
 #include "run/schedule.hpp"
 #include "run/shard.hpp"
 #include "run/wall_clock.hpp"
@@ -324,7 +326,8 @@ void run_control::publish_server(const server_stats::collector* c) {
 shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::database& db,
                                        run_config config, run_control& control,
                                        server_stats::collector* server,
-                                       std::vector<driver::database*> more_endpoints) {
+                                       std::vector<driver::database*> more_endpoints,
+                                       std::vector<server_stats::collector*> more_servers) {
   more_endpoints.insert(more_endpoints.begin(), &db);  // every endpoint, in --db order
   auto ready = co_await prepare(db, config);
   if (auto* failure = std::get_if<outcome>(&ready)) co_return std::move(*failure);
@@ -379,7 +382,13 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
     for (const auto& queue : ctx->deliveries) queued += queue->size();
     return queued;
   });
+  if (!endpoints.routes.empty())
+    watch->read_pool_with([&endpoints] { return pools_of(endpoints); });
+  endpoint_series per_endpoint(endpoints);  // cut at the monitor's cuts (none with one)
+  watch->on_cut(
+      [&per_endpoint](double cut_at, phase ended, phase) { per_endpoint.cut(cut_at, ended); });
   if (server != nullptr) read_server_beside(pool, *watch, *server, control);
+  read_servers_beside(pool, *watch, more_servers);
   watch->start();
   co_await perform(pool, *ctx, config, range, control, result, measure_start, end, rng);
   co_await watch->stop();  // nothing of it stays on the pool
@@ -389,13 +398,14 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
     control.publish_server(nullptr);
     result.server = server->finish();
   }
+  result.more_servers = co_await finish_servers(more_servers);
   control.publish(nullptr);
   control.publish_endpoints({});
   control.enter(phase::done);
   errors.flush();
   result.errors = errors.list(started, result.started);
   result.results = recorder.take();
-  result.endpoints = endpoint_results(endpoints);
+  result.endpoints = endpoint_results(endpoints, per_endpoint.take());
   result.measured_seconds = covered_seconds(result.results);
   if (ctx->pace_stats != nullptr) result.pacing = pace_stats.take(config.rate_tpm);
   result.steps =

@@ -60,6 +60,14 @@ struct live_view {
 struct endpoint_totals {
   std::string target;  // as the user should see it (password redacted)
   stats::cumulative totals;
+  driver::pool_stats pool;  // its session pool now
+};
+
+// An endpoint as the run publishes it: its target, its recorder, its database (for its pool).
+struct live_endpoint {
+  std::string target;
+  const stats::recorder* recorder = nullptr;
+  const driver::database* db = nullptr;
 };
 
 // Shared between the run and whoever watches it (main's console thread).
@@ -90,7 +98,7 @@ class run_control {
   // Each endpoint's counts so far, in --db order; empty with one endpoint or when none are
   // published. The run publishes its endpoints' recorders, then an empty list before they go.
   [[nodiscard]] std::vector<endpoint_totals> endpoints() const;
-  void publish_endpoints(std::vector<std::pair<std::string, const stats::recorder*>> list);
+  void publish_endpoints(std::vector<live_endpoint> list);
 
  private:
   std::atomic<phase> phase_{phase::starting};
@@ -99,7 +107,7 @@ class run_control {
   live_view fixed_;
   std::chrono::steady_clock::time_point started_;
   const server_stats::collector* server_ = nullptr;
-  std::vector<std::pair<std::string, const stats::recorder*>> endpoints_;
+  std::vector<live_endpoint> endpoints_;
 };
 
 using run_outcome = std::variant<run_result, driver::outcome>;
@@ -108,9 +116,12 @@ using run_outcome = std::variant<run_result, driver::outcome>;
 // at the run's cuts into run_result::server. `more_endpoints`: the other endpoints of `db`'s
 // database (--db given more than once, run/endpoints.hpp), opened and closed by the caller; the
 // warehouses are split among `db` and them, and run_result::endpoints has each one's figures.
+// `more_servers`: collectors of the other distinct servers among the endpoints (read as
+// `server` is, into run_result::more_servers in order; a null one is skipped).
 shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::database& db,
                                        run_config config, run_control& control,
                                        server_stats::collector* server = nullptr,
-                                       std::vector<driver::database*> more_endpoints = {});
+                                       std::vector<driver::database*> more_endpoints = {},
+                                       std::vector<server_stats::collector*> more_servers = {});
 
 }  // namespace tpcc::run

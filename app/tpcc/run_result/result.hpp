@@ -110,6 +110,12 @@ struct endpoint_result {
   std::string target;  // as the user should see it (password redacted)
   std::int64_t first_warehouse = 1, last_warehouse = 0;
   stats::snapshot results;
+  // Its part of each interval of the run's series (the same cuts, every phase), in order.
+  std::vector<stats::endpoint_interval> series;
+  std::uint64_t sessions_replaced = 0;  // broken sessions its pool replaced (reconnects)
+  // Whose figures are its server's: 0 run_result::server, k run_result::more_servers[k - 1];
+  // -1 none read (SQLite, the simulation, a refused connection).
+  int server = -1;
 };
 
 struct run_result {
@@ -141,9 +147,12 @@ struct run_result {
   // The database was the capacity mode's simulation (database::simulated()): the figures
   // measure the client, not a database; every output must say so.
   bool simulated = false;
-  // The database's own figures over the run (server_stats/figures.hpp): not collected for
-  // SQLite, the simulated database and a merged result.
+  // The database's own figures over the run (server_stats/figures.hpp), its first endpoint's
+  // server's: not collected for SQLite, the simulated database and a merged result.
   server_stats::server_figures server;
+  // The figures of every other distinct server among the endpoints (endpoint_result::server),
+  // in the order of their first endpoint; empty with one endpoint or one server.
+  std::vector<server_stats::server_figures> more_servers;
   // --rate: offered against taken, the backlog (stats/pace.hpp); empty when not paced.
   std::optional<stats::pace_totals> pacing;
   [[nodiscard]] bool paced() const noexcept { return config.rate_tpm > 0; }

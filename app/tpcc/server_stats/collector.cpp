@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "driver/open.hpp"
+#include "server_stats/kinds.hpp"
 #include "shoal/stop.hpp"
 #include "shoal/timeout.hpp"
 
@@ -91,6 +92,18 @@ shoal::task<std::optional<reading>> collector::read_now(double& ms) {
   ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - from).count();
   note(r.refused);
   co_return r;
+}
+
+shoal::task<std::string> collector::identify() {
+  const driver::statement* query = source_->identity_query();
+  if (query == nullptr) co_return std::string();
+  driver::lease session = co_await db_->acquire();
+  if (!session) co_return std::string();
+  const driver::statement_result r = co_await query_alone(*session, *query);
+  if (!r.ok() || r.rows.size() != 1 || r.rows[0].size() != 1 || r.rows[0].null_at(0)) {
+    co_return std::string();
+  }
+  co_return r.rows[0].text_at(0);
 }
 
 shoal::task<statement_map> collector::read_statements() {

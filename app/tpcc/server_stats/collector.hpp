@@ -77,6 +77,10 @@ class collector {
   [[nodiscard]] bool stopped() const noexcept { return stopped_; }
   [[nodiscard]] server_figures finish();
   [[nodiscard]] std::optional<live_figures> latest() const;
+  // Before start(): the text naming the server it reads (source::identity_query); empty when
+  // unknown (no such query, or it failed), which matches no other server.
+  // Resumes on: the executor it was awaited on.
+  [[nodiscard]] shoal::task<std::string> identify();
 
   // For the reading coroutine.
   [[nodiscard]] shoal::task<void> read_baseline();

@@ -55,6 +55,11 @@ constexpr driver::statement my_status{
     "'Innodb_buffer_pool_read_requests', 'Innodb_row_lock_waits', 'Innodb_row_lock_time', "
     "'Threads_running', 'Innodb_row_lock_current_waits')"};
 
+// A running MySQL or MariaDB server: its host name, port and data directory (MariaDB has no
+// server_uuid, and server_id is 1 on most servers).
+constexpr driver::statement my_identity{"tpcc_srv_identity",
+                                        "SELECT CONCAT(@@hostname, ':', @@port, ':', @@datadir)"};
+
 std::string lower_key(std::string_view name) {
   std::string out(name);
   std::transform(out.begin(), out.end(), out.begin(),
@@ -75,6 +80,8 @@ class mysql_source final : public source {
  public:
   [[nodiscard]] std::string name() const override { return "mysql"; }
   [[nodiscard]] const std::vector<figure_info>& figures() const override { return figures_; }
+
+  [[nodiscard]] const driver::statement* identity_query() const override { return &my_identity; }
 
   shoal::task<reading> read(driver::session& s) override {
     reading out;

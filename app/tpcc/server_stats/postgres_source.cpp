@@ -43,6 +43,13 @@ constexpr statement pg_statements{
     "FROM pg_stat_statements WHERE queryid IS NOT NULL AND dbid = "
     "(SELECT oid FROM pg_database WHERE datname = current_database())"};
 
+// A running PostgreSQL server: when its postmaster started (to the microsecond) and its port.
+// Not its address: one server reached over TCP and over a socket is one server. Not
+// pg_control_system()'s identifier: a streaming replica shares its primary's.
+constexpr statement pg_identity{
+    "tpcc_srv_identity",
+    "SELECT pg_postmaster_start_time()::text || ' port ' || current_setting('port')"};
+
 struct pg_part {
   const statement* stmt;
   std::string_view what;  // as the refusal names it
@@ -86,6 +93,8 @@ class postgres_source final : public source {
     }
     co_return out;
   }
+
+  [[nodiscard]] const statement* identity_query() const override { return &pg_identity; }
 
   shoal::task<statements_reading> statements(driver::session& s) override {
     statements_reading out;

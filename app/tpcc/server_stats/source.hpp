@@ -56,6 +56,9 @@ class source {
   [[nodiscard]] virtual shoal::task<reading> read(driver::session& s) = 0;
   // Per-statement totals now; empty when the source has none (or they were refused).
   [[nodiscard]] virtual shoal::task<statements_reading> statements(driver::session& s);
+  // The query naming the running server (one row, one text column), the same text on every
+  // connection to it and a different one on any other server; nullptr when the source has none.
+  [[nodiscard]] virtual const driver::statement* identity_query() const { return nullptr; }
 };
 
 // The source for `kind`'s databases; nullptr for SQLite, the simulation and unknown targets.

@@ -52,4 +52,16 @@ struct interval_sample {
   client_sample client;
 };
 
+// One endpoint's part of an interval of a run over several endpoints (--db given more than
+// once): the transactions of its warehouses that ended in the interval (every outcome, every
+// type) and its session pool at the interval's end. Outcome counts only: the endpoint's
+// latencies are over the window (run_result::endpoints), the interval histograms the run's.
+struct endpoint_interval {
+  double start_seconds = 0, end_seconds = 0;  // the run's interval (the same cut)
+  phase in = phase::warmup;
+  std::uint64_t completed = 0, new_orders = 0;  // new_orders: completed ones
+  std::uint64_t failed = 0, lost = 0;           // failed counts the lost too
+  std::size_t pool_size = 0, pool_in_use = 0, pool_waiting = 0;
+};
+
 }  // namespace tpcc::stats

@@ -21,12 +21,13 @@ using tpcc::testing::sample_value;
 run_view two_endpoints() {
   run_view v;
   v.now = tpcc::stats::phase::measuring;
-  tpcc::run::endpoint_totals a{.target = "host=a application_name=x", .totals = {}};
+  tpcc::run::endpoint_totals a{.target = "host=a application_name=x", .totals = {}, .pool = {}};
   a.totals.kinds[0].outcomes[txn_outcome::committed] = 7;
   a.totals.window[0].outcomes[txn_outcome::committed] = 4;
   for (int i = 0; i < 10; ++i) a.totals.kinds[0].response.record(2ms);
-  tpcc::run::endpoint_totals b{.target = "host=\"b\"", .totals = {}};
+  tpcc::run::endpoint_totals b{.target = "host=\"b\"", .totals = {}, .pool = {}};
   b.totals.kinds[1].outcomes[txn_outcome::lost] = 3;
+  b.pool = {.size = 4, .in_use = 3, .waiting = 2, .replaced = 5};
   v.endpoints = {a, b};
   return v;
 }
@@ -60,6 +61,20 @@ TEST(endpoint_render, EachEndpointsCountsCarryItsTargetAsTheEndpointLabel) {
   // b completed nothing: no quantile of it.
   EXPECT_EQ(page.find(R"(endpoint_response_time_seconds{endpoint="host=\"b\"")"),
             std::string::npos);
+}
+
+TEST(endpoint_render, EachEndpointsPoolIsUnderItsEndpointLabel) {
+  const std::string page = tpcc::metrics::render(two_endpoints());
+  EXPECT_EQ(sample_value(page, R"(shoal_tpcc_endpoint_sessions{endpoint="host=\"b\""})"), 4)
+      << page;
+  EXPECT_EQ(sample_value(page, R"(shoal_tpcc_endpoint_sessions_in_use{endpoint="host=\"b\""})"), 3);
+  EXPECT_EQ(sample_value(page, R"(shoal_tpcc_endpoint_session_waiters{endpoint="host=\"b\""})"), 2);
+  EXPECT_EQ(
+      sample_value(page, R"(shoal_tpcc_endpoint_sessions_replaced_total{endpoint="host=\"b\""})"),
+      5);
+  EXPECT_EQ(
+      sample_value(page, R"(shoal_tpcc_endpoint_sessions{endpoint="host=a application_name=x"})"),
+      0);
 }
 
 TEST(endpoint_render, OneEndpointAddsNothing) {

@@ -248,6 +248,7 @@ TEST(metrics_binary, EachEndpointOfARunIsOnThePage) {
   EXPECT_EQ(promtool_problems(dir, page, "endpoints"), "") << page;
   EXPECT_TRUE(contains(page, "shoal_tpcc_endpoint_transactions_total{endpoint=\"sim:latency=2ms"))
       << page;
+  EXPECT_TRUE(contains(page, "shoal_tpcc_endpoint_sessions{endpoint=\"sim:latency=2ms")) << page;
   EXPECT_EQ(run.wait(90s), 0) << run.stdout_text() << run.stderr_text();
 }
 
