@@ -75,6 +75,14 @@ class session {
   [[nodiscard]] virtual std::uint64_t round_trips() const noexcept = 0;
   // False once the connection is known to be broken.
   [[nodiscard]] virtual bool healthy() const noexcept = 0;
+  // Asks the server to abandon the statement this session is running, if any, keeping the
+  // connection: the call in flight then ends with the server's error (PostgreSQL: SQLSTATE
+  // 57014, query_canceled). True when a cancel request was delivered; false when the driver
+  // has none (SQLite's cancellation is its stop token's sqlite3_interrupt; MySQL/MariaDB's
+  // KILL QUERY is not implemented): stop the call by its stop token instead. Thread-safety:
+  // any thread, while another coroutine is inside a call of this session, for as long as the
+  // session lives; it may block for one connection to the server (libpq's PQcancel).
+  virtual bool cancel() noexcept { return false; }
 
  protected:
   // execute() as a batch of one, for drivers whose execute_batch does all the work (PostgreSQL,
