@@ -108,9 +108,13 @@ using run_outcome = std::variant<run_result, driver::outcome>;
 // at the run's cuts into run_result::server. `more_endpoints`: the other endpoints of `db`'s
 // database (--db given more than once, run/endpoints.hpp), opened and closed by the caller; the
 // warehouses are split among `db` and them, and run_result::endpoints has each one's figures.
+// `analytic`: one database per CH-benCHmark stream (config.analytic_streams of them, opened and
+// closed by the caller with connections of their own, run/analytic.hpp): they start with the
+// terminals and end with the measurement interval; run_result::ch has what they measured.
 shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::database& db,
                                        run_config config, run_control& control,
                                        server_stats::collector* server = nullptr,
-                                       std::vector<driver::database*> more_endpoints = {});
+                                       std::vector<driver::database*> more_endpoints = {},
+                                       std::vector<driver::database*> analytic = {});
 
 }  // namespace tpcc::run

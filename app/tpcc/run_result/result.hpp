@@ -17,6 +17,7 @@
 
 #include "driver/isolation.hpp"
 #include "random/nurand.hpp"
+#include "run_result/ch_result.hpp"
 #include "server_stats/figures.hpp"
 #include "stats/client.hpp"
 #include "stats/error_list.hpp"
@@ -60,6 +61,8 @@ struct run_config {
   std::string delivery_log;
   std::size_t deliverers = 1;
   std::uint64_t seed = 0;
+  // --analytic-streams: CH-benCHmark's query streams beside the terminals (run/analytic.hpp).
+  std::int64_t analytic_streams = 0;
   txn::retry_policy retry{};
   shard_spec shard{};
   // The warm-up starts at this wall-clock time (shards agree on it); nullopt: at once.
@@ -145,6 +148,8 @@ struct run_result {
   [[nodiscard]] bool tpc_c_waits() const noexcept { return wait_scale == 1.0 && !paced(); }
   // Per endpoint, in --db order, when the run had more than one; empty with one endpoint.
   std::vector<endpoint_result> endpoints;
+  // CH-benCHmark's analytic streams (--analytic-streams); ch.ran() false when none ran.
+  ch_totals ch;
 };
 
 }  // namespace tpcc::run
