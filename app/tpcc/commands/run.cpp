@@ -8,6 +8,7 @@
 #include <utility>
 #include <variant>
 
+#include "commands/analytic.hpp"
 #include "commands/commands.hpp"
 #include "commands/display.hpp"
 #include "commands/endpoints.hpp"
@@ -90,6 +91,9 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
   const run::run_config rc = run_config_of(a.cfg);
   const int ready = co_await procedures_ready(a, db);
   if (ready != exit_ok) co_return ready;
+  analytic_databases analytic;  // --analytic-streams: a database per stream
+  const int streams_ready = co_await open_analytic(a, db, analytic);
+  if (streams_ready != exit_ok) co_return streams_ready;
   warn_if_start_passed(a.cfg);
   auto control = std::make_unique<run::run_control>();
   if (db.simulated()) {
@@ -107,9 +111,11 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
   });
   std::string server_missing;
   auto server = co_await server_collector(a.cfg, server_missing);
-  auto outcome = co_await serving_metrics(
-      a, *control, run_settings(rc, db, target),
-      run::run_benchmark(a.pool, db, rc, *control, server.get(), std::move(more_endpoints)));
+  auto outcome =
+      co_await serving_metrics(a, *control, run_settings(rc, db, target),
+                               run::run_benchmark(a.pool, db, rc, *control, server.get(),
+                                                  std::move(more_endpoints), analytic.databases()));
+  co_await close_analytic(analytic);
   if (server) co_await server->stop();  // when the run was refused before it started it
   shown->close();
   a.console.set_interrupt([&a] { a.interrupt.request_stop(); });

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "report/ch_report.hpp"
 #include "report/json.hpp"
 #include "report/json_detail.hpp"
 #include "report/json_endpoints.hpp"
@@ -306,6 +307,8 @@ json document(const run::run_result& r, const result_context& context) {
   doc["server"] = detail::server_json(r.server);
   if (r.pacing) doc["rate"] = rate(r, *r.pacing);
   doc["endpoints"] = detail::endpoints_json(r);
+  doc["benchmark"] = benchmark_name(r);
+  doc["ch"] = ch_json(r);  // null in a TPC-C run
   return doc;
 }
 
