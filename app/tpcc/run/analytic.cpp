@@ -39,16 +39,16 @@ void tally_ch_query(shared_state& sh, int number, const ch::query_result& r,
                     std::chrono::nanoseconds took, stats::clock::time_point ended, bool hard) {
   const std::scoped_lock lock(sh.mutex);
   ch_query_totals& q = sh.totals.queries.at(static_cast<std::size_t>(number - 1));
+  if (sh.ending.stop_requested()) {  // ended after the run's end: cancelled, whatever it says
+    ++q.cancelled;  // (MySQL's SLEEP() alone returns 1, no error, when killed)
+    if (hard) ++sh.hard_stopped;
+    return;
+  }
   if (r.ok()) {
     if (ended < sh.plan.window_start || ended > sh.plan.window_end) return;
     ++q.completed;
     q.latency.record(took);
     q.last_rows = static_cast<std::int64_t>(r.rows.size());
-    return;
-  }
-  if (sh.ending.stop_requested()) {
-    ++q.cancelled;
-    if (hard) ++sh.hard_stopped;
     return;
   }
   ++q.failed;

@@ -11,7 +11,8 @@
 // request (session::cancel(): PostgreSQL's PQcancel); a driver without one (SQLite, whose stop
 // token interrupts, and MySQL/MariaDB) is stopped by its stop token at once. stop() waits for
 // the streams for at most `grace`, then stops every call by its stop token (a PostgreSQL
-// connection is then closed). A query ended by end() counts as cancelled, not failed.
+// connection is then closed). A query that ends after end() counts as cancelled: not as
+// failed, nor as completed when the server finished it all the same.
 // Lifetime: start() once; stop() (or join()) awaited before destruction.
 // Thread-safety: end() from any thread; take() from any thread; the rest from the owner.
 #pragma once
