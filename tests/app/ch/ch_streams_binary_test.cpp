@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `--analytic-streams` as users run it, on SQLite files: the default job with --ch and one
-// stream reports each query and a queries-per-hour figure beside tpmC (summary and JSON); then
+// stream reports each query and a queries-per-hour figure beside tpmC (summary, JSON, HTML); then
 // `run --terminals 0` on the kept database measures the analytic side alone, and Ctrl-C ends it
 // with the query in flight counted cancelled; a database without the CH tables, a bad N,
 // --terminals 0 without streams, streams on the simulation and in the default job without --ch
@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -58,16 +59,37 @@ TEST(ch_streams_binary, DefaultJobWithChAndOneStreamReportsEveryQueryThenTheStre
   const tpcc::testing::temp_dir dir("shoal-tpcc-ch-streams");
   const std::string db = "sqlite:" + dir.file("job.db");
   const std::string json_file = dir.file("result.json");
-  const binary_result r =
-      run_binary({"--ch", "--analytic-streams", "1", "--db", db, "--warehouses", "1", "--terminals",
-                  "2", "--wait-scale", "0.01", "--warmup", "1s", "--duration", "3s", "--json",
-                  json_file, "--no-progress", "--keep"},
-                 300s);
+  const binary_result r = run_binary({"--ch",
+                                      "--analytic-streams",
+                                      "1",
+                                      "--db",
+                                      db,
+                                      "--warehouses",
+                                      "1",
+                                      "--terminals",
+                                      "2",
+                                      "--wait-scale",
+                                      "0.01",
+                                      "--warmup",
+                                      "1s",
+                                      "--duration",
+                                      "3s",
+                                      "--json",
+                                      json_file,
+                                      "--html",
+                                      dir.file("result.html"),
+                                      "--no-progress",
+                                      "--keep"},
+                                     300s);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "shoal-tpcc result: CH-benCHmark (analytic streams beside")) << r.out;
   EXPECT_TRUE(contains(r.out, "queries per hour beside tpmC")) << r.out;
   EXPECT_TRUE(contains(r.out, "  Q22 ")) << r.out;
   expect_ch_object(read_ch_json(json_file), 1);
+  std::ifstream html_in(dir.file("result.html"));
+  const std::string html((std::istreambuf_iterator<char>(html_in)), {});
+  EXPECT_TRUE(contains(html, "<section id=\"ch\">")) << "no CH table in the HTML report";
+  EXPECT_TRUE(contains(html, "<td>Q22</td>"));
   // The kept database, without terminals; Ctrl-C three seconds in (no warm-up): the stream
   // always has a query in flight, and it is counted cancelled, not failed.
   const std::string alone_file = dir.file("alone.json");
