@@ -9,9 +9,9 @@
 #include <chrono>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "ch_cross_db.hpp"
+#include "ch_streams_support.hpp"
 #include "run/analytic.hpp"
 #include "support/running_pool.hpp"
 #include "testing/postgres_server.hpp"
@@ -31,14 +31,6 @@ const postgres_server* streams_server() {
   }
   static const postgres_server server;
   return &server;
-}
-
-template <class T>
-T on_workers(shoal::thread_pool& pool, task<T> body) {
-  return shoal::sync_wait([](shoal::thread_pool& p, task<T> b) -> task<T> {
-    co_await p.schedule();
-    co_return co_await std::move(b);
-  }(pool, std::move(body)));
 }
 
 tpcc::run::analytic_plan plan_on(tpcc::driver::database& db) {
@@ -74,7 +66,7 @@ TEST(ch_streams_postgres, OnePassOfAStreamCompletesEachQueryOnceWithItsRows) {
   if (server == nullptr) GTEST_SKIP() << "PostgreSQL server binaries not found: skipping";
   shoal::testing::running_pool workers(2);
   const tpcc::run::ch_totals t =
-      on_workers(workers.pool, one_pass(workers.pool, server->conninfo()));
+      tpcc::testing::on_stream_workers(workers.pool, one_pass(workers.pool, server->conninfo()));
   EXPECT_EQ(t.streams, 1);
   EXPECT_EQ(t.completed(), 22u);
   EXPECT_EQ(t.failed(), 0u);
@@ -100,26 +92,9 @@ TEST(ch_streams_postgres, AStreamEndedMidQueryIsCancelledByTheServerAndCountedCa
   const postgres_server* server = streams_server();
   if (server == nullptr) GTEST_SKIP() << "PostgreSQL server binaries not found: skipping";
   shoal::testing::running_pool workers(2);
-  auto stream_db = on_workers(workers.pool, tpcc::testing::opened(server->conninfo(), 1));
-  tpcc::run::analytic_plan plan = plan_on(*stream_db);
-  plan.only = &slow_statement;
-  plan.grace = 10min;  // only the cancel request can end it within the test's time limit
-  tpcc::run::analytic_streams streams(workers.pool, std::move(plan));
-  streams.start();
-  // No event tells the client that the server has started the statement: ask the server (on
-  // this thread, not a worker's).
-  for (int i = 0; i < 3000 && !sleeping_on(*server); ++i) std::this_thread::sleep_for(10ms);
-  EXPECT_TRUE(sleeping_on(*server));  // stopped all the same, so that nothing outlives the test
-  on_workers(workers.pool, streams.stop());
-  EXPECT_EQ(streams.hard_stopped(), 0u);  // the cancel request ended it, not the stop token
-  const tpcc::run::ch_totals t = streams.take();
-  EXPECT_EQ(t.queries[0].cancelled, 1u);  // stream 0 starts at Q1
-  EXPECT_EQ(t.cancelled(), 1u);
-  EXPECT_EQ(t.failed(), 0u);
-  EXPECT_EQ(t.completed(), 0u);
-  EXPECT_EQ(stream_db->stats().replaced, 0u);  // the connection was kept
-  EXPECT_FALSE(sleeping_on(*server));          // the server no longer runs it
-  on_workers(workers.pool, stream_db->close());
+  tpcc::testing::expect_server_cancels(workers.pool, server->conninfo(),
+                                       tpcc::driver::engine::postgres, slow_statement,
+                                       [server] { return sleeping_on(*server); });
 }
 
 }  // namespace
