@@ -239,8 +239,9 @@ constexpr auto options = std::to_array<option>({
      [](config& c, string_view t) { return at_most(c.terminals, t, 1000); }, running},
     {"analytic-streams", "N",
      "CH-benCHmark: N streams of its 22 analytic queries beside the terminals, each on a "
-     "connection of its own, from the start to the end of the measurement interval; the "
-     "result adds each query's count, latency and rows, and queries per hour "
+     "connection of its own, from the warm-up to the end of the measurement interval (the "
+     "queries completed in it count; those in flight at the end are cancelled); the result "
+     "adds each query's count, latency and rows, and queries per hour "
      "(docs/tpcc/ch-benchmark.md). Needs the CH tables (init and load with --ch). Default: 0",
      [](config& c, string_view t) { return at_most(c.analytic_streams, t, 1000); }, running},
     {"connections", "N",
