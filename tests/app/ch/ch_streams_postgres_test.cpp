@@ -46,7 +46,7 @@ tpcc::run::analytic_plan plan_on(tpcc::driver::database& db) {
 // One pass of one stream on the small database; its totals.
 task<tpcc::run::ch_totals> one_pass(shoal::thread_pool& pool, std::string target) {
   auto setup = co_await tpcc::testing::opened(target, 1);
-  co_await tpcc::testing::create_ch_everything(*setup);
+  co_await tpcc::testing::create_ch_everything(*setup);  // the small database of ch_cross_db.hpp
   const auto loaded = co_await tpcc::loader::load_ch(*setup, tpcc::testing::cross_db_ch_seed);
   EXPECT_TRUE(loaded.status.ok()) << loaded.status.message;
   co_await tpcc::testing::cross_db_dataset().write_all(*setup);
