@@ -39,8 +39,10 @@ void tally_ch_query(shared_state& sh, int number, const ch::query_result& r,
                     std::chrono::nanoseconds took, stats::clock::time_point ended, bool hard) {
   const std::scoped_lock lock(sh.mutex);
   ch_query_totals& q = sh.totals.queries.at(static_cast<std::size_t>(number - 1));
-  if (sh.ending.stop_requested()) {  // ended after the run's end: cancelled, whatever it says
-    ++q.cancelled;  // (MySQL's SLEEP() alone returns 1, no error, when killed)
+  // Ended after the run's end: cancelled, whatever it says (MySQL's SLEEP() alone returns 1,
+  // no error, when killed).
+  if (sh.ending.stop_requested()) {
+    ++q.cancelled;
     if (hard) ++sh.hard_stopped;
     return;
   }
