@@ -17,10 +17,26 @@ query_result failed_with(driver::outcome why) {
   return r;
 }
 
+// SQLite: the query alone, a read transaction of its own (no BEGIN IMMEDIATE, no write lock).
+shoal::task<query_result> autocommit_read(driver::session& s, const driver::statement& stmt) {
+  driver::statement_result answer = co_await s.execute(stmt, {});
+  if (!answer.ok()) co_return failed_with(std::move(answer.status));
+  query_result r;
+  r.status = std::move(answer.status);
+  r.rows = std::move(answer.rows);
+  co_return r;
+}
+
 }  // namespace
 
 shoal::task<query_result> run_query(driver::session& s, driver::engine dialect, int number) {
   const driver::statement& stmt = statement_for(number, dialect);  // throws before any call
+  co_return co_await run_statement(s, dialect, stmt);
+}
+
+shoal::task<query_result> run_statement(driver::session& s, driver::engine dialect,
+                                        const driver::statement& stmt) {
+  if (dialect == driver::engine::sqlite) co_return co_await autocommit_read(s, stmt);
   const driver::outcome began = co_await s.begin();
   if (!began.ok()) co_return failed_with(began);
   driver::statement_result answer = co_await s.execute(stmt, {});

@@ -3,7 +3,9 @@
 //
 // What: run_query runs query `number` (1..22, queries.hpp) in the form of `dialect` as a
 // transaction of its own on a session the caller holds (BEGIN, the query, COMMIT; ROLLBACK
-// after a failure), and returns its rows as the driver gives them (integers, doubles for
+// after a failure; on SQLite the query alone, in autocommit: a read snapshot of its own, where
+// the driver's BEGIN IMMEDIATE would hold the write lock and stall the terminals for the whole
+// query), and returns its rows as the driver gives them (integers, doubles for
 // NUMERIC, text for text and timestamps: driver/value.hpp). The analytic streams call it, each
 // on connections of its own, never a terminal's.
 //
@@ -36,5 +38,10 @@ struct query_result {
 };
 
 shoal::task<query_result> run_query(driver::session& s, driver::engine dialect, int number);
+
+// The same for any statement without parameters (run_query's body; the streams' tests run a
+// deliberately slow one through it). The caller keeps `stmt` alive until the call completes.
+shoal::task<query_result> run_statement(driver::session& s, driver::engine dialect,
+                                        const driver::statement& stmt);
 
 }  // namespace tpcc::ch

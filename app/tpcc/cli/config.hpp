@@ -52,10 +52,11 @@ struct config {
   // Every --db given, in order (cli/endpoints.hpp): more than one is a run over several
   // endpoints of one database; `db` is the first (what init, check and the metadata read use).
   std::vector<driver::target> endpoints;
-  std::int64_t warehouses = 0;  // 0: 2 for the default job, "as loaded" for run and check
-  std::int64_t terminals = 10;  // per warehouse (clause 4.2.2's 10 unless --terminals)
-  std::size_t connections = 0;  // 0: 16 for PostgreSQL, 1 for SQLite, 4096 simulated
-  std::size_t workers = 0;      // 0: one per hardware thread
+  std::int64_t warehouses = 0;        // 0: 2 for the default job, "as loaded" for run and check
+  std::int64_t terminals = 10;        // per warehouse (clause 4.2.2's 10 unless --terminals)
+  std::int64_t analytic_streams = 0;  // --analytic-streams: CH-benCHmark's query streams
+  std::size_t connections = 0;        // 0: 16 for PostgreSQL, 1 for SQLite, 4096 simulated
+  std::size_t workers = 0;            // 0: one per hardware thread
   std::chrono::nanoseconds warmup = std::chrono::seconds(30);
   std::chrono::nanoseconds duration = std::chrono::minutes(2);
   std::chrono::nanoseconds drain = std::chrono::seconds(30);

@@ -34,6 +34,15 @@ std::optional<std::string> positive(T& field, string_view text, std::int64_t max
   return std::nullopt;
 }
 
+template <class T>
+std::optional<std::string> at_most(T& field, string_view text, std::int64_t max) {
+  const auto v = read_integer(text);
+  if (!v || *v < 0 || *v > max)
+    return expected(join({"an integer from 0 to ", std::to_string(max)}));
+  field = static_cast<T>(*v);
+  return std::nullopt;
+}
+
 std::optional<std::string> duration(std::chrono::nanoseconds& field, string_view text) {
   const auto v = read_duration(text);
   if (!v) return expected("a duration such as 90s, 2m, 1h30m or 500ms");
@@ -245,8 +254,16 @@ constexpr auto options = std::to_array<option>({
      [](config& c, string_view t) { return positive(c.warehouses, t, max_warehouses); }, sized},
     {"terminals", "N",
      "Terminals per warehouse. Default: 10, the spec's (clause 4.2.2); any other count runs "
-     "and is measured, but the verdict says it is not a TPC-C result",
-     [](config& c, string_view t) { return positive(c.terminals, t, 1000); }, running},
+     "and is measured, but the verdict says it is not a TPC-C result; 0 (with "
+     "--analytic-streams only): no terminals, the analytic side alone",
+     [](config& c, string_view t) { return at_most(c.terminals, t, 1000); }, running},
+    {"analytic-streams", "N",
+     "CH-benCHmark: N streams of its 22 analytic queries beside the terminals, each on a "
+     "connection of its own, from the warm-up to the end of the measurement interval (the "
+     "queries completed in it count; those in flight at the end are cancelled); the result "
+     "adds each query's count, latency and rows, and queries per hour "
+     "(docs/tpcc/ch-benchmark.md). Needs the CH tables (init and load with --ch). Default: 0",
+     [](config& c, string_view t) { return at_most(c.analytic_streams, t, 1000); }, running},
     {"connections", "N",
      "Connection pool size. Default: 16 (PostgreSQL), 1 (SQLite), 4096 (sim:, so the pool "
      "never limits a capacity run)",

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <optional>
 
+#include "cli/analytic_streams.hpp"
 #include "cli/config_file.hpp"
 #include "cli/endpoints.hpp"
 #include "cli/load_split.hpp"
@@ -212,6 +213,7 @@ parse_result parse(std::span<const string_view> args) {
   if (auto wrong = check_load_split(c)) return *wrong;
   if (auto wrong = procedures_need_a_server(c)) return *wrong;
   if (auto wrong = check_endpoints(c)) return *wrong;
+  if (auto wrong = check_analytic_streams(c)) return *wrong;
   return c;
 }
 

@@ -25,18 +25,31 @@ std::uint64_t hard_failures(const run::run_result& r) {
   return n;
 }
 
-// exit_judged, saying why, when the verdict failed, transactions failed for good or an endpoint
-// of several was lost for part of the run (report/endpoint_outage.hpp); exit_ok otherwise or
-// with --tolerate-errors (which the message names).
+// The analytic side alone: exit_judged when queries failed (each first error printed above).
+int ch_failures_status(const cli::config& cfg, const run::run_result& r) {
+  if (r.ch.failed() == 0) return exit_ok;
+  std::fprintf(stderr, "shoal-tpcc: run: %llu CH-benCHmark queries failed%s\n",
+               static_cast<unsigned long long>(r.ch.failed()),
+               cfg.tolerate_errors ? "; exit status 0 (--tolerate-errors)"
+                                   : "; exit status 3 (--tolerate-errors to exit 0)");
+  return cfg.tolerate_errors ? exit_ok : exit_judged;
+}
+
+// exit_judged, saying why, when the verdict failed, transactions or CH-benCHmark queries failed
+// for good or an endpoint of several was lost for part of the run (report/endpoint_outage.hpp);
+// exit_ok otherwise or with --tolerate-errors (which the message names).
 int judged_status(const cli::config& cfg, const run::run_result& r, const std::string& target) {
+  // --terminals 0: the analytic side alone; there is no TPC-C side to judge.
+  if (r.terminals == 0 && r.ch.ran()) return ch_failures_status(cfg, r);
   const report::verdict v = report::evaluate(r, target);
-  const std::uint64_t failed = hard_failures(r);
+  const std::uint64_t failed = hard_failures(r) + r.ch.failed();  // CH queries count too
   const std::vector<std::string> outages = report::endpoint_outages(r);  // several --db only
   if (v.failing().empty() && failed == 0 && outages.empty()) return exit_ok;
   std::string why = v.failing().empty() ? std::string() : "the verdict FAILED";
   if (failed > 0) {
     why += (why.empty() ? "" : " and ") + std::to_string(failed) +
-           " transaction(s) failed with non-retryable errors (each distinct error printed "
+           " transaction(s) or CH-benCHmark queries failed with non-retryable errors (each "
+           "distinct error printed "
            "above)";
   }
   for (const std::string& down : outages) why += (why.empty() ? "" : " and ") + down;

@@ -8,6 +8,7 @@
 #include <utility>
 #include <variant>
 
+#include "commands/analytic.hpp"
 #include "commands/commands.hpp"
 #include "commands/display.hpp"
 #include "commands/endpoints.hpp"
@@ -80,6 +81,9 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
   const run::run_config rc = run_config_of(a.cfg);
   const int ready = co_await procedures_ready(a, db);
   if (ready != exit_ok) co_return ready;
+  analytic_databases analytic;  // --analytic-streams: a database per stream
+  const int streams_ready = co_await open_analytic(a, db, analytic);
+  if (streams_ready != exit_ok) co_return streams_ready;
   warn_if_start_passed(a.cfg);
   auto control = std::make_unique<run::run_control>();
   if (db.simulated()) {
@@ -96,10 +100,11 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
     a.interrupt.request_stop();  // and the commands after the run do not start
   });
   server_collectors servers = co_await open_server_collectors(a.cfg, say_server_refusal);
-  auto outcome =
-      co_await serving_metrics(a, *control, run_settings(rc, db, target),
-                               run::run_benchmark(a.pool, db, rc, *control, servers.first(),
-                                                  std::move(more_endpoints), servers.more()));
+  auto outcome = co_await serving_metrics(
+      a, *control, run_settings(rc, db, target),
+      run::run_benchmark(a.pool, db, rc, *control, servers.first(), std::move(more_endpoints),
+                         servers.more(), analytic.databases()));
+  co_await close_analytic(analytic);
   co_await stop_server_collectors(servers);  // when the run was refused before it started
   shown->close();
   a.console.set_interrupt([&a] { a.interrupt.request_stop(); });

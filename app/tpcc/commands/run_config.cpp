@@ -32,6 +32,7 @@ run::run_config run_config_of(const cli::config& cfg) {
   rc.isolation = cfg.isolation;
   rc.delivery_log = cfg.delivery_log_path;
   rc.deliverers = cfg.deliverers;
+  rc.analytic_streams = cfg.analytic_streams;
   rc.seed = cfg.seed != 0 ? cfg.seed : random::seed_from_time();
   rc.shard.index = cfg.shard_index;
   rc.shard.count = cfg.shard_count;

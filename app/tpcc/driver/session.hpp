@@ -75,6 +75,15 @@ class session {
   [[nodiscard]] virtual std::uint64_t round_trips() const noexcept = 0;
   // False once the connection is known to be broken.
   [[nodiscard]] virtual bool healthy() const noexcept = 0;
+  // Asks the server to abandon the statement this session is running, if any, keeping the
+  // connection: the call in flight then ends with the server's error (PostgreSQL: SQLSTATE
+  // 57014, query_canceled, by libpq's cancel request; MySQL/MariaDB: error 1317, by KILL QUERY
+  // on a connection of its own). True when the request was delivered; false when the driver
+  // has none (SQLite, whose cancellation is its stop token's sqlite3_interrupt; the simulated
+  // database): stop the call by its stop token instead. Thread-safety: any thread, while
+  // another coroutine is inside a call of this session, for as long as the session lives; it
+  // blocks for one connection to the server.
+  virtual bool cancel() noexcept { return false; }
 
  protected:
   // execute() as a batch of one, for drivers whose execute_batch does all the work (PostgreSQL,

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "report/ch_report.hpp"
 #include "report/json.hpp"
 #include "report/json_detail.hpp"
 #include "report/json_endpoints.hpp"
@@ -309,6 +310,8 @@ json document(const run::run_result& r, const result_context& context) {
   doc["endpoints"] = detail::endpoints_json(r);
   detail::add_steps_json(doc, r);
   if (!r.more_servers.empty()) doc["more_servers"] = detail::more_servers_json(r);
+  doc["benchmark"] = benchmark_name(r);
+  doc["ch"] = ch_json(r);  // null in a TPC-C run
   return doc;
 }
 

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "driver/target.hpp"
+#include "report/ch_report.hpp"
 #include "report/endpoints.hpp"
 #include "report/json_detail.hpp"
 #include "report/rate.hpp"
@@ -100,7 +101,14 @@ std::string in_flight_line(const run::run_result& r) {
 std::string header(const run::run_result& r, const std::string& target) {
   std::string out;
   if (is_simulated(target)) out += capacity_mode_line;
-  out += "shoal-tpcc result\n";
+  if (!r.ch.ran()) {
+    out += "shoal-tpcc result\n";
+  } else {
+    out += r.terminals == 0 ? "shoal-tpcc result: CH-benCHmark (the analytic streams alone), "
+                            : "shoal-tpcc result: CH-benCHmark (analytic streams beside the "
+                              "terminals), ";
+    out += "not a TPC-C result\n";
+  }
   out.append("  database    ").append(target).append("\n");
   out += mode_line(r);
   if (r.config.procedures) out += "  procedures  each transaction one stored-procedure call\n";
@@ -336,7 +344,8 @@ std::string deferred_delivery_figures(const stats::snapshot& s) {
 }
 
 std::string format_summary(const run::run_result& r, const std::string& target) {
-  return header(r, target) + headline(r) + table(r) + endpoints_text(r) + steps_summary_lines(r) +
+  return header(r, target) + headline(r) + table(r) + ch_summary_text(r) + endpoints_text(r) +
+         steps_summary_lines(r) +
          deliveries(r) + constants(r) + client_cost(r) + format_verdict(evaluate(r, target));
 }
 

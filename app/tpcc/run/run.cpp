@@ -11,6 +11,7 @@
 
 #include "random/rng.hpp"
 #include "run/endpoint_series.hpp"
+#include "run/analytic.hpp"
 #include "run/endpoints.hpp"
 #include "run/monitor.hpp"
 #include "run/more_servers.hpp"
@@ -273,6 +274,23 @@ void read_server_beside(shoal::thread_pool& pool, monitor& watch, server_stats::
   control.publish_server(&server);
 }
 
+// CH-benCHmark's streams on `databases` (none: nullptr), started now, beside the terminals.
+std::unique_ptr<analytic_streams> start_analytic(shoal::thread_pool& pool,
+                                                 const driver::database& db,
+                                                 std::vector<driver::database*> databases,
+                                                 clock::time_point measure_start,
+                                                 clock::time_point end) {
+  if (databases.empty()) return nullptr;
+  analytic_plan plan;
+  plan.databases = std::move(databases);
+  plan.dialect = driver::engine_of(db.describe());
+  plan.window_start = measure_start;
+  plan.window_end = end;
+  auto streams = std::make_unique<analytic_streams>(pool, std::move(plan));
+  streams->start();
+  return streams;
+}
+
 }  // namespace
 
 std::optional<stats::snapshot> run_control::snapshot() const {
@@ -327,7 +345,8 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
                                        run_config config, run_control& control,
                                        server_stats::collector* server,
                                        std::vector<driver::database*> more_endpoints,
-                                       std::vector<server_stats::collector*> more_servers) {
+                                       std::vector<server_stats::collector*> more_servers,
+                                       std::vector<driver::database*> analytic) {
   more_endpoints.insert(more_endpoints.begin(), &db);  // every endpoint, in --db order
   auto ready = co_await prepare(db, config);
   if (auto* failure = std::get_if<outcome>(&ready)) co_return std::move(*failure);
@@ -390,7 +409,15 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   if (server != nullptr) read_server_beside(pool, *watch, *server, control);
   read_servers_beside(pool, *watch, more_servers);
   watch->start();
+  auto streams = start_analytic(pool, db, std::move(analytic), measure_start, end);
+  const std::stop_callback end_streams(ctx->issue_stop.get_token(), [&streams] {
+    if (streams) streams->end();  // cancels the queries in flight at once
+  });
   co_await perform(pool, *ctx, config, range, control, result, measure_start, end, rng);
+  if (streams) {
+    co_await streams->stop();
+    result.ch = streams->take();
+  }
   co_await watch->stop();  // nothing of it stays on the pool
   watch->finish(result, result.terminals, config.client_lag_limit);
   if (server != nullptr) {

@@ -118,10 +118,14 @@ using run_outcome = std::variant<run_result, driver::outcome>;
 // warehouses are split among `db` and them, and run_result::endpoints has each one's figures.
 // `more_servers`: collectors of the other distinct servers among the endpoints (read as
 // `server` is, into run_result::more_servers in order; a null one is skipped).
+// `analytic`: one database per CH-benCHmark stream (config.analytic_streams of them, opened and
+// closed by the caller with connections of their own, run/analytic.hpp): they start with the
+// terminals and end with the measurement interval; run_result::ch has what they measured.
 shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::database& db,
                                        run_config config, run_control& control,
                                        server_stats::collector* server = nullptr,
                                        std::vector<driver::database*> more_endpoints = {},
-                                       std::vector<server_stats::collector*> more_servers = {});
+                                       std::vector<server_stats::collector*> more_servers = {},
+                                       std::vector<driver::database*> analytic = {});
 
 }  // namespace tpcc::run

@@ -18,6 +18,7 @@
 #include "driver/isolation.hpp"
 #include "random/nurand.hpp"
 #include "run_result/steps.hpp"
+#include "run_result/ch_result.hpp"
 #include "server_stats/figures.hpp"
 #include "stats/client.hpp"
 #include "stats/error_list.hpp"
@@ -66,6 +67,8 @@ struct run_config {
   std::string delivery_log;
   std::size_t deliverers = 1;
   std::uint64_t seed = 0;
+  // --analytic-streams: CH-benCHmark's query streams beside the terminals (run/analytic.hpp).
+  std::int64_t analytic_streams = 0;
   txn::retry_policy retry{};
   shard_spec shard{};
   // The warm-up starts at this wall-clock time (shards agree on it); nullopt: at once.
@@ -163,6 +166,8 @@ struct run_result {
   // --schedule: each step begun, in order, with its window (the figures: report/steps.hpp);
   // empty without a schedule.
   std::vector<step_window> steps;
+  // CH-benCHmark's analytic streams (--analytic-streams); ch.ran() false when none ran.
+  ch_totals ch;
 };
 
 }  // namespace tpcc::run

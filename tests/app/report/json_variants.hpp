@@ -69,6 +69,8 @@ inline nlohmann::json wrong_type(const nlohmann::json& v) {
 inline bool derived(const std::string& path) {
   // The database's own figures: written only; the reader leaves them out and merge drops them.
   if (path.starts_with("server.")) return true;
+  // CH-benCHmark's analytic side and the benchmark's name: written only, like the server's.
+  if (path == "benchmark" || path == "ch" || path.starts_with("ch.")) return true;
   for (const char* part : {"verdict",
                            "mean_us",
                            "p50_us",

@@ -43,6 +43,15 @@ const char* isolation_sql(isolation level) noexcept {
   return "READ COMMITTED";
 }
 
+void apply_tls(MYSQL* handle, const uri& target) noexcept {
+  if (target.mode == tls::off) return;
+  const my_bool on = 1;
+  mysql_options(handle, MYSQL_OPT_SSL_ENFORCE, &on);
+  const my_bool verify = target.mode == tls::verified ? 1 : 0;
+  mysql_options(handle, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &verify);
+  if (!target.ssl_ca.empty()) mysql_options(handle, MYSQL_OPT_SSL_CA, target.ssl_ca.c_str());
+}
+
 shoal::task<outcome> connection::connect(const uri& target, const std::string& shown,
                                          isolation level, std::chrono::milliseconds timeout) {
   close();
@@ -58,13 +67,7 @@ shoal::task<outcome> connection::connect(const uri& target, const std::string& s
   const std::string isolation_command =
       std::string("SET SESSION TRANSACTION ISOLATION LEVEL ") + isolation_sql(level);
   mysql_options(mysql_, MYSQL_INIT_COMMAND, isolation_command.c_str());
-  if (target.mode != tls::off) {
-    const my_bool on = 1;
-    mysql_options(mysql_, MYSQL_OPT_SSL_ENFORCE, &on);
-    const my_bool verify = target.mode == tls::verified ? 1 : 0;
-    mysql_options(mysql_, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &verify);
-    if (!target.ssl_ca.empty()) mysql_options(mysql_, MYSQL_OPT_SSL_CA, target.ssl_ca.c_str());
-  }
+  apply_tls(mysql_, target);
   const char* socket = target.socket.empty() ? nullptr : target.socket.c_str();
   // With a socket, "localhost" means "the Unix socket" to Connector/C.
   const char* host = socket != nullptr ? "localhost" : target.host.c_str();

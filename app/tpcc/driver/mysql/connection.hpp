@@ -74,5 +74,7 @@ class connection {
 
 // The SQL isolation level clause for `level` ("READ COMMITTED", ...).
 [[nodiscard]] const char* isolation_sql(isolation level) noexcept;
+// The target's TLS settings (?ssl=...) on a handle not yet connected.
+void apply_tls(MYSQL* handle, const uri& target) noexcept;
 
 }  // namespace tpcc::driver::mysql

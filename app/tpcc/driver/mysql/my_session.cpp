@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <chrono>
 #include <cstring>
 #include <utility>
 
+#include "driver/mysql/kill_query.hpp"
 #include "shoal/stop.hpp"
 
 namespace tpcc::driver::mysql {
@@ -203,8 +205,16 @@ void text_rows(MYSQL_RES* res, std::vector<row>& rows) {
 
 }  // namespace
 
-my_session::my_session(std::unique_ptr<connection> conn, bool text)
-    : conn_(std::move(conn)), text_(text) {}
+my_session::my_session(std::unique_ptr<connection> conn, bool text, uri target)
+    : conn_(std::move(conn)),
+      kill_target_(std::move(target)),
+      server_thread_(conn_->open() ? mysql_thread_id(conn_->handle()) : 0),
+      text_(text) {}
+
+bool my_session::cancel() noexcept {
+  if (server_thread_ == 0) return false;
+  return kill_query(kill_target_, server_thread_, std::chrono::seconds(5));
+}
 
 my_session::~my_session() {
   conn_->close();  // first: closing a statement of a closed connection sends nothing

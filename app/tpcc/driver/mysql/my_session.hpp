@@ -24,6 +24,9 @@
 // (mysql_real_escape_string), each up to 1 MiB of SQL (the default max_allowed_packet is 16 MiB):
 // one round trip per statement.
 //
+// cancel(): KILL QUERY for this connection's server thread (mysql_thread_id, read when the
+// session is made) on a blocking connection of its own (kill_query.hpp); the connection is kept.
+//
 // CALL (a step marked is_call, dialect.hpp): a procedure's result set is followed by the CALL's
 // own status; the session reads it as part of the same step (prepared: mysql_stmt_next_result;
 // text: the next result of the query), so a CALL is one call's rows like any SELECT.
@@ -43,6 +46,7 @@
 
 #include "driver/mysql/connection.hpp"
 #include "driver/mysql/dialect.hpp"
+#include "driver/mysql/uri.hpp"
 #include "driver/session.hpp"
 
 namespace tpcc::driver::mysql {
@@ -65,8 +69,9 @@ struct result_buffers {
 
 class my_session final : public session {
  public:
-  // `text`: batches as multi-statement text queries (uri.hpp's protocol=text).
-  my_session(std::unique_ptr<connection> conn, bool text);
+  // `text`: batches as multi-statement text queries (uri.hpp's protocol=text). `target`: where
+  // cancel() connects to send KILL QUERY (kill_query.hpp).
+  my_session(std::unique_ptr<connection> conn, bool text, uri target);
   ~my_session() override;
   my_session(const my_session&) = delete;
   my_session& operator=(const my_session&) = delete;
@@ -81,6 +86,8 @@ class my_session final : public session {
 
   [[nodiscard]] std::uint64_t round_trips() const noexcept override { return round_trips_; }
   [[nodiscard]] bool healthy() const noexcept override;
+  // KILL QUERY for this connection's server thread, on a blocking connection of its own.
+  bool cancel() noexcept override;
 
  private:
   enum class op : std::uint8_t {
@@ -118,6 +125,9 @@ class my_session final : public session {
   prepared& prepared_of(const statement& stmt);
 
   std::unique_ptr<connection> conn_;
+  // For cancel(), from any thread: set once here, never changed.
+  const uri kill_target_;
+  const unsigned long server_thread_;
   std::unordered_map<const statement*, prepared> statements_;
   std::uint64_t round_trips_ = 0;
   int ret_int_ = 0;               // what the last non-blocking call returned (int calls)

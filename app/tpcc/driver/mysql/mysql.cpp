@@ -22,7 +22,8 @@ shoal::task<pool::factory_result> connect_session(uri target, std::string shown,
   outcome connected = co_await conn->connect(target, shown, level, timeout);
   if (!connected.ok()) co_return std::move(connected);
   const bool text = target.statements == protocol::text;
-  co_return std::unique_ptr<session>(std::make_unique<my_session>(std::move(conn), text));
+  co_return std::unique_ptr<session>(
+      std::make_unique<my_session>(std::move(conn), text, std::move(target)));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "driver/postgres/pg_session.hpp"
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include "driver/postgres/result.hpp"
@@ -31,7 +32,15 @@ bool send_simple(PGconn* c, const char* sql) {
 }  // namespace
 
 pg_session::pg_session(std::unique_ptr<connection> conn, isolation level)
-    : conn_(std::move(conn)), begin_sql_(begin_statement(level)) {}
+    : conn_(std::move(conn)),
+      cancel_(conn_->handle() != nullptr ? PQgetCancel(conn_->handle()) : nullptr),
+      begin_sql_(begin_statement(level)) {}
+
+bool pg_session::cancel() noexcept {
+  if (!cancel_) return false;
+  std::array<char, 256> error{};
+  return PQcancel(cancel_.get(), error.data(), static_cast<int>(error.size())) == 1;
+}
 
 bool pg_session::healthy() const noexcept { return !broken_ && conn_->idle_and_alive(); }
 

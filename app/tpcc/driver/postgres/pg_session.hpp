@@ -55,6 +55,9 @@ class pg_session final : public session {
 
   [[nodiscard]] std::uint64_t round_trips() const noexcept override { return round_trips_; }
   [[nodiscard]] bool healthy() const noexcept override;
+  // libpq's cancel request (PQcancel on a PGcancel taken when the session was made: libpq 15
+  // has no non-blocking cancel API, that came with 17); blocks for one connection to the server.
+  bool cancel() noexcept override;
 
  private:
   enum class step_kind : std::uint8_t { begin, prepare, query, commit, rollback, sync };
@@ -94,7 +97,14 @@ class pg_session final : public session {
   outcome refusal() const;
   prepared_name& name_of(const statement& stmt);
 
+  struct cancel_deleter {
+    void operator()(PGcancel* c) const noexcept { PQfreeCancel(c); }
+  };
+
   std::unique_ptr<connection> conn_;
+  // Outlives conn_'s PGconn (PQgetCancel copies what it needs), so cancel() is safe from another
+  // thread even while the session's coroutine closes the connection.
+  std::unique_ptr<PGcancel, cancel_deleter> cancel_;
   std::string begin_sql_;
   std::unordered_map<const statement*, prepared_name> statements_;
   std::uint64_t round_trips_ = 0;

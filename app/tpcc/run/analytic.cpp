@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: Apache-2.0
+// app/tpcc/run/analytic.cpp: CH-benCHmark's analytic streams (see analytic.hpp).
+#include "run/analytic.hpp"
+
+#include <array>
+#include <cassert>
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "ch/queries.hpp"
+#include "ch/run_query.hpp"
+#include "shoal/gate.hpp"
+#include "shoal/stop.hpp"
+#include "shoal/timeout.hpp"
+
+namespace tpcc::run {
+
+struct analytic_streams::shared {
+  explicit shared(analytic_plan p) : plan(std::move(p)), hard(plan.databases.size()) {}
+
+  analytic_plan plan;
+  std::stop_source ending;             // end(): stop issuing, cancel in flight
+  std::vector<std::stop_source> hard;  // per stream: stop the call by its stop token
+  shoal::gate streams;
+  mutable std::mutex mutex;
+  ch_totals totals;                              // guarded by mutex
+  std::array<bool, ch::query_count> reported{};  // first error printed; guarded by mutex
+  std::size_t hard_stopped = 0;                  // guarded by mutex
+};
+
+namespace {
+
+using shared_state = analytic_streams::shared;
+
+// One query's ending, counted under the lock.
+void tally_ch_query(shared_state& sh, int number, const ch::query_result& r,
+                    std::chrono::nanoseconds took, stats::clock::time_point ended, bool hard) {
+  const std::scoped_lock lock(sh.mutex);
+  ch_query_totals& q = sh.totals.queries.at(static_cast<std::size_t>(number - 1));
+  // Ended after the run's end: cancelled, whatever it says (MySQL's SLEEP() alone returns 1,
+  // no error, when killed).
+  if (sh.ending.stop_requested()) {
+    ++q.cancelled;
+    if (hard) ++sh.hard_stopped;
+    return;
+  }
+  if (r.ok()) {
+    if (ended < sh.plan.window_start || ended > sh.plan.window_end) return;
+    ++q.completed;
+    q.latency.record(took);
+    q.last_rows = static_cast<std::int64_t>(r.rows.size());
+    return;
+  }
+  ++q.failed;
+  auto& said = sh.reported.at(static_cast<std::size_t>(number - 1));
+  if (said) return;
+  said = true;
+  std::fprintf(stderr, "shoal-tpcc: CH-benCHmark Q%d failed: %s%s%s\n", number,
+               r.status.sqlstate.empty() ? "" : r.status.sqlstate.c_str(),
+               r.status.sqlstate.empty() ? "" : " ", r.status.message.c_str());
+}
+
+// Runs query `number` on a session of `db`; a cancel request reaches it when the streams end.
+shoal::task<void> run_one_query(shared_state& sh, std::size_t index, int number) {
+  driver::database& db = *sh.plan.databases[index];
+  std::stop_source& hard = sh.hard[index];
+  const auto started = stats::clock::now();
+  driver::lease l = co_await shoal::with_stop_token(hard.get_token(), db.acquire());
+  ch::query_result r;
+  if (!l) {
+    r.status = l.status();
+  } else {
+    driver::session& s = *l;
+    const std::stop_callback cancel_on_end(sh.ending.get_token(), [&s, &hard]() noexcept {
+      if (!s.cancel()) hard.request_stop();  // no cancel request: its stop token instead
+    });
+    const driver::statement& stmt =
+        sh.plan.only != nullptr ? *sh.plan.only : ch::statement_for(number, sh.plan.dialect);
+    r = co_await shoal::with_stop_token(hard.get_token(),
+                                        ch::run_statement(s, sh.plan.dialect, stmt));
+  }
+  const auto ended = stats::clock::now();
+  tally_ch_query(sh, number, r, ended - started, ended, hard.stop_requested());
+}
+
+// Stream `index`: from query index mod 22 + 1, the 22 in order, until ended (or its passes).
+shoal::task<void> run_stream(shared_state& sh, std::size_t index, shoal::gate_token inside) {
+  const int first = static_cast<int>(index % ch::query_count) + 1;
+  int number = first;
+  std::size_t rounds = 0;
+  while (!sh.ending.stop_requested()) {
+    co_await run_one_query(sh, index, number);
+    number = number % ch::query_count + 1;
+    if (number == first && sh.plan.passes != 0 && ++rounds == sh.plan.passes) break;
+  }
+  inside.reset();  // leaves the gate
+}
+
+}  // namespace
+
+analytic_streams::analytic_streams(shoal::thread_pool& pool, analytic_plan plan)
+    : pool_(pool), shared_(std::make_unique<shared>(std::move(plan))) {
+  shared_->totals.streams = static_cast<std::int64_t>(shared_->plan.databases.size());
+}
+
+analytic_streams::~analytic_streams() {
+  assert(shared_->streams.is_closed() || !shared_->totals.ran());
+}
+
+void analytic_streams::start() {
+  for (std::size_t i = 0; i < shared_->plan.databases.size(); ++i) {
+    pool_.spawn(run_stream(*shared_, i, shared_->streams.enter()));
+  }
+}
+
+void analytic_streams::end() noexcept { shared_->ending.request_stop(); }
+
+shoal::task<void> analytic_streams::stop() {
+  end();
+  const bool in_time = co_await shoal::with_timeout(shared_->plan.grace, shared_->streams.close());
+  if (in_time) co_return;
+  for (std::stop_source& s : shared_->hard) s.request_stop();
+  const bool emptied = co_await shared_->streams.close();  // every call honours its stop token
+  static_cast<void>(emptied);
+}
+
+shoal::task<void> analytic_streams::join() {
+  const bool emptied = co_await shared_->streams.close();
+  static_cast<void>(emptied);
+}
+
+ch_totals analytic_streams::take() const {
+  const std::scoped_lock lock(shared_->mutex);
+  return shared_->totals;
+}
+
+std::size_t analytic_streams::hard_stopped() const {
+  const std::scoped_lock lock(shared_->mutex);
+  return shared_->hard_stopped;
+}
+
+}  // namespace tpcc::run

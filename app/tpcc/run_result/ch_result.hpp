@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+// app/tpcc/run_result/ch_result.hpp: what CH-benCHmark's analytic streams measured in a run.
+//
+// What: per query (1..22) how many completed inside the measurement interval, how many failed
+// there, how many the run's end cancelled (whenever), their latencies (completed ones only, the
+// app's histogram), and the row count of the last completed execution; then the totals and
+// the queries-per-hour figure (completed queries x 3600 / measured seconds: the paper's
+// QphH-like rate, docs/tpcc/ch-benchmark.md). Empty (streams == 0) in a TPC-C run.
+// Thread-safety: plain values.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "stats/histogram.hpp"
+
+namespace tpcc::run {
+
+struct ch_query_totals {
+  std::uint64_t completed = 0;  // ended ok inside the measurement interval
+  std::uint64_t failed = 0;     // ended with an error inside it (not cancelled)
+  std::uint64_t cancelled = 0;  // stopped by the run's end or Ctrl-C, in any phase
+  stats::histogram latency;     // of the completed ones
+  std::int64_t last_rows = -1;  // rows of the last completed execution; -1: none completed
+};
+
+struct ch_totals {
+  std::int64_t streams = 0;                   // --analytic-streams; 0: none ran
+  std::array<ch_query_totals, 22> queries{};  // index = query number - 1
+
+  [[nodiscard]] bool ran() const noexcept { return streams > 0; }
+  [[nodiscard]] std::uint64_t completed() const noexcept {
+    std::uint64_t n = 0;
+    for (const ch_query_totals& q : queries) n += q.completed;
+    return n;
+  }
+  [[nodiscard]] std::uint64_t failed() const noexcept {
+    std::uint64_t n = 0;
+    for (const ch_query_totals& q : queries) n += q.failed;
+    return n;
+  }
+  [[nodiscard]] std::uint64_t cancelled() const noexcept {
+    std::uint64_t n = 0;
+    for (const ch_query_totals& q : queries) n += q.cancelled;
+    return n;
+  }
+  // Completed queries per hour of the measured interval; 0 when nothing was measured.
+  [[nodiscard]] double queries_per_hour(double measured_seconds) const noexcept {
+    if (measured_seconds <= 0) return 0;
+    return static_cast<double>(completed()) * 3600.0 / measured_seconds;
+  }
+};
+
+}  // namespace tpcc::run
