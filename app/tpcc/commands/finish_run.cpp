@@ -42,7 +42,7 @@ int judged_status(const cli::config& cfg, const run::run_result& r, const std::s
   // --terminals 0: the analytic side alone; there is no TPC-C side to judge.
   if (r.terminals == 0 && r.ch.ran()) return ch_failures_status(cfg, r);
   const report::verdict v = report::evaluate(r, target);
-  const std::uint64_t failed = hard_failures(r) + r.ch.failed();  // CH queries count too
+  const std::uint64_t failed = hard_failures(r) + r.ch.failed();         // CH queries count too
   const std::vector<std::string> outages = report::endpoint_outages(r);  // several --db only
   if (v.failing().empty() && failed == 0 && outages.empty()) return exit_ok;
   std::string why = v.failing().empty() ? std::string() : "the verdict FAILED";

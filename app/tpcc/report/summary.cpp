@@ -345,8 +345,8 @@ std::string deferred_delivery_figures(const stats::snapshot& s) {
 
 std::string format_summary(const run::run_result& r, const std::string& target) {
   return header(r, target) + headline(r) + table(r) + ch_summary_text(r) + endpoints_text(r) +
-         steps_summary_lines(r) +
-         deliveries(r) + constants(r) + client_cost(r) + format_verdict(evaluate(r, target));
+         steps_summary_lines(r) + deliveries(r) + constants(r) + client_cost(r) +
+         format_verdict(evaluate(r, target));
 }
 
 double expected_longest_gap_seconds(const run::run_result& r) {

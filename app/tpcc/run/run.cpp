@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "random/rng.hpp"
-#include "run/endpoint_series.hpp"
 #include "run/analytic.hpp"
+#include "run/endpoint_series.hpp"
 #include "run/endpoints.hpp"
 #include "run/monitor.hpp"
 #include "run/more_servers.hpp"

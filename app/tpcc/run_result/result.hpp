@@ -17,8 +17,8 @@
 
 #include "driver/isolation.hpp"
 #include "random/nurand.hpp"
-#include "run_result/steps.hpp"
 #include "run_result/ch_result.hpp"
+#include "run_result/steps.hpp"
 #include "server_stats/figures.hpp"
 #include "stats/client.hpp"
 #include "stats/error_list.hpp"
