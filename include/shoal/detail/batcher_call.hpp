@@ -100,11 +100,18 @@ inline thread_local local_resume_queue local_resumes;
 // that keep filling on one executor cannot keep its timers, I/O and other work waiting).
 inline constexpr std::size_t resume_budget = 1024;
 
-// True when a completion running now may hand a caller of `owner` to resume_here: it runs on
-// owner's thread, and no drain of another executor (a nested sync_wait) is active here.
-inline bool resumable_here(const executor* owner) noexcept {
+// The executor whose callers a completion running now may hand to resume_here: this thread's,
+// unless a drain of another executor (a nested sync_wait) is active here; then none (null). Read
+// it once per completion: resuming nobody meanwhile, the completion changes neither.
+inline const executor* resumable_executor() noexcept {
   const executor* here = executor::current();
-  return owner == here && (local_resumes.draining == nullptr || local_resumes.draining == here);
+  const executor* draining = local_resumes.draining;
+  return draining == nullptr || draining == here ? here : nullptr;
+}
+
+// True when a completion running now may hand a caller of `owner` to resume_here.
+inline bool resumable_here(const executor* owner) noexcept {
+  return owner != nullptr && owner == resumable_executor();
 }
 
 // Resumes first..last (linked by next), in order, on this thread, and whatever nested
