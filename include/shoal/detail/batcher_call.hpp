@@ -162,12 +162,16 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
     owner_ = executor::current();
     if (owner_ == nullptr) throw std::logic_error("shoal: batcher awaited outside any executor");
     const task_env* env = env_of(h);
-    if (env != nullptr && env->stop.stop_requested()) {
-      cancelled_ = true;  // cancelled before it began: never joins a batch
-      return transfer(h);
+    if (env != nullptr && env->stop.stop_possible()) {
+      // The token first: a lazy stop's, once made, answers for the whole chain of scopes in one
+      // load (no walk up the scopes), and a callback needs it anyway.
+      token_ = &env->stop.token();
+      if (token_->stop_requested()) {
+        cancelled_ = true;  // cancelled before it began: never joins a batch
+        return transfer(h);
+      }
     }
     handle_ = h;
-    if (env != nullptr && env->stop.stop_possible()) token_ = &env->stop.token();
     auto joined = state_->join(*this);
     // From here nothing throws: the call is in the batch, and an exception would leave it there
     // dangling. Nothing below can race with our resumption either: it is posted pinned to

@@ -71,11 +71,13 @@ class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
     this->state_->check_home();  // throws shoal::wrong_executor before anything is touched
     const task_env* env = env_of(h);
     if (env != nullptr && env->stop.stop_possible()) {
-      if (env->stop.stop_requested()) {
+      // The token first: a lazy stop's, once made, answers for the whole chain of scopes in one
+      // load (no walk up the scopes), and a callback needs it anyway.
+      token_ = &env->stop.token();
+      if (token_->stop_requested()) {
         phase_ = phase::cancelled;  // cancelled before it began: never joins a batch
         return transfer(h);
       }
-      token_ = &env->stop.token();
     }
     link_.handle = h;
     return transfer(this->state_->join(*this));
