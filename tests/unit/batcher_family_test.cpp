@@ -22,6 +22,7 @@
 #include "shoal/batcher.hpp"
 #include "shoal/bound_batcher.hpp"
 #include "shoal/stop.hpp"
+#include "shoal/when_all.hpp"
 #include "support/counting_new.hpp"
 #include "support/manual_scheduler.hpp"
 #include "unit/batcher_support.hpp"
@@ -283,6 +284,46 @@ TYPED_TEST(batcher_family, AStopRequestedBeforeTheAwaitJoinsNothing) {
   EXPECT_EQ(one.get(), std::nullopt);
   EXPECT_EQ(b->pending(), 0U);
   EXPECT_EQ(this->sched.idle(), 0U);
+  EXPECT_TRUE(this->seen.empty());
+}
+
+// A when_all child that fails at once: its scope requests its (lazy) stop.
+task<int> fails_first_in_scope() {
+  throw std::runtime_error("first child");
+  co_return 0;
+}
+
+// A when_all child that runs after its scope's stop was requested: one call of b, its result
+// kept in `got`.
+template <class B>
+task<int> calls_after_scope_stopped(B& b, std::optional<std::optional<int>>& got) {
+  got = co_await b(2);
+  co_return 0;
+}
+
+template <class B>
+task<void> scope_with_failing_child(B& b, std::optional<std::optional<int>>& got, bool& threw) {
+  try {
+    (void)co_await shoal::when_all(fails_first_in_scope(), calls_after_scope_stopped(b, got));
+  } catch (const std::runtime_error&) {
+    threw = true;
+  }
+}
+
+TYPED_TEST(batcher_family, AStopOfTheEnclosingScopeRequestedBeforeTheAwaitJoinsNothing) {
+  auto b = this->make(times_ten{&this->seen});
+  std::optional<std::optional<int>> got;  // empty: the second child never resumed
+  bool threw = false;
+  auto scope = this->sched.spawn(scope_with_failing_child(*b, got, threw));
+  this->sched.run_all();
+  EXPECT_EQ(this->sched.idle(), 0U);  // nothing pending: an idle flush would have nothing to send
+  this->sched.run_all();
+  ASSERT_TRUE(scope.done());
+  EXPECT_TRUE(threw);
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(*got, std::nullopt);
+  EXPECT_EQ(b->stats().cancelled, 0U);  // never joined: it did not have to leave a batch
+  EXPECT_EQ(b->pending(), 0U);
   EXPECT_TRUE(this->seen.empty());
 }
 

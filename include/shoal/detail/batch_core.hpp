@@ -86,7 +86,10 @@ class batch_rules {
  public:
   template <class Bulk>
     requires bulk_function<Bulk, Arg, R>
-  batch_rules(Bulk bulk, flush_policy<Arg> p) : policy_(std::move(p)) {
+  batch_rules(Bulk bulk, flush_policy<Arg> p)
+      : policy_(std::move(p)),
+        timed_(policy_.max_wait > duration::zero()),
+        any_(policy_.max_size != 0 || policy_.flush_if || timed_) {
     if constexpr (async_bulk<Bulk, Arg, R>) {
       async_ = std::move(bulk);
     } else {
@@ -95,11 +98,9 @@ class batch_rules {
   }
 
   /// A rule besides idleness is set: joins must ask due().
-  [[nodiscard]] bool any() const noexcept {
-    return policy_.max_size != 0 || policy_.flush_if || timed();
-  }
+  [[nodiscard]] bool any() const noexcept { return any_; }
   /// max_wait is set: a batch's first arrival sets its deadline.
-  [[nodiscard]] bool timed() const noexcept { return policy_.max_wait > duration::zero(); }
+  [[nodiscard]] bool timed() const noexcept { return timed_; }
   [[nodiscard]] time_point deadline_from(time_point first) const noexcept {
     return first + policy_.max_wait;
   }
@@ -109,6 +110,7 @@ class batch_rules {
   template <class Undo>
   flush_rule due(const std::vector<Arg>& args, const executor& clock, time_point deadline,
                  Undo&& undo) const {
+    if (!any_) return nullptr;  // only idleness flushes: one test per join
     if (policy_.max_size != 0 && args.size() >= policy_.max_size) return &batch_counters::by_size;
     if (policy_.flush_if) {
       bool flush = false;
@@ -120,7 +122,7 @@ class batch_rules {
       }
       if (flush) return &batch_counters::by_predicate;
     }
-    if (timed() && clock.now() >= deadline) return &batch_counters::by_time;
+    if (timed_ && clock.now() >= deadline) return &batch_counters::by_time;
     return nullptr;
   }
 
@@ -131,7 +133,9 @@ class batch_rules {
  private:
   std::function<task<std::vector<R>>(std::span<Arg>)> async_;
   std::function<std::vector<R>(std::span<Arg>)> sync_;
-  flush_policy<Arg> policy_;
+  flush_policy<Arg> policy_;  // never changes after construction: the two flags below hold
+  bool timed_;
+  bool any_;
 };
 
 /// The std::logic_error of a bulk function that returned a wrong number of results, naming

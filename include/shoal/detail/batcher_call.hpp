@@ -100,11 +100,18 @@ inline thread_local local_resume_queue local_resumes;
 // that keep filling on one executor cannot keep its timers, I/O and other work waiting).
 inline constexpr std::size_t resume_budget = 1024;
 
-// True when a completion running now may hand a caller of `owner` to resume_here: it runs on
-// owner's thread, and no drain of another executor (a nested sync_wait) is active here.
-inline bool resumable_here(const executor* owner) noexcept {
+// The executor whose callers a completion running now may hand to resume_here: this thread's,
+// unless a drain of another executor (a nested sync_wait) is active here; then none (null). Read
+// it once per completion: resuming nobody meanwhile, the completion changes neither.
+inline const executor* resumable_executor() noexcept {
   const executor* here = executor::current();
-  return owner == here && (local_resumes.draining == nullptr || local_resumes.draining == here);
+  const executor* draining = local_resumes.draining;
+  return draining == nullptr || draining == here ? here : nullptr;
+}
+
+// True when a completion running now may hand a caller of `owner` to resume_here.
+inline bool resumable_here(const executor* owner) noexcept {
+  return owner != nullptr && owner == resumable_executor();
 }
 
 // Resumes first..last (linked by next), in order, on this thread, and whatever nested
@@ -155,12 +162,16 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
     owner_ = executor::current();
     if (owner_ == nullptr) throw std::logic_error("shoal: batcher awaited outside any executor");
     const task_env* env = env_of(h);
-    if (env != nullptr && env->stop.stop_requested()) {
-      cancelled_ = true;  // cancelled before it began: never joins a batch
-      return transfer(h);
+    if (env != nullptr && env->stop.stop_possible()) {
+      // The token first: a lazy stop's, once made, answers for the whole chain of scopes in one
+      // load (no walk up the scopes), and a callback needs it anyway.
+      token_ = &env->stop.token();
+      if (token_->stop_requested()) {
+        cancelled_ = true;  // cancelled before it began: never joins a batch
+        return transfer(h);
+      }
     }
     handle_ = h;
-    if (env != nullptr && env->stop.stop_possible()) token_ = &env->stop.token();
     auto joined = state_->join(*this);
     // From here nothing throws: the call is in the batch, and an exception would leave it there
     // dangling. Nothing below can race with our resumption either: it is posted pinned to

@@ -140,7 +140,7 @@ class batcher_state {
     out.host_stop = cover(b, c);
     if (due != nullptr) {
       out.runner = take(due);
-    } else if (b.timer_holder == nullptr && rules_.timed()) {
+    } else if (rules_.timed() && b.timer_holder == nullptr) {
       b.timer_holder = &c;
       out.hold_timer = true;
       out.deadline = b.deadline;
@@ -226,9 +226,10 @@ class batcher_state {
   void complete(batch_type& b, std::vector<R>& results, std::exception_ptr failure) noexcept {
     resume_link* first = nullptr;
     resume_link* last = nullptr;
+    const executor* const here = resumable_executor();  // owner_ is never null
     for (std::size_t i = 0; i < b.callers.size(); ++i) {
       call& c = *b.callers[i];
-      const bool local = resumable_here(c.owner_);
+      const bool local = c.owner_ == here;
       resume_link* link = c.finish_sent([&](call& to) { deliver(to, results, i, failure); }, local);
       if (link == nullptr) continue;
       if (last != nullptr) {

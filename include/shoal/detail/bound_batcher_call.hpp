@@ -71,11 +71,13 @@ class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
     this->state_->check_home();  // throws shoal::wrong_executor before anything is touched
     const task_env* env = env_of(h);
     if (env != nullptr && env->stop.stop_possible()) {
-      if (env->stop.stop_requested()) {
+      // The token first: a lazy stop's, once made, answers for the whole chain of scopes in one
+      // load (no walk up the scopes), and a callback needs it anyway.
+      token_ = &env->stop.token();
+      if (token_->stop_requested()) {
         phase_ = phase::cancelled;  // cancelled before it began: never joins a batch
         return transfer(h);
       }
-      token_ = &env->stop.token();
     }
     link_.handle = h;
     return transfer(this->state_->join(*this));
@@ -113,10 +115,23 @@ class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
   // The item moved from the batch's results into the returned optional, or the call's or the
   // item's exception, or nullopt when its token was stopped during the bulk call (read now, on
   // home: the batch's stop callbacks are gone since its flush); then the batch has one reader
-  // less.
+  // less. The common case (a plain item that moves without throwing, no stop, no failure)
+  // releases the batch in line, without the guard the other cases need.
   std::optional<value_type> take() {
+    using item_ref = decltype(std::move(batch_->results[index_]));
+    constexpr bool plain_item =
+        std::is_same_v<R, value_type> &&
+        std::is_nothrow_constructible_v<std::optional<value_type>, item_ref>;
+    const bool stopped = token_ != nullptr && token_->stop_requested();
+    if constexpr (plain_item) {
+      if (!stopped && !batch_->failure) [[likely]] {
+        std::optional<value_type> item(std::move(batch_->results[index_]));
+        this->state_->release(*batch_);
+        return item;
+      }
+    }
     const release_on_exit release(this->state_, batch_);
-    if (token_ != nullptr && token_->stop_requested()) [[unlikely]] {
+    if (stopped) [[unlikely]] {
       return std::nullopt;
     }
     if (batch_->failure) [[unlikely]] {
