@@ -11,6 +11,7 @@
 
 #include "txn/common.hpp"
 #include "txn/delivery.hpp"
+#include "txn/line_statements.hpp"
 
 namespace tpcc::txn {
 namespace {
@@ -31,7 +32,12 @@ const statement warehouse_tax{"tpcc_no_warehouse", "SELECT w_tax FROM warehouse 
 const statement customer_terms{"tpcc_no_customer",
                                "SELECT c_discount, c_last, c_credit FROM customer "
                                "WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3"};
-const statement item{"tpcc_no_item", "SELECT i_price, i_name, i_data FROM item WHERE i_id = $1"};
+// Every line's item in one read (an item named twice comes back once; rows in any order).
+std::string items_text(std::size_t lines) {
+  return "SELECT i_id, i_price, i_name, i_data FROM item WHERE i_id IN (" +
+         placeholder_list(1, lines) + ")";
+}
+const line_statements items{"tpcc_no_items", items_text, nullptr};
 // Clause 2.4.2.2: S_QUANTITY drops by OL_QUANTITY when that leaves at least 10, else is
 // replenished by 91; S_DIST_xx is the order's district's. One statement per district names its
 // S_DIST_xx column: a CASE on a parameter is what Citus's planner cannot deparse
@@ -85,11 +91,23 @@ const statement insert_order{
 const statement insert_new_order{
     "tpcc_no_insert_new_order",
     "INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES ($1, $2, $3)"};
-const statement insert_line{
-    "tpcc_no_insert_line",
-    "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, "
-    "ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) "
-    "VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, $8, $9)"};
+// Every line in one multi-row INSERT: $1..$3 the order's key, then 6 parameters per line.
+constexpr std::size_t per_line_params = 6;
+std::string insert_lines_text(std::size_t lines) {
+  std::string sql =
+      "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, "
+      "ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES ";
+  for (std::size_t k = 0; k < lines; ++k) {
+    const std::size_t b = 4 + per_line_params * k;
+    const auto p = [b](std::size_t i) { return "$" + std::to_string(b + i); };
+    if (k > 0) sql.append(", ");
+    sql.append("($1, $2, $3, ").append(p(0)).append(", ").append(p(1)).append(", ");
+    sql.append(p(2)).append(", NULL, ").append(p(3)).append(", ").append(p(4)).append(", ");
+    sql.append(p(5)).append(")");
+  }
+  return sql;
+}
+const line_statements insert_lines{"tpcc_no_insert_line", insert_lines_text, nullptr};
 
 constexpr std::size_t first_item = 3;  // after district, warehouse, customer
 
@@ -100,11 +118,14 @@ call stock_call(const new_order_input& in, const order_line_input& line) {
 
 std::vector<call> reads(const new_order_input& in) {
   std::vector<call> out;
-  out.reserve(first_item + 2 * in.lines.size());
+  out.reserve(first_item + 1 + in.lines.size());
   out.push_back(make_call(next_order_id, params(in.w_id, in.d_id)));
   out.push_back(make_call(warehouse_tax, params(in.w_id)));
   out.push_back(make_call(customer_terms, params(in.w_id, in.d_id, in.c_id)));
-  for (const order_line_input& line : in.lines) out.push_back(make_call(item, params(line.i_id)));
+  std::vector<driver::value> ids;
+  ids.reserve(in.lines.size());
+  for (const order_line_input& line : in.lines) ids.emplace_back(line.i_id);
+  out.push_back(make_call(items.of(in.lines.size()), std::move(ids)));
   for (std::size_t i : stock_order(in)) out.push_back(stock_call(in, in.lines[i]));
   return out;
 }
@@ -136,20 +157,31 @@ void take_line(const order_line_input& line, const driver::row& item_row,
   out.supply_w_id = line.supply_w_id;
   out.i_id = line.i_id;
   out.quantity = line.quantity;
-  out.i_price = item_row.number_at(0);
-  out.i_name = item_row.text_at(1);
+  out.i_price = item_row.number_at(1);
+  out.i_name = item_row.text_at(2);
   out.s_quantity = stock_row.int_at(0);
   dist_info = stock_row.text_at(1);
-  out.brand_generic = original(item_row.text_at(2)) && original(stock_row.text_at(2)) ? 'B' : 'G';
+  out.brand_generic = original(item_row.text_at(3)) && original(stock_row.text_at(2)) ? 'B' : 'G';
   out.ol_amount = round_cents(static_cast<double>(line.quantity) * out.i_price);
+}
+
+// Line i's item among the items read: null when it is not there (an unused item).
+const driver::row* item_of(const statement_result& read, std::int64_t i_id) {
+  for (const driver::row& row : read.rows) {
+    if (row.int_at(0) == i_id) return &row;
+  }
+  return nullptr;
 }
 
 // Items and stock; an unused item rolls back (clause 2.4.2.3).
 outcome take_lines(const new_order_input& in, std::span<const statement_result> r,
                    new_order_output& out, std::vector<std::string>& dist_info) {
   const std::size_t n = in.lines.size();
+  const statement_result& read = r[first_item];
+  std::vector<const driver::row*> item_rows(n);
   for (std::size_t i = 0; i < n; ++i) {
-    if (r[first_item + i].rows.empty()) {
+    item_rows[i] = item_of(read, in.lines[i].i_id);
+    if (item_rows[i] == nullptr) {
       out.item_not_valid = true;
       return outcome::make(driver::outcome_kind::rolled_back, "", "Item number is not valid");
     }
@@ -158,11 +190,11 @@ outcome take_lines(const new_order_input& in, std::span<const statement_result> 
   dist_info.assign(n, std::string());
   const std::vector<std::size_t> order = stock_order(in);
   for (std::size_t k = 0; k < n; ++k) {
-    const statement_result& st = r[first_item + n + k];
+    const statement_result& st = r[first_item + 1 + k];
     outcome o = one_row(st, "stock");
     if (!o.ok()) return o;
     const std::size_t i = order[k];
-    take_line(in.lines[i], r[first_item + i].rows[0], st.rows[0], out.lines[i], dist_info[i]);
+    take_line(in.lines[i], *item_rows[i], st.rows[0], out.lines[i], dist_info[i]);
   }
   return outcome::success();
 }
@@ -187,17 +219,23 @@ outcome take_reads(const new_order_input& in, std::span<const statement_result> 
 std::vector<call> writes(const new_order_input& in, const new_order_output& out,
                          const std::vector<std::string>& dist_info) {
   std::vector<call> calls;
-  calls.reserve(2 + out.lines.size());
+  calls.reserve(3);
   const std::int64_t all_local = in.all_local() ? 1 : 0;
   calls.push_back(make_call(insert_order, params(out.o_id, in.d_id, in.w_id, in.c_id, out.o_entry_d,
                                                  out.o_ol_cnt, all_local)));
   calls.push_back(make_call(insert_new_order, params(out.o_id, in.d_id, in.w_id)));
+  std::vector<driver::value> p = params(out.o_id, in.d_id, in.w_id);
+  p.reserve(3 + per_line_params * out.lines.size());
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
     const new_order_line_output& l = out.lines[i];
-    calls.push_back(make_call(
-        insert_line, params(out.o_id, in.d_id, in.w_id, static_cast<std::int64_t>(i + 1), l.i_id,
-                            l.supply_w_id, l.quantity, l.ol_amount, dist_info[i])));
+    p.emplace_back(static_cast<std::int64_t>(i + 1));
+    p.emplace_back(l.i_id);
+    p.emplace_back(l.supply_w_id);
+    p.emplace_back(l.quantity);
+    p.emplace_back(l.ol_amount);
+    p.emplace_back(dist_info[i]);
   }
+  calls.push_back(make_call(insert_lines.of(out.lines.size()), std::move(p)));
   return calls;
 }
 
