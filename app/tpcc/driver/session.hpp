@@ -75,6 +75,10 @@ class session {
   [[nodiscard]] virtual std::uint64_t round_trips() const noexcept = 0;
   // False once the connection is known to be broken.
   [[nodiscard]] virtual bool healthy() const noexcept = 0;
+  // Whether `UPDATE ... RETURNING` runs as one statement (every engine but MySQL/MariaDB, whose
+  // statement forms read the row back with a SELECT of its own): transactions may shape their
+  // statements by it (New-Order's stock, txn/new_order.cpp), never their reads and writes.
+  [[nodiscard]] virtual bool update_returning() const noexcept { return true; }
 
  protected:
   // execute() as a batch of one, for drivers whose execute_batch does all the work (PostgreSQL,

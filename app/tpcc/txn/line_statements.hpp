@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -29,10 +30,10 @@ inline constexpr std::size_t max_lines = 15;  // clause 2.4.1.3: O_OL_CNT is 5..
 class line_statements {
  public:
   /// The SQL of a statement covering `lines` lines (1..max_lines), $n placeholders.
-  using text_of = std::string (*)(std::size_t lines);
+  using text_of = std::function<std::string(std::size_t lines)>;
 
-  /// Builds the statements `<name>_01` .. `<name>_15`; `mysql` may be null (the same text).
-  line_statements(std::string_view name, text_of sql, text_of mysql);
+  /// Builds the statements `<name>_01` .. `<name>_15`; `mysql` may be empty (the same text).
+  line_statements(std::string_view name, const text_of& sql, const text_of& mysql);
   line_statements(const line_statements&) = delete;
   line_statements& operator=(const line_statements&) = delete;
   ~line_statements() = default;

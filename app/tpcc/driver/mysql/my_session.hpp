@@ -81,6 +81,7 @@ class my_session final : public session {
 
   [[nodiscard]] std::uint64_t round_trips() const noexcept override { return round_trips_; }
   [[nodiscard]] bool healthy() const noexcept override;
+  [[nodiscard]] bool update_returning() const noexcept override { return false; }
 
  private:
   enum class op : std::uint8_t {
