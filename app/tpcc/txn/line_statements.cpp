@@ -6,8 +6,7 @@
 
 namespace tpcc::txn {
 
-line_statements::line_statements(std::string_view name, const text_of& sql,
-                                 const text_of& mysql) {
+line_statements::line_statements(std::string_view name, const text_of& sql, const text_of& mysql) {
   for (std::size_t i = 0; i < max_lines; ++i) {
     const std::size_t lines = i + 1;
     names_[i].assign(name).append(lines < 10 ? "_0" : "_").append(std::to_string(lines));

@@ -253,8 +253,8 @@ outcome stock_locked(const new_order_input& in, const statement_result& read,
   for (std::size_t i : stock_order(in)) {
     const order_line_input& line = in.lines[i];
     std::size_t j = 0;
-    while (j < read.rows.size() && (read.rows[j].int_at(0) != line.supply_w_id ||
-                                    read.rows[j].int_at(1) != line.i_id)) {
+    while (j < read.rows.size() &&
+           (read.rows[j].int_at(0) != line.supply_w_id || read.rows[j].int_at(1) != line.i_id)) {
       ++j;
     }
     if (j == read.rows.size()) {
