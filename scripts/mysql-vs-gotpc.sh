@@ -18,6 +18,10 @@
 # With PROCEDURES=1, shoal-tpcc also runs with --procedures (one stored-procedure call per
 # transaction; init --procedures after its load; docs/tpcc/procedures.md) in both protocols,
 # as shoal-prepared-procedures and shoal-text-procedures in the same rounds.
+# With COUNTERS=1, the server's own counters (SHOW GLOBAL STATUS: statements by kind, handler
+# row operations, bytes, temporary tables, sorts) are read before and after each run and printed
+# per transaction, the tools side by side (medians over the rounds): load-independent figures,
+# unlike the CPU times, for a machine shared with other work.
 # Prints one line per run and a Markdown table of the medians; a benchmark, not a test.
 #
 # go-tpc is built from the Go module proxy (`go install github.com/pingcap/go-tpc/cmd/go-tpc@
@@ -101,10 +105,14 @@ ticks_per_second=$(getconf CLK_TCK)
 
 results=$scratch/results.txt
 : >"$results"
+counters=$scratch/counters.txt
+: >"$counters"
+status_of() { sql 'SHOW GLOBAL STATUS' >"$1"; }
 # One run: "tool transactions client_cpu_s peak_rss_kib server_cpu_s out_segs".
 measure() {
   local tool=$1
   local t0 s0 t1 s1 log=$scratch/$tool-run-$rep.log timing=$scratch/$tool-time.txt count
+  [[ ${COUNTERS:-0} == 1 ]] && status_of "$scratch/status-before.txt"
   t0=$(server_ticks)
   s0=$(out_segs)
   if [[ $tool == go-tpc ]]; then
@@ -125,6 +133,13 @@ measure() {
   fi
   t1=$(server_ticks)
   s1=$(out_segs)
+  if [[ ${COUNTERS:-0} == 1 ]]; then
+    status_of "$scratch/status-after.txt"
+    awk -v tool="$tool" -v n="$count" 'NR == FNR { before[$1] = $2; next }
+      $1 ~ /^(Questions|Com_(select|insert|insert_select|update|delete|begin|commit|rollback|set_option|change_db|stmt_.*|admin_commands)|Handler_(read_.*|write|update|delete|commit|tmp_.*)|Innodb_rows_.*|Bytes_(received|sent)|Created_tmp_.*|Select_.*|Sort_.*)$/ &&
+      $2 ~ /^[0-9]+$/ && $2 - before[$1] != 0 && n > 0 { printf "%s %s %.3f\n", tool, $1, ($2 - before[$1]) / n }' \
+      "$scratch/status-before.txt" "$scratch/status-after.txt" >>"$counters"
+  fi
   read -r user sys rss <"$timing"
   local line
   line=$(awk -v tool="$tool" -v n="$count" -v u="$user" -v s="$sys" -v rss="$rss" \
@@ -173,3 +188,20 @@ for tool in ("go-tpc", "shoal-prepared", "shoal-text", "shoal-prepared-procedure
         med([x[3] / x[0] * 1e6 for x in r]), med([x[4] / x[0] for x in r]),
         med([x[2] / 1024 for x in r])))
 EOF
+
+if [[ ${COUNTERS:-0} == 1 ]]; then
+  python3 - "$counters" <<'EOF'
+import statistics, sys
+per = {}
+for line in open(sys.argv[1]):
+    tool, name, value = line.split()
+    per.setdefault(name, {}).setdefault(tool, []).append(float(value))
+tools = [t for t in ("go-tpc", "shoal-prepared", "shoal-text", "shoal-prepared-procedures",
+                     "shoal-text-procedures") if any(t in v for v in per.values())]
+print("\n| server counter per transaction (median) | " + " | ".join(tools) + " |")
+print("|---|" + "---|" * len(tools))
+for name in sorted(per):
+    cells = ["%.2f" % statistics.median(per[name][t]) if t in per[name] else "0" for t in tools]
+    print("| %s | %s |" % (name, " | ".join(cells)))
+EOF
+fi

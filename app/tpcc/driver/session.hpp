@@ -84,6 +84,10 @@ class session {
   // another coroutine is inside a call of this session, for as long as the session lives; it
   // blocks for one connection to the server.
   virtual bool cancel() noexcept { return false; }
+  // Whether `UPDATE ... RETURNING` runs as one statement (every engine but MySQL/MariaDB, whose
+  // statement forms read the row back with a SELECT of its own): transactions may shape their
+  // statements by it (New-Order's stock, txn/new_order.cpp), never their reads and writes.
+  [[nodiscard]] virtual bool update_returning() const noexcept { return true; }
 
  protected:
   // execute() as a batch of one, for drivers whose execute_batch does all the work (PostgreSQL,

@@ -327,6 +327,12 @@ std::vector<keyed> draw_sequence(std::uint64_t seed, int count, std::int64_t war
   txn::order_status_input unknown = txn::make_order_status(r, scope, 1);
   unknown.customer = nobody.customer;
   out.insert(out.begin() + count / 4, unknown);
+  // An item ordered on two lines of one order: its stock updated twice, each line showing its
+  // own update's S_QUANTITY (on MySQL replayed by the client from one locked read, new_order.cpp).
+  txn::new_order_input twice = txn::make_new_order(r, scope, 1);
+  twice.lines[1].i_id = twice.lines[0].i_id;
+  twice.lines[1].supply_w_id = twice.lines[0].supply_w_id;
+  out.insert(out.begin() + count / 5, twice);
   return out;
 }
 

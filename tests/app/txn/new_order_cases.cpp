@@ -43,6 +43,17 @@ new_order_input with_unused_item() {
   return in;
 }
 
+// Item 20 (stock 30) ordered twice from warehouse 1: one item row read, two lines written.
+new_order_input repeated_item() {
+  new_order_input in;
+  in.w_id = 1;
+  in.d_id = 3;
+  in.c_id = 5;
+  in.lines.push_back(order_line_input{.i_id = 20, .supply_w_id = 1, .quantity = 1});
+  in.lines.push_back(order_line_input{.i_id = 20, .supply_w_id = 1, .quantity = 2});
+  return in;
+}
+
 void expect_header(const new_order_output& out) {
   EXPECT_EQ(out.o_id, 1);
   EXPECT_EQ(out.c_last, "LAST5");
@@ -143,6 +154,23 @@ shoal::task<void> expect_new_order_rolled_back(tpcc::driver::session& s) {
   const row stock = co_await one(s, stock_row, ints(1, 1));
   EXPECT_EQ(stock.int_at(0), 11) << "the valid line's stock update was rolled back";
   EXPECT_EQ(stock.int_at(2), 0);
+}
+
+shoal::task<void> expect_new_order_repeated_item(tpcc::driver::session& s) {
+  const new_order_input in = repeated_item();
+  new_order_output out;
+  const outcome result = co_await tpcc::txn::run_new_order(s, in, out);
+  EXPECT_TRUE(result.ok()) << result.message;
+  EXPECT_EQ(out.lines.size(), 2u);
+  expect_line(out, 0, 30 - 1, 'B');
+  expect_line(out, 1, 30 - 1 - 2, 'B');
+  const std::vector<row> lines = co_await query(s, order_lines, ints(1, 3, 1));
+  EXPECT_EQ(lines.size(), 2u);
+  for (const row& line : lines) EXPECT_EQ(line.int_at(1), 20);
+  const row stock = co_await one(s, stock_row, ints(1, 20));
+  EXPECT_EQ(stock.int_at(0), 27);
+  EXPECT_EQ(stock.int_at(1), 3) << "S_YTD";
+  EXPECT_EQ(stock.int_at(2), 2) << "S_ORDER_CNT: once per line";
 }
 
 }  // namespace txn_test

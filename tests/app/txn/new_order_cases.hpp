@@ -11,5 +11,7 @@ namespace txn_test {
 
 shoal::task<void> expect_new_order_committed(tpcc::driver::session& s);
 shoal::task<void> expect_new_order_rolled_back(tpcc::driver::session& s);
+// An item on two lines: read once (one IN list), written on both lines, its stock updated twice.
+shoal::task<void> expect_new_order_repeated_item(tpcc::driver::session& s);
 
 }  // namespace txn_test

@@ -20,5 +20,10 @@ TEST(new_order, UnusedItemRollsEverythingBack) {
   f.run(&expect_new_order_rolled_back);
 }
 
+TEST(new_order, RepeatedItemIsReadOnceAndWrittenOnEachLine) {
+  sqlite_fixture f;
+  f.run(&expect_new_order_repeated_item);
+}
+
 }  // namespace
 }  // namespace txn_test

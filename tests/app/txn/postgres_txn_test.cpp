@@ -167,6 +167,9 @@ class postgres_txn : public ::testing::Test {
 
 TEST_F(postgres_txn, NewOrderCommitsWithItsEffects) { run(&expect_new_order_committed); }
 TEST_F(postgres_txn, NewOrderWithUnusedItemRollsBack) { run(&expect_new_order_rolled_back); }
+TEST_F(postgres_txn, NewOrderWithARepeatedItemWritesEachLine) {
+  run(&expect_new_order_repeated_item);
+}
 TEST_F(postgres_txn, PaymentByNumber) { run(&expect_payment_by_number); }
 TEST_F(postgres_txn, PaymentByNameRemote) { run(&expect_payment_by_name_remote); }
 TEST_F(postgres_txn, EachTransactionTakesItsDesignedRoundTrips) { run(&expect_round_trips); }

@@ -88,6 +88,7 @@ class my_session final : public session {
   [[nodiscard]] bool healthy() const noexcept override;
   // KILL QUERY for this connection's server thread, on a blocking connection of its own.
   bool cancel() noexcept override;
+  [[nodiscard]] bool update_returning() const noexcept override { return false; }
 
  private:
   enum class op : std::uint8_t {

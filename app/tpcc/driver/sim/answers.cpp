@@ -64,10 +64,15 @@ void no_customer(const std::vector<value>&, const world&, draws& d, statement_re
   add(r, cols(static_cast<double>(d.between(0, 5000)) / 10000.0, std::string("BARABLEPRI"),
               credit(d)));
 }
-void no_item(const std::vector<value>& p, const world&, draws& d, statement_result& r) {
-  const std::int64_t i_id = int_param(p, 0);
-  if (i_id < 1 || i_id > items) return;  // the unused item: no row
-  add(r, cols(money(d, 1, 100), std::string("sim item"), data_text(d)));
+// Every item named (one row each, as IN (...) gives: a repeated item once), less the unused one.
+void no_items(const std::vector<value>& p, const world&, draws& d, statement_result& r) {
+  for (std::size_t k = 0; k < p.size(); ++k) {
+    const std::int64_t i_id = int_param(p, k);
+    if (i_id < 1 || i_id > items) continue;  // the unused item: no row
+    bool seen = false;
+    for (std::size_t j = 0; j < k; ++j) seen = seen || int_param(p, j) == i_id;
+    if (!seen) add(r, cols(i_id, money(d, 1, 100), std::string("sim item"), data_text(d)));
+  }
 }
 void no_stock(const std::vector<value>&, const world&, draws& d, statement_result& r) {
   add(r, cols(d.between(10, 100), std::string("sim-dist-info"), data_text(d)));
@@ -158,7 +163,7 @@ constexpr std::array<entry, 24> table{{
     {"tpcc_no_district", no_district},
     {"tpcc_no_warehouse", no_warehouse},
     {"tpcc_no_customer", no_customer},
-    {"tpcc_no_item", no_item},
+    {"tpcc_no_items", no_items},
     {"tpcc_no_stock", no_stock},
     {"tpcc_no_insert_order", one_written},
     {"tpcc_no_insert_new_order", one_written},
