@@ -143,11 +143,9 @@ TEST(rate_run, BadRatesAreRefusedBeforeAnyWork) {
 // line, nothing run. A schedule's highest step is checked by the same path.
 TEST(rate_run, ARateTooHighForTheLoadedWarehousesIsBadInputFoundAtTheStart) {
   const tpcc::testing::temp_dir dir("shoal-rate-loaded");
-  const std::string db = "sqlite:" + dir.file("one.db");
-  binary_result r = run_binary({"init", "--db", db});
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
-  r = run_binary({"load", "--db", db, "--warehouses", "1", "--no-progress"}, 120s);
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  bool loaded = false;
+  const std::string db = tpcc::testing::one_warehouse_sqlite(dir.file("one.db"), loaded);
+  ASSERT_TRUE(loaded);
   const std::vector<std::string> base = {"run", "--db", db, "--warmup", "1s", "--no-tui"};
   auto with = [&base](std::vector<std::string> more) {
     std::vector<std::string> args = base;
