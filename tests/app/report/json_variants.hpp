@@ -69,6 +69,15 @@ inline nlohmann::json wrong_type(const nlohmann::json& v) {
 inline bool derived(const std::string& path) {
   // The database's own figures: written only; the reader leaves them out and merge drops them.
   if (path.starts_with("server.")) return true;
+  // A --schedule step's figures and the knee, recomputed from the series and the windows.
+  if (path.starts_with("knee.")) return true;
+  if (path.starts_with("steps[")) {
+    for (const char* read : {"].index", "].offered_tpm", "].start_seconds",
+                             "].window_start_seconds", "].end_seconds", "].partial"}) {
+      if (path.ends_with(read)) return false;
+    }
+    return true;
+  }
   for (const char* part : {"verdict",
                            "mean_us",
                            "p50_us",
