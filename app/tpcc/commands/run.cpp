@@ -32,6 +32,7 @@ ui::run_screen run_settings(const run::run_config& rc, const driver::database& d
   ui::run_screen s;
   s.wait_scale = rc.wait_scale;
   s.rate_tpm = rc.rate_tpm;
+  s.schedule = rc.schedule;
   s.client_lag_limit = rc.client_lag_limit;
   s.target = target;
   if (db.simulated()) s.note = "SIMULATED database: client capacity, not a database result";
