@@ -76,10 +76,11 @@ std::string steps_text(const step_comparison& s) {
       format("\n  %-5s %-12s %-24s %-24s %-10s %-12s %s\n", "step", "offered", "A tpmTotal (95 %)",
              "B tpmTotal (95 %)", "B - A", "A worst p90", "B worst p90");
   for (const step_line& l : s.lines) {
-    out += format("  %-5zu %-12.0f %-24s %-24s %+-9.1f%% %-12s %s\n", l.step, l.offered_tpm,
-                  step_tpm_text(l.a).c_str(), step_tpm_text(l.b).c_str(), l.percent,
-                  format("%.1f ms", l.a.worst_p90_ms).c_str(),
-                  format("%.1f ms", l.b.worst_p90_ms).c_str());
+    out +=
+        format("  %-5zu %-12.0f %-24s %-24s %-10s %-12s %s\n", l.step, l.offered_tpm,
+               step_tpm_text(l.a).c_str(), step_tpm_text(l.b).c_str(),
+               format("%+.1f %%", l.percent).c_str(), format("%.1f ms", l.a.worst_p90_ms).c_str(),
+               format("%.1f ms", l.b.worst_p90_ms).c_str());
   }
   return out + "  (per step: shown, not judged; the steps' intervals are 95 % ones)\n";
 }
