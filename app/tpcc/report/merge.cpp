@@ -50,7 +50,8 @@ std::optional<std::string> incompatible(const merge_input& a, const merge_input&
   } else if (x.config.interval != y.config.interval) {
     why = std::string("a different interval length than ").append(a.file);
   } else if (auto differ = different_schedule(x.config, y.config)) {
-    why = std::move(*differ).append(", unlike ").append(a.file);
+    why = std::move(*differ).append(" than ").append(a.file).append(
+        " (only the shards of one schedule merge: the same steps and --knee-p90)");
   } else if (x.config.procedures != y.config.procedures) {
     why = format("mode %s, %s has %s (stored procedures and client-side statements do not mix)",
                  run::mode_name(y.config), a.file.c_str(), run::mode_name(x.config));

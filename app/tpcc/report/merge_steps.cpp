@@ -38,9 +38,9 @@ std::optional<std::string> different_schedule(const run::run_config& a, const ru
            a.schedule[i].duration == b.schedule[i].duration;
   }
   if (same) return std::nullopt;
-  return std::string("a different --schedule or --knee-p90 (") + std::to_string(b.schedule.size()) +
-         " steps against " + std::to_string(a.schedule.size()) +
-         "; only the shards of one schedule merge: the same steps, rates and durations)";
+  return std::string(a.schedule.size() == b.schedule.size()
+                         ? "different --schedule rates, durations or --knee-p90"
+                         : "a --schedule of a different length");
 }
 
 std::vector<run::step_window> merge_steps(const std::vector<shard_steps>& shards,

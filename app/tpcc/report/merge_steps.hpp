@@ -25,7 +25,8 @@ struct shard_steps {
   double offset_seconds;  // this shard's start after the earliest one's
 };
 
-/// Why `b`'s schedule differs from `a`'s (one sentence), or nullopt when they are the same.
+/// How `b`'s schedule differs from `a`'s (a few words: "a --schedule of a different length"),
+/// or nullopt when they are the same.
 [[nodiscard]] std::optional<std::string> different_schedule(const run::run_config& a,
                                                             const run::run_config& b);
 
