@@ -34,6 +34,7 @@ ui::run_screen run_settings(const run::run_config& rc, const driver::database& d
   ui::run_screen s;
   s.wait_scale = rc.wait_scale;
   s.rate_tpm = rc.rate_tpm;
+  s.schedule = rc.schedule;
   s.client_lag_limit = rc.client_lag_limit;
   s.target = target;
   if (db.simulated()) s.note = "SIMULATED database: client capacity, not a database result";
@@ -109,7 +110,8 @@ shoal::task<int> run_step(app& a, driver::database& db, std::optional<run::run_r
   shown->close();
   a.console.set_interrupt([&a] { a.interrupt.request_stop(); });
   if (auto* refused = std::get_if<driver::outcome>(&outcome)) {
-    const int status = fail("run", refused->message);
+    int status = fail("run", refused->message);
+    if (run::refused_input(*refused)) status = exit_usage;  // the command line's, found late
     co_return a.console.interrupted() ? a.console.interrupt_status() : status;  // before the start
   }
   run::run_result& result = ran.emplace(std::move(std::get<run::run_result>(outcome)));

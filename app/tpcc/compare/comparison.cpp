@@ -70,7 +70,7 @@ const char* describe(change c) noexcept {
 
 comparison compare(const report::loaded_result& a, const std::string& file_a,
                    const report::loaded_result& b, const std::string& file_b) {
-  comparison c{file_a, file_b, config_differences(a, b), {}};
+  comparison c{file_a, file_b, config_differences(a, b), {}, {}};
   const run::run_result& ra = a.result;
   const run::run_result& rb = b.result;
   c.rows.push_back(throughput_row("tpmC", true, ra, rb, txn::kind::new_order));
@@ -82,6 +82,7 @@ comparison compare(const report::loaded_result& a, const std::string& file_a,
     for (std::size_t p = 0; p < percentiles.size(); ++p)
       c.rows.push_back(latency_row(k, p, ra, rb));
   }
+  c.steps = compare_steps(ra, rb);
   return c;
 }
 

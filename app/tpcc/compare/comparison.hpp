@@ -9,7 +9,8 @@
 // A's) and a judgement: no difference beyond noise when the two intervals overlap, else
 // faster or slower (more throughput is faster, a longer response time slower). gate() is
 // --fail-if-slower PCT's rule: the rows where B is slower beyond noise by more than PCT % of
-// A's value, counting only tpmC and each type's p90.
+// A's value, counting only tpmC and each type's p90. Then, when both ran the same --schedule,
+// each step's tpmTotal and worst p90 side by side (steps.hpp).
 // Definitions: docs/tpcc/compare.md. Thread-safety: pure functions over plain values.
 #pragma once
 
@@ -18,6 +19,7 @@
 
 #include "compare/config_diff.hpp"
 #include "compare/estimate.hpp"
+#include "compare/steps.hpp"
 #include "report/json.hpp"
 
 namespace tpcc::compare {
@@ -42,6 +44,7 @@ struct comparison {
   std::string file_a, file_b;
   std::vector<config_difference> config;
   std::vector<row> rows;
+  step_comparison steps;  // --schedule: each step's tpmTotal and p90 side by side (steps.hpp)
 };
 
 /// B against A (see above). `file_a` and `file_b` name them in every output.

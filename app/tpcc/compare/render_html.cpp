@@ -56,6 +56,23 @@ std::string gate_html(const comparison& c, const std::optional<double>& fail_if_
          escape(names) + "</div>";
 }
 
+// --schedule: each step's tpmTotal and worst p90 of A and B (steps.hpp), or why not compared.
+std::string steps_html(const step_comparison& s) {
+  if (!s.why_not.empty()) return "<p>Steps: not compared: " + escape(s.why_not) + ".</p>";
+  if (s.lines.empty()) return {};
+  std::string out =
+      "<h3>Steps (shown, not judged; 95 % intervals)</h3><table class=\"compare\"><thead><tr>"
+      "<th>step</th><th>offered tpm</th><th>A tpmTotal</th><th>B tpmTotal</th><th>B - A</th>"
+      "<th>A worst p90</th><th>B worst p90</th></tr></thead><tbody>";
+  for (const step_line& l : s.lines) {
+    put(out, {format("<tr><td>%zu</td><td>%.0f</td><td>", l.step, l.offered_tpm),
+              escape(step_tpm_text(l.a)), "</td><td>", escape(step_tpm_text(l.b)),
+              format("</td><td>%+.1f %%</td><td>%.1f ms</td><td>%.1f ms</td></tr>", l.percent,
+                     l.a.worst_p90_ms, l.b.worst_p90_ms)});
+  }
+  return out + "</tbody></table>";
+}
+
 std::string section(const comparison& c, const std::optional<double>& fail_if_slower) {
   std::string out = "<section class=\"card\"><h2>B = " + escape(c.file_b) +
                     " against A = " + escape(c.file_a) + "</h2>";
@@ -65,7 +82,7 @@ std::string section(const comparison& c, const std::optional<double>& fail_if_sl
             "<th>A [interval]</th><th>B [interval]</th><th>B - A (%)</th><th>judgement</th>"
             "</tr></thead><tbody>"});
   for (const row& r : c.rows) out += row_html(r);
-  return out + "</tbody></table></section>\n";
+  return out + "</tbody></table>" + steps_html(c.steps) + "</section>\n";
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // app/tpcc/compare/render_json.cpp: comparisons as JSON (see render.hpp).
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "compare/render.hpp"
@@ -33,6 +34,28 @@ json names(const std::vector<const row*>& rows) {
   return out;
 }
 
+json step_side_json(const step_side& s) {
+  return {
+      {"tpm_total", s.tpm_total},
+      {"tpm_total_half_width", std::isfinite(s.half_width) ? json(s.half_width) : json(nullptr)},
+      {"worst_p90_ms", s.worst_p90_ms},
+      {"partial", s.partial}};
+}
+
+// --schedule: null when neither ran one; else the lines and why they were not compared.
+json steps_json(const step_comparison& s) {
+  if (s.why_not.empty() && s.lines.empty()) return nullptr;
+  json lines = json::array();
+  for (const step_line& l : s.lines) {
+    lines.push_back({{"step", l.step},
+                     {"offered_tpm", l.offered_tpm},
+                     {"a", step_side_json(l.a)},
+                     {"b", step_side_json(l.b)},
+                     {"tpm_total_difference_percent", l.percent}});
+  }
+  return {{"lines", lines}, {"not_compared", s.why_not.empty() ? json(nullptr) : json(s.why_not)}};
+}
+
 json comparison_json(const comparison& c, const std::optional<double>& fail_if_slower) {
   json config = json::array();
   for (const config_difference& d : c.config) {
@@ -45,6 +68,7 @@ json comparison_json(const comparison& c, const std::optional<double>& fail_if_s
           {"b", c.file_b},
           {"config_differences", config},
           {"rows", rows},
+          {"steps", steps_json(c.steps)},
           {"beyond_noise", names(beyond_noise(c))},
           {"slower", fail_if_slower ? names(gate(c, *fail_if_slower)) : json(nullptr)}};
 }

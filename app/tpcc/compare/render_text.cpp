@@ -68,12 +68,30 @@ std::string summary_lines(const comparison& c, const std::optional<double>& fail
          format(" by more than %g %% beyond noise: ", *fail_if_slower) + row_names(slower) + "\n";
 }
 
+// --schedule: each step's tpmTotal and worst p90 of A and B (steps.hpp), or why not compared.
+std::string steps_text(const step_comparison& s) {
+  if (!s.why_not.empty()) return "\n  steps: not compared: " + s.why_not + "\n";
+  if (s.lines.empty()) return {};
+  std::string out =
+      format("\n  %-5s %-12s %-24s %-24s %-10s %-12s %s\n", "step", "offered", "A tpmTotal (95 %)",
+             "B tpmTotal (95 %)", "B - A", "A worst p90", "B worst p90");
+  for (const step_line& l : s.lines) {
+    out +=
+        format("  %-5zu %-12.0f %-24s %-24s %-10s %-12s %s\n", l.step, l.offered_tpm,
+               step_tpm_text(l.a).c_str(), step_tpm_text(l.b).c_str(),
+               format("%+.1f %%", l.percent).c_str(), format("%.1f ms", l.a.worst_p90_ms).c_str(),
+               format("%.1f ms", l.b.worst_p90_ms).c_str());
+  }
+  return out + "  (per step: shown, not judged; the steps' intervals are 95 % ones)\n";
+}
+
 std::string comparison_text(const comparison& c, const std::optional<double>& fail_if_slower) {
   std::string out = "compare: B = " + c.file_b + " against A = " + c.file_a + " (the base)\n";
   out += config_lines(c);
   out += format("\n  %-22s %-30s %-30s %-22s %s\n", "figure", "A [interval]", "B [interval]",
                 "B - A (%)", "judgement");
   for (const row& r : c.rows) out += row_line(r);
+  out += steps_text(c.steps);
   return out + "\n" + summary_lines(c, fail_if_slower);
 }
 

@@ -19,8 +19,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "run/run.hpp"
+#include "run_result/steps.hpp"
 #include "stats/client.hpp"
 
 namespace tpcc::figures {
@@ -32,6 +34,7 @@ struct run_screen {
   run::live_view view;
   double wait_scale = 1.0;  // 1: the spec's waits; 0: --no-wait
   double rate_tpm = 0;      // --rate: paced arrivals instead of waits (not TPC-C); 0: none
+  std::vector<run::rate_step> schedule;  // --schedule: its steps (rate_tpm is their mean)
   std::chrono::nanoseconds client_lag_limit = std::chrono::milliseconds(50);
   std::string target;  // the database as the user should see it (password redacted)
   std::string note;    // shown on the header and the plain line (e.g. a simulated database)

@@ -176,8 +176,28 @@ driver::isolation isolation(const at& config) {
   a.fail("expected read-committed, repeatable-read or serializable");
 }
 
+// A --schedule step's offered rate: as the command line takes it, 0 < rate <= 10^9.
+double read_step_rate(const at& a) {
+  const double x = a.number();
+  if (!(x > 0 && x <= 1e9)) a.fail("expected a rate from 0 to 1e9 transactions per minute");
+  return x;
+}
+
+// config.schedule (--schedule, --sweep); older files and unscheduled runs: none.
+std::vector<run::rate_step> read_schedule(const at& config) {
+  std::vector<run::rate_step> out;
+  if (!config.has("schedule")) return out;
+  const at list = config["schedule"];
+  for (std::size_t i = 0; i < list.array().size(); ++i) {
+    out.push_back({read_step_rate(list[i]["rate_tpm"]), duration(list[i]["duration_seconds"])});
+  }
+  return out;
+}
+
 run::run_config config(const at& a) {
   run::run_config c;
+  c.schedule = read_schedule(a);
+  if (a.has("knee_p90_seconds")) c.knee_p90 = duration(a["knee_p90_seconds"]);
   c.warehouses = a["warehouses"].integer();
   if (a.has("terminals_per_warehouse"))  // older files: none (the spec's 10)
     c.terminals_per_warehouse = a["terminals_per_warehouse"].integer();
@@ -432,6 +452,32 @@ stats::pace_totals pacing(const at& p) {
   return t;
 }
 
+// The "steps" array's windows (the figures in it are recomputed from the series on reading,
+// as report/steps.hpp computes them: only the windows are read); none without a schedule.
+std::vector<run::step_window> read_step_windows(const at& doc, std::size_t scheduled) {
+  std::vector<run::step_window> out;
+  if (!doc.has("steps")) return out;
+  const at list = doc["steps"];
+  if (list.array().size() > scheduled) list.fail("more steps than config.schedule has");
+  for (std::size_t i = 0; i < list.array().size(); ++i) {
+    const at s = list[i];
+    if (s["index"].integer() != static_cast<std::int64_t>(i) + 1) {
+      s["index"].fail("expected the steps numbered from 1 in order");
+    }
+    run::step_window w;
+    w.rate_tpm = read_step_rate(s["offered_tpm"]);
+    w.start_seconds = s["start_seconds"].bounded();
+    w.window_start = s["window_start_seconds"].bounded();
+    w.end_seconds = s["end_seconds"].bounded();
+    w.partial = s["partial"].boolean();
+    if (!(w.start_seconds <= w.window_start && w.window_start <= w.end_seconds)) {
+      s.fail("expected start_seconds <= window_start_seconds <= end_seconds");
+    }
+    out.push_back(w);
+  }
+  return out;
+}
+
 void figures(const at& doc, run::run_result& r) {
   r.warehouses = doc["warehouses"].integer();
   r.terminals = doc["terminals"].integer();
@@ -457,6 +503,7 @@ void figures(const at& doc, run::run_result& r) {
   for (std::size_t i = 0; i < doc["series"].array().size(); ++i) {
     r.series.push_back(sample(doc["series"][i]));
   }
+  r.steps = read_step_windows(doc, r.config.schedule.size());
 }
 
 loaded_result document(const at& doc) {

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "report/merge_series.hpp"
+#include "report/merge_steps.hpp"
 #include "report/text.hpp"
 #include "stats/inputs.hpp"
 
@@ -48,6 +49,9 @@ std::optional<std::string> incompatible(const merge_input& a, const merge_input&
               .append(y.paced() ? " without" : " with");
   } else if (x.config.interval != y.config.interval) {
     why = std::string("a different interval length than ").append(a.file);
+  } else if (auto differ = different_schedule(x.config, y.config)) {
+    why = std::move(*differ).append(" than ").append(a.file).append(
+        " (only the shards of one schedule merge: the same steps and --knee-p90)");
   } else if (x.config.procedures != y.config.procedures) {
     why = format("mode %s, %s has %s (stored procedures and client-side statements do not mix)",
                  run::mode_name(y.config), a.file.c_str(), run::mode_name(x.config));
@@ -206,6 +210,9 @@ void add_consistency(run::consistency_status& a, const run::consistency_status& 
 // the lags are the worst shard's.
 void add_pacing(run::run_result& a, const run::run_result& b) {
   a.config.rate_tpm += b.config.rate_tpm;
+  for (std::size_t i = 0; i < a.config.schedule.size(); ++i) {  // the same steps: checked
+    a.config.schedule[i].rate_tpm += b.config.schedule[i].rate_tpm;
+  }
   if (!a.pacing || !b.pacing) {
     a.pacing.reset();  // a shard's figures are missing: none rather than a part
     return;
@@ -262,14 +269,17 @@ void align(merged_result& m, const std::vector<merge_input>& inputs) {
     ended = std::max(ended, r.ended);
   }
   std::vector<shard_series> shards;
+  std::vector<shard_steps> steps;
   double skew = 0;
   for (const merge_input& in : inputs) {
     const run::run_result& r = in.loaded.result;
     shards.push_back({&r.series, seconds_between(started, r.started)});
+    steps.push_back({&r, seconds_between(started, r.started)});
     skew = std::max(skew, seconds_between(first, window_start(r)));
   }
   run::run_result& out = m.result;
   out.series = merge_series(shards, std::chrono::duration<double>(out.config.interval).count());
+  out.steps = merge_steps(steps, m.notes);
   out.measured_seconds = std::max(0.0, seconds_between(first, last));
   out.started = started;
   out.ended = ended;

@@ -8,9 +8,10 @@
 // figures combine (CPU summed, RSS the largest, bytes per terminal weighted by terminals,
 // client-bound if any shard was, naming it); the
 // measurement interval is the wall-clock span from the earliest shard's start of measurement
-// to the latest one's end. Inputs must be compatible: the same warehouse total, NURand
-// constants, wait scale and interval length, and disjoint warehouse ranges; otherwise the
-// merge is refused naming the file.
+// to the latest one's end; --schedule steps as merge_steps.hpp says (their rates added, their
+// figures from the merged series). Inputs must be compatible: the same warehouse total, NURand
+// constants, wait scale, interval length and schedule, and disjoint warehouse ranges; otherwise
+// the merge is refused naming the file.
 // Thread-safety: pure functions.
 #pragma once
 

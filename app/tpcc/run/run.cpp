@@ -39,6 +39,11 @@ constexpr std::int64_t spec_terminals_per_warehouse = 10;  // clause 4.2.2
 
 outcome refuse(std::string why) { return outcome::make(outcome_kind::failed, "", std::move(why)); }
 
+// A refusal of the command line's input, found once the loaded database is known (bad_input).
+outcome refuse_input(std::string why) {
+  return outcome::make(outcome_kind::failed, std::string(bad_input), std::move(why));
+}
+
 // The loaded database must be complete and agree with what the run asks for.
 std::optional<outcome> validate(const schema::load_meta& meta, std::int64_t& warehouses) {
   if (auto why = meta.incomplete()) return refuse(std::move(*why));
@@ -358,7 +363,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   // A size that cannot fit is refused now, before any wait for --start-at.
   const std::int64_t terminals = range.count() * config.terminals_per_warehouse;
   if (auto why = stats::too_big_for(terminals, stats::memory_room())) co_return refuse(*why);
-  if (auto why = rate_too_high(config, terminals)) co_return refuse(*why);
+  if (auto why = rate_too_high(config, terminals)) co_return refuse_input(*why);
   // Not `if (auto x = co_await ...)`: g++ 12 miscompiles a co_await in a condition.
   std::optional<outcome> late = co_await wait_for_start(config, control);
   if (late) co_return std::move(*late);

@@ -13,7 +13,8 @@
 //
 // Awaiting run_benchmark:
 //   Result: the run's result, or an outcome when it could not start (schema missing or only
-//           partly loaded, warehouse mismatch, database unreachable).
+//           partly loaded, warehouse mismatch, database unreachable, or bad input found
+//           only now: refused_input).
 //   Errors: std::bad_alloc.
 //   Cancellation: run_control::interrupt (not the chain's token).
 //   Resumes on: a worker of `pool` (await it from the pool).
@@ -27,6 +28,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -111,6 +113,16 @@ class run_control {
 };
 
 using run_outcome = std::variant<run_result, driver::outcome>;
+
+// The sqlstate of a refusal that is the command line's fault, found only once the loaded
+// database is known (a --rate or a --schedule step more than the loaded warehouses' terminals
+// can offer): bad input, exit 2 like the command line's own checks, not a database error.
+inline constexpr std::string_view bad_input = "input";
+
+// True when `refused` (run_benchmark's outcome) refuses the command line's input (bad_input).
+[[nodiscard]] inline bool refused_input(const driver::outcome& refused) noexcept {
+  return refused.kind == driver::outcome_kind::failed && refused.sqlstate == bad_input;
+}
 
 // `server`, when given (started, read and stopped by the run), reads the database's own figures
 // at the run's cuts into run_result::server. `more_endpoints`: the other endpoints of `db`'s

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <vector>
 
 namespace tpcc::run {
@@ -49,6 +50,19 @@ struct step_window {
   double most = 0;
   for (const rate_step& s : steps) most = std::max(most, s.rate_tpm);
   return most;
+}
+
+/// The step (0-based) running `seconds` into the measurement interval: the first during the
+/// warm-up (`seconds` < 0, which runs at its rate), the last from the schedule's end on; 0 for no
+/// steps.
+[[nodiscard]] inline std::size_t step_at(const std::vector<rate_step>& steps,
+                                         double seconds) noexcept {
+  std::size_t i = 0;
+  for (double end = 0; i + 1 < steps.size(); ++i) {
+    end += std::chrono::duration<double>(steps[i].duration).count();
+    if (seconds < end) break;
+  }
+  return i;
 }
 
 /// The rate the whole schedule offers on average, weighted by the steps' durations (what its

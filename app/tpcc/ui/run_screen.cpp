@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdio>
 
+#include "run_result/steps.hpp"
 #include "txn/kind.hpp"
 
 namespace tpcc::ui {
@@ -26,11 +27,19 @@ std::string upper(std::string s) {
   return s;
 }
 
-std::string mode(double wait_scale, double rate_tpm) {
-  if (rate_tpm > 0) return format("rate %.0f tpm (NOT TPC-C)", rate_tpm);
-  if (wait_scale == 1.0) return "TPC-C waits";
-  if (wait_scale == 0.0) return "no waits (NOT TPC-C)";
-  return "waits x" + format("%g", wait_scale) + " (NOT TPC-C)";
+// --schedule: the step running now (from the time measured so far: the warm-up runs at the
+// first step's rate) and its offered rate, not the schedule's mean.
+std::string mode(const run_screen& s) {
+  if (!s.schedule.empty()) {
+    const run::live_view& v = s.view;
+    const std::size_t i = run::step_at(s.schedule, v.elapsed_seconds - v.warmup_seconds);
+    return format("step %zu/%zu rate %.0f tpm (NOT TPC-C)", i + 1, s.schedule.size(),
+                  s.schedule[i].rate_tpm);
+  }
+  if (s.rate_tpm > 0) return format("rate %.0f tpm (NOT TPC-C)", s.rate_tpm);
+  if (s.wait_scale == 1.0) return "TPC-C waits";
+  if (s.wait_scale == 0.0) return "no waits (NOT TPC-C)";
+  return "waits x" + format("%g", s.wait_scale) + " (NOT TPC-C)";
 }
 
 std::string header(const run_screen& s) {
@@ -38,7 +47,7 @@ std::string header(const run_screen& s) {
   std::string line =
       format("shoal-tpcc run  %s  %lld warehouse%s, %lld terminals  %s", s.target.c_str(),
              static_cast<long long>(v.warehouses), v.warehouses == 1 ? "" : "s",
-             static_cast<long long>(v.terminals), mode(s.wait_scale, s.rate_tpm).c_str());
+             static_cast<long long>(v.terminals), mode(s).c_str());
   if (!s.note.empty()) line.append("  ").append(s.note);
   return line;
 }

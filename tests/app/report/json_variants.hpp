@@ -71,6 +71,15 @@ inline bool derived(const std::string& path) {
   if (path.starts_with("server.")) return true;
   // CH-benCHmark's analytic side and the benchmark's name: written only, like the server's.
   if (path == "benchmark" || path == "ch" || path.starts_with("ch.")) return true;
+  // A --schedule step's figures and the knee, recomputed from the series and the windows.
+  if (path.starts_with("knee.")) return true;
+  if (path.starts_with("steps[")) {
+    for (const char* read : {"].index", "].offered_tpm", "].start_seconds",
+                             "].window_start_seconds", "].end_seconds", "].partial"}) {
+      if (path.ends_with(read)) return false;
+    }
+    return true;
+  }
   for (const char* part : {"verdict",
                            "mean_us",
                            "p50_us",

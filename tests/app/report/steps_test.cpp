@@ -16,53 +16,13 @@
 #include "report/steps.hpp"
 #include "report/summary.hpp"
 #include "sample_result.hpp"
+#include "scheduled_run.hpp"
 
 namespace {
 
 using tpcc::run::run_result;
-using tpcc::run::step_window;
+using tpcc::testing::scheduled;
 using tpcc::txn::kind;
-
-// One interval of `seconds` from `start` in which `new_orders` New-Orders committed, each
-// answered in `response_us`.
-tpcc::stats::interval_sample interval_of(double start, double seconds, std::uint64_t new_orders,
-                                         std::uint64_t response_us) {
-  tpcc::stats::interval_sample s;
-  s.start_seconds = start;
-  s.end_seconds = start + seconds;
-  s.in = tpcc::stats::phase::measuring;
-  auto& k = s.kinds[tpcc::txn::index(kind::new_order)];
-  k.outcomes[tpcc::stats::txn_outcome::committed] = new_orders;
-  tpcc::stats::histogram h;
-  h.record(response_us, new_orders);
-  k.response = tpcc::stats::sparse_histogram::of(h);
-  return s;
-}
-
-// Steps of 4 s from 10 s (settle 1 s each); per step its New-Orders a second in its three
-// measured intervals (alternately +-5), its response time, and 10,000 a second in the settle
-// interval, which must never count.
-run_result scheduled(const std::vector<std::uint64_t>& per_second,
-                     const std::vector<std::uint64_t>& response_us, bool last_partial = false) {
-  run_result r = tpcc::testing::compliant();
-  r.series.clear();
-  for (std::size_t i = 0; i < per_second.size(); ++i) {
-    const double start = 10.0 + 4.0 * static_cast<double>(i);
-    r.config.schedule.push_back({static_cast<double>(per_second[i]) * 60, std::chrono::seconds(4)});
-    step_window w{.rate_tpm = static_cast<double>(per_second[i]) * 60,
-                  .start_seconds = start,
-                  .window_start = start + 1,
-                  .end_seconds = start + 4,
-                  .partial = last_partial && i + 1 == per_second.size()};
-    r.steps.push_back(w);
-    r.series.push_back(interval_of(start, 1, 10000, 1000));
-    for (int j = 1; j < 4; ++j) {
-      const std::uint64_t n = per_second[i] + (j % 2 == 0 ? 5 : 0) - (j == 3 ? 5 : 0);
-      r.series.push_back(interval_of(start + j, 1, n, response_us[i]));
-    }
-  }
-  return r;
-}
 
 TEST(schedule_steps, EachStepCountsTheIntervalsOfItsWindowOnly) {
   const run_result r = scheduled({100, 200, 300}, {1000, 2000, 400000});

@@ -101,4 +101,16 @@ void expect_refused(const std::vector<std::string>& args, const std::string& say
   EXPECT_FALSE(contains(r.out, "shoal-tpcc result")) << r.out;  // nothing ran
 }
 
+std::string one_warehouse_sqlite(const std::string& file, bool& ok) {
+  const std::string db = "sqlite:" + file;
+  binary_result r = run_binary({"init", "--db", db});
+  if (r.exit_code == 0) {
+    r = run_binary({"load", "--db", db, "--warehouses", "1", "--no-progress"},
+                   std::chrono::seconds(300));
+  }
+  ok = r.exit_code == 0;
+  EXPECT_TRUE(ok) << describe(r);
+  return db;
+}
+
 }  // namespace tpcc::testing

@@ -35,4 +35,8 @@ binary_result run_binary(const std::vector<std::string>& args,
 // result printed.
 void expect_refused(const std::vector<std::string>& args, const std::string& says);
 
+// `init` and `load --warehouses 1` on a new SQLite database in `file`; its --db target, and
+// true in `ok` when both succeeded (a gtest failure says why when not).
+[[nodiscard]] std::string one_warehouse_sqlite(const std::string& file, bool& ok);
+
 }  // namespace tpcc::testing

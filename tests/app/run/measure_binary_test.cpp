@@ -52,13 +52,12 @@ std::string epoch_seconds_from_now(std::chrono::seconds offset) {
 
 TEST(measure_flags, StartAtInThePastWarnsAndCtrlCWhileWaitingExitsWithoutRunning) {
   const tpcc::testing::temp_dir dir("shoal-start-at");
-  const std::string db = "sqlite:" + dir.file("tpcc.db");
-  binary_result r = run_binary({"init", "--db", db});
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
-  r = run_binary({"load", "--db", db, "--warehouses", "1", "--no-progress"}, 300s);
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  bool loaded = false;
+  const std::string db = tpcc::testing::one_warehouse_sqlite(dir.file("tpcc.db"), loaded);
+  ASSERT_TRUE(loaded);
 
-  r = run_binary({"run", "--db", db, "--warmup", "1s", "--duration", "1s", "--wait-scale", "0.01",
+  binary_result r =
+      run_binary({"run", "--db", db, "--warmup", "1s", "--duration", "1s", "--wait-scale", "0.01",
                   "--no-progress", "--start-at", "2020-01-01T00:00:00Z"});
   EXPECT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_TRUE(contains(r.err, "--start-at is")) << r.err;

@@ -138,4 +138,24 @@ TEST(rate_run, BadRatesAreRefusedBeforeAnyWork) {
   expect_refused(with({"--config", config}), "cannot be combined with --no-wait");
 }
 
+// Without --warehouses the command line cannot check the rate against the terminals; the run
+// does once it knows the loaded count, and refuses it as bad input all the same: exit 2, one
+// line, nothing run. A schedule's highest step is checked by the same path.
+TEST(rate_run, ARateTooHighForTheLoadedWarehousesIsBadInputFoundAtTheStart) {
+  const tpcc::testing::temp_dir dir("shoal-rate-loaded");
+  bool loaded = false;
+  const std::string db = tpcc::testing::one_warehouse_sqlite(dir.file("one.db"), loaded);
+  ASSERT_TRUE(loaded);
+  const std::vector<std::string> base = {"run", "--db", db, "--warmup", "1s", "--no-tui"};
+  auto with = [&base](std::vector<std::string> more) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  };
+  expect_refused(with({"--rate", "600001", "--duration", "2s"}),
+                 "--rate 600001 is more than 10 terminals can offer");
+  expect_refused(with({"--schedule", "1000:4s,700000:4s"}),
+                 "--schedule's step of 700000 is more than 10 terminals can offer");
+}
+
 }  // namespace

@@ -90,6 +90,20 @@ TEST(run_screen, ShowsThePhaseTpmcEfficiencyAndProgress) {
   EXPECT_TRUE(has(lines, "sqlite:/tmp/x.db"));
 }
 
+// --schedule: the header names the step running now and its rate, not the schedule's mean:
+// 5 s measured of steps of 4 s and 4 s is the second; the warm-up runs at the first's rate.
+TEST(run_screen, AScheduleShowsTheCurrentStepAndItsRate) {
+  run_screen s = measuring();
+  s.rate_tpm = 1500;  // the mean
+  s.schedule = {{1000, 4s}, {2000, 4s}, {3000, 4s}};
+  EXPECT_TRUE(has(render_run(s, {120, 40}, {}), "step 2/3 rate 2000 tpm (NOT TPC-C)"));
+  s.view.now = run::phase::warmup;
+  s.view.elapsed_seconds = 1;
+  EXPECT_TRUE(has(render_run(s, {120, 40}, {}), "step 1/3 rate 1000 tpm"));
+  s.view.elapsed_seconds = 40;  // past the end: the last
+  EXPECT_TRUE(has(render_run(s, {120, 40}, {}), "step 3/3 rate 3000 tpm"));
+}
+
 TEST(run_screen, TableHasEveryTypeWithCountsAndPercentiles) {
   const auto lines = render_run(measuring(), {120, 40}, {});
   EXPECT_TRUE(has(lines, "p50 ms"));
