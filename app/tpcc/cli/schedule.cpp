@@ -108,8 +108,8 @@ steps_or_error parse_schedule(string_view text) {
 
 steps_or_error parse_sweep(string_view text) {
   const std::vector<string_view> parts = split_on(text, ':');
-  const std::string shape = "expects FROM:TO:STEPS[:DURATION], such as 30000:120000:4:60s";
-  if (parts.size() < 3 || parts.size() > 4) return shape;
+  constexpr string_view shape = "expects FROM:TO:STEPS[:DURATION], such as 30000:120000:4:60s";
+  if (parts.size() < 3 || parts.size() > 4) return std::string(shape);
   const auto from = step_rate(parts[0]);
   const auto to = step_rate(parts[1]);
   if (!from || !to || !(*from < *to)) {

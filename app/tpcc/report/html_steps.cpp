@@ -96,11 +96,12 @@ std::string steps_section(const run::run_result& r) {
       "<section id=\"steps\"><h2>Steps (--schedule, NOT TPC-C)</h2><p class=\"sub\">Each step "
       "measured over its own window, after a settle time (a quarter of the step, at most 5 s). "
       "Knee: ";
+  const std::string_view table_head =
+      "</div><table><thead><tr><th>step</th><th>offered tpm</th><th>tpmTotal (95 %)</th>"
+      "<th>tpmC</th><th>worst p90 s</th><th>worst p99 s</th><th>p90 limits</th>"
+      "<th>failed</th></tr></thead><tbody>";
   put(out, {escape(knee.why), "</p><div class=\"grid2\">", throughput_chart(steps, knee),
-            latency_chart(steps, knee),
-            "</div><table><thead><tr><th>step</th><th>offered tpm</th><th>tpmTotal (95 %)</th>"
-            "<th>tpmC</th><th>worst p90 s</th><th>worst p99 s</th><th>p90 limits</th>"
-            "<th>failed</th></tr></thead><tbody>"});
+            latency_chart(steps, knee), table_head});
   for (std::size_t i = 0; i < steps.size(); ++i) out += step_row(i, steps[i]);
   return out + "</tbody></table></section>";
 }

@@ -99,7 +99,7 @@ std::vector<step_figures> step_figures_of(const run::run_result& r) {
       if (inside_step(i, w)) add_interval(i, f, sums);
     }
     finish_step(f, sums);
-    out.push_back(std::move(f));
+    out.push_back(f);
   }
   return out;
 }
