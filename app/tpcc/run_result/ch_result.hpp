@@ -9,8 +9,9 @@
 // Thread-safety: plain values.
 #pragma once
 
-#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "stats/histogram.hpp"
 
@@ -24,9 +25,13 @@ struct ch_query_totals {
   std::int64_t last_rows = -1;  // rows of the last completed execution; -1: none completed
 };
 
+inline constexpr std::size_t ch_query_count = 22;
+
 struct ch_totals {
-  std::int64_t streams = 0;                   // --analytic-streams; 0: none ran
-  std::array<ch_query_totals, 22> queries{};  // index = query number - 1
+  std::int64_t streams = 0;  // --analytic-streams; 0: none ran
+  // index = query number - 1; on the heap: 22 histograms would make every run_result, a
+  // value tests and merge keep several of on the stack, hundreds of KiB larger.
+  std::vector<ch_query_totals> queries = std::vector<ch_query_totals>(ch_query_count);
 
   [[nodiscard]] bool ran() const noexcept { return streams > 0; }
   [[nodiscard]] std::uint64_t completed() const noexcept {
