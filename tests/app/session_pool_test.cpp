@@ -38,7 +38,7 @@ TEST(ReconnectPacing, AdmitsEveryAttemptAtOnceWhileNothingFails) {
 TEST(ReconnectPacing, AfterAFailureOneProbeAtATimeSpacedByAJitteredDoublingBackoff) {
   reconnect_pacing p(50ms, 5s, 7);
   shoal::time_point t{};
-  p.failed(t);
+  p.failed(t, false);
   duration ceiling = 50ms;
   shoal::time_point last_failure = t;
   for (int probe = 0; probe < 12; ++probe) {
@@ -52,7 +52,7 @@ TEST(ReconnectPacing, AfterAFailureOneProbeAtATimeSpacedByAJitteredDoublingBacko
     EXPECT_LE(spacing, ceiling) << "probe " << probe;
     EXPECT_NE(p.admit(t), duration::zero()) << "a second attempt while the probe is in flight";
     t += 1ms;  // the probe's connect fails after 1 ms
-    p.failed(t);
+    p.failed(t, true);
     last_failure = t;
     ceiling = std::min<duration>(ceiling * 2, 5s);
     EXPECT_EQ(p.backoff(), ceiling);
@@ -64,14 +64,30 @@ TEST(ReconnectPacing, ConcurrentFailuresOfAFillDoNotMultiplyTheBackoff) {
   reconnect_pacing p(50ms, 5s, 3);
   const shoal::time_point t{};
   for (int i = 0; i < 8; ++i) ASSERT_EQ(p.admit(t), duration::zero());
-  for (int i = 0; i < 8; ++i) p.failed(t + 1ms);
+  for (int i = 0; i < 8; ++i) p.failed(t + 1ms, false);
   EXPECT_EQ(p.backoff(), duration(50ms));
+}
+
+TEST(ReconnectPacing, AStragglerOfAFillFailingWhileTheProbeRunsLetsNoSecondProbeOut) {
+  reconnect_pacing p(50ms, 5s, 11);
+  shoal::time_point t{};
+  ASSERT_EQ(p.admit(t), duration::zero());  // two attempts of a fill
+  ASSERT_EQ(p.admit(t), duration::zero());
+  p.failed(t + 1ms, false);  // the first fails: failing from here
+  t += 1s;
+  ASSERT_EQ(p.admit(t), duration::zero()) << "the probe";
+  p.failed(t + 1ms, false);  // the fill's other attempt fails while the probe runs
+  EXPECT_EQ(p.backoff(), duration(50ms)) << "not the probe's failure: no doubling";
+  t += 1s;
+  EXPECT_NE(p.admit(t), duration::zero()) << "a second probe beside the one in flight";
+  p.failed(t, true);
+  EXPECT_EQ(p.backoff(), duration(100ms));
 }
 
 TEST(ReconnectPacing, ASuccessEndsTheFailingStateAndAdmitsEveryoneAgain) {
   reconnect_pacing p(50ms, 5s, 5);
   shoal::time_point t{};
-  p.failed(t);
+  p.failed(t, false);
   t += 50ms;
   ASSERT_EQ(p.admit(t), duration::zero());
   p.succeeded();
@@ -226,22 +242,26 @@ TEST(SessionPoolReconnect, ManyBrokenSessionsProbeOneAtATimeInsteadOfAStorm) {
   // The first wave ran before any failure was known: at most one attempt per broken session.
   EXPECT_GE(first_wave, 1U);
   EXPECT_LE(first_wave, size);
-  // The probes that ran alone, each after every earlier call had ended (a first-wave call still
-  // running when the first probe went out can let one more probe out beside it): from there the
-  // pool probes one at a time, each after a back-off doubling from 100 ms up to 400 ms.
-  std::vector<refusal> alone;
+  // Once the pool has recorded a failure, every attempt is the probe and runs alone, so the
+  // refusals end in a run of calls that each began after every earlier call had ended. At most
+  // `size` attempts ran before a failure was known (one per broken session), so at least the last
+  // five refusals are probes: the first of them may have run beside a straggler of the first
+  // wave, the other four are in that run. (The factory's `after_a_failure` cannot tell a probe
+  // from a straggler admitted just before the pool recorded the first failure, so the spacing is
+  // judged on those four only.) They are at least the second to the fifth probe: each waits, after
+  // the previous one ended, at least half the back-off its failure left, which doubles from 100 ms
+  // (after the first probe) and is capped at 400 ms.
+  std::size_t run_start = 0;
   auto ended_by = by_start.front().ended;
   for (std::size_t i = 1; i < by_start.size(); ++i) {
-    if (by_start[i].began < ended_by || !by_start[i].after_a_failure) alone.clear();
-    if (by_start[i].began >= ended_by && by_start[i].after_a_failure) alone.push_back(by_start[i]);
+    if (by_start[i].began < ended_by) run_start = i + 1;
     ended_by = std::max(ended_by, by_start[i].ended);
   }
-  ASSERT_GE(alone.size(), 3U) << "the probes never settled to one at a time";
-  std::chrono::nanoseconds ceiling = 100ms;
-  for (std::size_t i = 1; i < alone.size(); ++i) {
-    EXPECT_GE(waited(alone[i - 1], alone[i]), ceiling / 2) << "probe " << i;
-    ceiling = std::min<std::chrono::nanoseconds>(ceiling * 2, 400ms);
-  }
+  ASSERT_GE(by_start.size() - run_start, 4U) << "the probes never settled to one at a time";
+  const std::size_t last = by_start.size() - 1;
+  EXPECT_GE(waited(by_start[last - 3], by_start[last - 2]), 100ms) << "at least the third probe";
+  EXPECT_GE(waited(by_start[last - 2], by_start[last - 1]), 200ms) << "at least the fourth probe";
+  EXPECT_GE(waited(by_start[last - 1], by_start[last]), 200ms) << "at least the fifth probe";
 }
 
 }  // namespace

@@ -31,15 +31,13 @@ void reconnect_pacing::succeeded() noexcept {
   probing_ = false;
 }
 
-void reconnect_pacing::failed(shoal::time_point now) {
-  // Only the probe doubles the back-off; attempts that were already running when the first
-  // failure came (a fill of many sessions) do not multiply it.
+void reconnect_pacing::failed(shoal::time_point now, bool probe) {
   if (!failing()) {
     backoff_ = min_;
-  } else if (probing_) {
+  } else if (probe) {
     backoff_ = std::min(backoff_ * 2, max_);
+    probing_ = false;
   }
-  probing_ = false;
   next_ = std::max(next_, now + jittered());
 }
 

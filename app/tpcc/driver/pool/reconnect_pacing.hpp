@@ -30,12 +30,15 @@ class reconnect_pacing {
   reconnect_pacing(std::chrono::milliseconds min, std::chrono::milliseconds max,
                    std::uint64_t seed) noexcept;
 
-  // Zero: start an attempt now (it is the probe when failing). Otherwise how long to wait before
-  // asking again.
+  // Zero: start an attempt now (it is the probe when failing() is true right after). Otherwise
+  // how long to wait before asking again.
   [[nodiscard]] duration admit(shoal::time_point now);
-  // The outcome of an attempt that admit() let start.
+  // The outcome of an attempt that admit() let start; `probe`: it was admitted as the probe.
+  // Only the probe's failure doubles the back-off and lets the next probe out: an attempt that
+  // was already running when the failing state began (one of a fill) only pushes the next probe
+  // later, so a probe never has company.
   void succeeded() noexcept;
-  void failed(shoal::time_point now);
+  void failed(shoal::time_point now, bool probe);
 
   [[nodiscard]] bool failing() const noexcept { return backoff_ != duration::zero(); }
   // The current back-off ceiling (zero when not failing).

@@ -147,12 +147,18 @@ struct session_pool::state : std::enable_shared_from_this<state> {
   void give_back(session& s, bool usable) noexcept;
   static shoal::task<void> reconnect(std::shared_ptr<state> self, std::unique_ptr<session> broken,
                                      bool replacement);
-  void reconnected(factory_result result, bool replacement);
+  void reconnected(factory_result result, bool replacement, bool probe);
   shoal::task<factory_result> attempt() const;
-  // Zero: call the factory now; else how long to sleep before asking again.
-  reconnect_pacing::duration admit() {
+  // A wait of zero: call the factory now (as the probe when `probe`); else how long to sleep
+  // before asking again.
+  struct admission {
+    reconnect_pacing::duration wait;
+    bool probe;
+  };
+  admission admit() {
     std::scoped_lock lock(mutex);
-    return pacing.admit(shoal::now());
+    const reconnect_pacing::duration wait = pacing.admit(shoal::now());
+    return {wait, pacing.failing()};
   }
 };
 
@@ -221,7 +227,7 @@ void session_pool::state::give_back(session& s, bool usable) noexcept {
   if (closed) closed->set_value();
 }
 
-void session_pool::state::reconnected(factory_result result, bool replacement) {
+void session_pool::state::reconnected(factory_result result, bool replacement, bool probe) {
   std::vector<delivery> out;
   std::unique_ptr<session> unwanted;
   {
@@ -237,7 +243,7 @@ void session_pool::state::reconnected(factory_result result, bool replacement) {
         offer(*sessions.back(), out);
       }
     } else {
-      pacing.failed(shoal::now());
+      pacing.failed(shoal::now(), probe);
       if (sessions.empty()) {
         last_failure = std::get<outcome>(result).message;
         fail_waiters(outcome::make(outcome_kind::connection_lost, "", last_failure), out);
@@ -263,16 +269,16 @@ shoal::task<void> session_pool::state::reconnect(std::shared_ptr<state> self,
   broken.reset();  // closes the dead connection first
   for (;;) {
     if (shoal::stop_requested()) break;
-    const reconnect_pacing::duration wait = self->admit();
-    if (wait != reconnect_pacing::duration::zero()) {
+    const admission admitted = self->admit();
+    if (admitted.wait != reconnect_pacing::duration::zero()) {
       // Not `if (!co_await ...)`: g++ 12 miscompiles a co_await in a condition (SIGILL).
-      const bool slept = co_await shoal::sleep_for(wait);
+      const bool slept = co_await shoal::sleep_for(admitted.wait);
       if (!slept) break;
       continue;
     }
     factory_result result = co_await self->attempt();
     const bool opened = std::holds_alternative<std::unique_ptr<session>>(result);
-    self->reconnected(std::move(result), replacement);
+    self->reconnected(std::move(result), replacement, admitted.probe);
     if (opened) break;
   }
   std::optional<shoal::completer<void>> closed;
