@@ -2,6 +2,7 @@
 // app/tpcc/metrics/server.cpp: accepting and answering scrapes (see server.hpp).
 #include "metrics/server.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -19,18 +20,46 @@ namespace tpcc::metrics {
 namespace {
 
 std::atomic<std::size_t> open_connections{0};
+std::atomic<std::size_t> bytes_held{0};
+std::atomic<std::size_t> largest_head{0};
 
-// Reads a request head (at most max_request_head bytes), answers it, closes.
-shoal::task<void> answer_one(shoal::stream_socket peer, const std::function<std::string()>& page) {
-  std::string head;
-  std::array<char, 1024> buffer{};
-  while (!head_complete(head) && head.size() < max_request_head) {
-    const std::size_t n = co_await peer.read_some(std::as_writable_bytes(std::span(buffer)));
-    if (n == 0) break;
-    head.append(buffer.data(), n);
+// A request head being read, counted in the process's figures while it is held.
+class counted_head {
+ public:
+  counted_head() { text_.reserve(max_request_head); }  // one allocation, never grown past it
+  counted_head(const counted_head&) = delete;
+  counted_head& operator=(const counted_head&) = delete;
+  ~counted_head() { bytes_held.fetch_sub(text_.size(), std::memory_order_relaxed); }
+
+  void append(std::span<const char> bytes) {
+    text_.append(bytes.data(), bytes.size());
+    // relaxed: figures for tests and the bound, ordered with nothing.
+    bytes_held.fetch_add(bytes.size(), std::memory_order_relaxed);
+    std::size_t seen = largest_head.load(std::memory_order_relaxed);
+    while (seen < text_.size() &&
+           !largest_head.compare_exchange_weak(seen, text_.size(), std::memory_order_relaxed)) {
+    }
   }
-  if (head.empty()) co_return;  // connected and closed without asking
-  const std::string response = answer(head, page);
+  [[nodiscard]] const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
+// Reads a request head (never past max_request_head bytes), answers it, closes.
+shoal::task<void> answer_one(shoal::stream_socket peer, const std::function<std::string()>& page) {
+  counted_head head;
+  std::array<char, 1024> buffer{};
+  while (!head_complete(head.text()) && head.text().size() < max_request_head) {
+    // Never more than the head has room for: the bound is exact, not one read past it.
+    const auto room =
+        std::span(buffer).first(std::min(buffer.size(), max_request_head - head.text().size()));
+    const std::size_t n = co_await peer.read_some(std::as_writable_bytes(room));
+    if (n == 0) break;
+    head.append(room.first(n));
+  }
+  if (head.text().empty()) co_return;  // connected and closed without asking
+  const std::string response = answer(head.text(), page);
   co_await peer.write_all(std::as_bytes(std::span(response)));
   peer.shutdown_write();
 }
@@ -81,6 +110,10 @@ std::variant<shoal::stream_listener, std::string> listen(const std::string& host
 }
 
 std::size_t connections_open() noexcept { return open_connections.load(std::memory_order_relaxed); }
+
+std::size_t request_bytes_held() noexcept { return bytes_held.load(std::memory_order_relaxed); }
+
+std::size_t largest_request_held() noexcept { return largest_head.load(std::memory_order_relaxed); }
 
 shoal::task<void> serve(shoal::stream_listener& listener, std::function<std::string()> page,
                         serve_limits limits) {

@@ -9,9 +9,11 @@
 // answer(), calling page() for a `GET /metrics`; then closes it. Connections are served
 // concurrently, at most `limits.connections` at once, each bounded to `limits.per_connection` (a
 // client that sends nothing, trickles, or does not read is dropped then): a slow or stuck client
-// never holds the next one. A connection beyond the limit is answered 503 at once and closed, so
-// the endpoint's memory stays bounded (about limits.connections x (the 8 KiB head + one page))
-// however many clients connect.
+// never holds the next one. A connection beyond the limit is answered 503 at once and closed.
+// Memory: a connection holds at most max_request_head (8 KiB, http.hpp) of its request, never a
+// byte past it (a longer head is answered 431 and closed, the rest unread), a 1 KiB read buffer
+// and its one response (the page); so the endpoint holds at most limits.connections x that,
+// however many clients connect and whatever they send.
 // Lifetime: the listener must outlive serve(); create it on a worker of the pool (its watch
 // registers with that worker's reactor) and destroy it there after serve() has ended.
 //
@@ -27,8 +29,6 @@
 //   Example:
 //     group.spawn(metrics::serve(listener, [&] { return metrics::render(take()); }));
 //
-// connections_open() is how many connections this process's serve() calls hold now (for tests
-// and the memory bound; any thread).
 #pragma once
 
 #include <chrono>
@@ -44,7 +44,10 @@ namespace tpcc::metrics {
 
 /// How many clients serve() holds at once, and for how long each.
 struct serve_limits {
+  /// Connections served at once; one more is answered 503 without being read.
   std::size_t connections = 16;
+  /// From accept to close: a connection still open then (silent, trickling, not reading) is
+  /// dropped unanswered.
   std::chrono::milliseconds per_connection{5000};
 };
 
@@ -55,6 +58,16 @@ struct serve_limits {
 [[nodiscard]] shoal::task<void> serve(shoal::stream_listener& listener,
                                       std::function<std::string()> page, serve_limits limits = {});
 
+/// How many connections this process's serve() calls hold now (for tests and the memory
+/// bound). Thread-safety: any thread.
 [[nodiscard]] std::size_t connections_open() noexcept;
+
+/// How many bytes of requests the connections of this process hold now (for tests and the
+/// memory bound). Thread-safety: any thread.
+[[nodiscard]] std::size_t request_bytes_held() noexcept;
+
+/// The most bytes of one request any connection of this process has held so far: never above
+/// max_request_head, whatever a client sent (for tests of the bound). Thread-safety: any thread.
+[[nodiscard]] std::size_t largest_request_held() noexcept;
 
 }  // namespace tpcc::metrics

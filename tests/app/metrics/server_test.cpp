@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // tests/app/metrics/server_test.cpp: the endpoint under hostile clients, over real sockets:
-// a client that sends half a request and waits, a head with no end, more clients at once than
-// the server holds. Each time the next ordinary scrape must still be answered, and the server
-// must never hold more connections than its limit. Clients are plain blocking sockets on the
-// test's thread; the server runs on a real pool until the test ends it.
+// a client that sends half a request and waits, a MiB of header lines, a header line with no
+// end, 200 idle clients at once and more than the server holds. Each time the next ordinary
+// scrape must still be answered, the server must never hold more connections than its limit,
+// nor more of a request than its bound. Clients are plain blocking sockets on the test's
+// thread; the server runs on a real pool until the test ends it.
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -21,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "metrics/http.hpp"
 #include "metrics/server.hpp"
 #include "shoal/async_event.hpp"
 #include "shoal/sync_wait.hpp"
@@ -82,6 +85,7 @@ class client {
     // A server that never answers fails the test instead of hanging it (no timing is judged).
     const timeval patience{.tv_sec = 30, .tv_usec = 0};
     ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
+    ::setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &patience, sizeof patience);
   }
   client(const client&) = delete;
   client& operator=(const client&) = delete;
@@ -97,6 +101,14 @@ class client {
     }
     return true;
   }
+  // Sends `chunk` again and again until the server closes or resets, or `total` bytes went out;
+  // how many bytes went out.
+  std::size_t send_until_refused(const std::string& chunk, std::size_t total) {
+    std::size_t sent = 0;
+    while (sent < total && send(chunk)) sent += chunk.size();
+    return sent;
+  }
+  [[nodiscard]] int fd() const { return fd_; }
   // Everything the server sends until it closes (what arrived before a reset included).
   std::string answer() {
     std::string got;
@@ -136,12 +148,12 @@ TEST(metrics_server_hostile, AClientThatSendsHalfARequestDoesNotHoldTheNext) {
   EXPECT_TRUE(eventually([] { return tpcc::metrics::connections_open() == 1; }));  // the slow one
 }
 
-TEST(metrics_server_hostile, AHeadWithNoEndIsRefusedAndTheNextClientServed) {
+TEST(metrics_server_hostile, AMebibyteOfHeaderLinesIsRefusedAndTheNextClientServed) {
   served s(patient);
   {
     client huge(s.port());
     std::string head = "GET /metrics HTTP/1.1\r\n";
-    while (head.size() < 64 * 1024) head += "X-Padding: " + std::string(100, 'a') + "\r\n";
+    while (head.size() < 1024 * 1024) head += "X-Padding: " + std::string(100, 'a') + "\r\n";
     huge.send(head);  // the server stops reading at 8 KiB: the rest may be refused
     const std::string got = huge.answer();
     // What reached the client before the server's close is the 431 (a reset may drop it).
@@ -149,8 +161,61 @@ TEST(metrics_server_hostile, AHeadWithNoEndIsRefusedAndTheNextClientServed) {
       EXPECT_EQ(status_of(got), "HTTP/1.1 431 Request Header Fields Too Large");
     }
   }
+  EXPECT_LE(tpcc::metrics::largest_request_held(), tpcc::metrics::max_request_head);
   EXPECT_EQ(scrape(s.port()), "HTTP/1.1 200 OK");
   EXPECT_TRUE(eventually([] { return tpcc::metrics::connections_open() == 0; }));
+}
+
+// A header line that never ends: the server reads its 8 KiB, answers and closes while the
+// client is still sending, having held exactly its bound of it and not a byte more.
+TEST(metrics_server_hostile, AnEndlessHeaderLineIsCutOffAtTheBoundNotBuffered) {
+  served s(patient);
+  {
+    client endless(s.port());
+    // The head held one byte short of the bound: the next read is the one that could cross it.
+    std::string start = "GET /metrics HTTP/1.1\r\nX-Endless: ";
+    start.resize(tpcc::metrics::max_request_head - 1, 'a');
+    ASSERT_TRUE(endless.send(start));
+    ASSERT_TRUE(eventually([&] { return tpcc::metrics::request_bytes_held() == start.size(); }));
+    // 64 MiB is far more than loopback's socket buffers take (a few MiB): all of it going out
+    // would mean the server read on past its bound.
+    constexpr std::size_t flood = std::size_t{64} << 20;
+    EXPECT_LT(endless.send_until_refused(std::string(64 * 1024, 'a'), flood), flood);
+  }
+  EXPECT_EQ(tpcc::metrics::largest_request_held(), tpcc::metrics::max_request_head);
+  EXPECT_EQ(scrape(s.port()), "HTTP/1.1 200 OK");
+  EXPECT_TRUE(eventually([] { return tpcc::metrics::connections_open() == 0; }));
+  EXPECT_TRUE(eventually([] { return tpcc::metrics::request_bytes_held() == 0; }));
+}
+
+// 200 clients connect at once and say nothing. The server holds its default limit of them (16)
+// and answers each other one 503 at once, so a scraper is told to come back instead of being
+// left waiting; once the idle ones leave, the next scrape is served.
+TEST(metrics_server_hostile, TwoHundredIdleClientsGetTheLimitHeldTheRest503ThenAScrapeIsServed) {
+  const tpcc::metrics::serve_limits limits{.per_connection = std::chrono::hours(1)};
+  served s(limits);
+  std::vector<std::unique_ptr<client>> idle;
+  for (int i = 0; i < 200; ++i) idle.push_back(std::make_unique<client>(s.port()));
+  std::vector<pollfd> fds;
+  for (const auto& c : idle) fds.push_back({.fd = c->fd(), .events = POLLIN, .revents = 0});
+  // The refused ones are answered and closed: each is read when it becomes readable.
+  std::size_t refused = 0;
+  while (refused < idle.size() - limits.connections) {
+    const int ready = ::poll(fds.data(), fds.size(), 30'000);  // a hang guard, judging no time
+    ASSERT_GT(ready, 0) << "only " << refused << " refused";
+    for (std::size_t i = 0; i < fds.size(); ++i) {
+      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
+      EXPECT_EQ(status_of(idle[i]->answer()), "HTTP/1.1 503 Service Unavailable");
+      fds[i].fd = -1;  // poll skips it from now on
+      ++refused;
+    }
+    EXPECT_LE(tpcc::metrics::connections_open(), limits.connections);
+  }
+  EXPECT_TRUE(eventually([&] { return tpcc::metrics::connections_open() == limits.connections; }));
+  EXPECT_EQ(::poll(fds.data(), fds.size(), 0), 0) << "a held client was answered";
+  idle.clear();  // the held ones leave: the server has room again
+  ASSERT_TRUE(eventually([] { return tpcc::metrics::connections_open() == 0; }));
+  EXPECT_EQ(scrape(s.port()), "HTTP/1.1 200 OK");
 }
 
 TEST(metrics_server_hostile, ClientsBeyondTheLimitAreTold503AndTheServerHoldsNoMore) {
