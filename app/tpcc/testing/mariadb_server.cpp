@@ -47,7 +47,7 @@ std::string user_option() { return running_as_root() ? " --user=root" : ""; }
 bool mariadb_server::available() {
   const bool found =
       fs::exists(server_binary) && fs::exists(install_binary) && fs::exists(client_binary);
-  if (!found) require_in_ci("the MariaDB server binaries");
+  if (!found) require_in_ci("the MariaDB server (mariadbd, mariadb-install-db or mariadb)");
   return found;
 }
 
