@@ -75,7 +75,6 @@ int main() {
   check(total == 8 * 100 + 28, "every shard answered with its rows (100 + shard)");
   check(cancelled.load() == 16, "the two slower replicas of every shard were cancelled");
   check(took >= 17ms, "the fan-out waited for the slowest fast replica (17 ms)");
-  check(took < 1h, "the fan-out did not wait for a slow replica (an hour)");
   check(wrong_request_id.load() == 0, "every child saw the caller's request id");
   return examples::finish("06_structured_concurrency");
 }

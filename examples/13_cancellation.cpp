@@ -60,7 +60,6 @@ int main() {
   std::latch done(1);
   shoal::thread_pool pool({.workers = 2});
   pool.start();
-  const auto start = std::chrono::steady_clock::now();
   pool.spawn(run(source.get_token(), orders, out, done));
   source.request_stop();  // while it waits, or before it starts: the same outcome
   done.wait();
@@ -70,6 +69,5 @@ int main() {
                   "the receive returned nullopt instead of waiting forever");
   examples::check(out.saw_stop, "plain code saw the stop through stop_requested()");
   examples::check(out.shielded_slept, "under an empty token the 5 ms sleep ran to its end");
-  examples::check(std::chrono::steady_clock::now() - start < 10s, "all of it took moments");
   return examples::finish("13_cancellation");
 }

@@ -388,10 +388,9 @@ TEST_F(postgres_driver, CancelledCallClosesTheConnectionAndReportsConnectionLost
         })) << "the sleep never ran";
         stop.request_stop();
       });
-      const auto started = std::chrono::steady_clock::now();
       statement_result r =
           co_await shoal::with_stop_token(stop.get_token(), l->execute(sleep_long, values()));
-      EXPECT_LT(std::chrono::steady_clock::now() - started, 30min) << "the hour's sleep ran out";
+      // Ended by the stop: an hour's sleep that ran out would have succeeded.
       EXPECT_EQ(r.status.kind, outcome_kind::connection_lost) << r.status.message;
       EXPECT_FALSE(l->healthy());
       // A call not yet started under a stopped token fails at once.

@@ -82,10 +82,9 @@ shoal::task<void> cancelled_backoff_ends(tpcc::driver::database& db) {
   std::stop_source stop;
   const flaky body = make_flaky(calls, 100, &stop);
   const retry_policy policy{.max_attempts = 10, .first_backoff = 1h, .max_backoff = 1h};
-  const auto started = std::chrono::steady_clock::now();
   const attempt_report report =
       co_await shoal::with_stop_token(stop.get_token(), tpcc::txn::execute(db, body, policy));
-  EXPECT_LT(std::chrono::steady_clock::now() - started, 30min) << "the hour's back-off ran out";
+  // Ended by the stop: a back-off that ran out would have made a second call.
   EXPECT_EQ(report.status.kind, outcome_kind::retryable);
   EXPECT_EQ(report.retries, 0);
   EXPECT_EQ(calls.load(), 1);
