@@ -38,6 +38,7 @@
 #include <variant>
 #include <vector>
 
+#include "shoal/detail/ended_values.hpp"
 #include "shoal/detail/fork.hpp"
 #include "shoal/detail/join_point.hpp"
 #include "shoal/task.hpp"
@@ -88,7 +89,8 @@ class join_all final : public join_point {
   [[nodiscard]] bool work_first() const noexcept { return forking_ != nullptr; }
   // Work-first only: makes `n` prepared children item(0) .. item(n - 1) ready (item(n - 1) is the
   // second child), into this worker's fork deque at once when it has room for all, else one by
-  // one (posted once it is full). True when there were any (notify_pushed).
+  // one (posted once it is full). item(i) is called once, before child i can be seen by a thief,
+  // so it may prepare the child itself. True when there were any (notify_pushed).
   template <class Item>
   bool push_prepared(std::size_t n, Item item) noexcept {
     if (!forking_->deque.push_all(n, item)) [[unlikely]] {
@@ -261,16 +263,17 @@ class fork_range {
   void launch_all(join_all& join) noexcept {
     for (const task<T>& t : tasks_) join.launch(frame_of(t));
   }
+  // Each child is prepared as it is made ready, in one pass (push_prepared's item prepares it).
   std::coroutine_handle<> launch_all_but_first(join_all& join, bool* pushed) noexcept {
     const std::size_t rest = tasks_.size() - 1;
-    for (const task<T>& t : tasks_) join.prepare(frame_of(t));
     if (join.work_first()) [[likely]] {
-      *pushed = join.push_prepared(
-          rest, [this, rest](std::size_t i) { return frame_of(tasks_[rest - i]); });
+      *pushed = join.push_prepared(rest, [this, rest, &join](std::size_t i) {
+        return join.prepare(frame_of(tasks_[rest - i]));
+      });
     } else {
-      for (std::size_t i = 1; i <= rest; ++i) join.post(frame_of(tasks_[i]));
+      for (std::size_t i = 1; i <= rest; ++i) join.post(join.prepare(frame_of(tasks_[i])));
     }
-    return frame_of(tasks_[0]);
+    return join.prepare(frame_of(tasks_[0]));
   }
   [[nodiscard]] std::size_t index_of(const void* frame) const noexcept {
     std::size_t i = 0;
@@ -282,12 +285,7 @@ class fork_range {
   }
   void destroy_all() noexcept { tasks_.clear(); }
   values take_all() {
-    if constexpr (!std::is_void_v<T>) {
-      std::vector<T> out;
-      out.reserve(tasks_.size());
-      for (const task<T>& t : tasks_) out.push_back(take_child(frame_of(t)));
-      return out;
-    }
+    if constexpr (!std::is_void_v<T>) return take_ended_values<T>(tasks_);
   }
   one_value take_one(std::size_t i) { return take_child(frame_of(tasks_[i])); }
 
