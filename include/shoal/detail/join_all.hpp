@@ -327,9 +327,11 @@ class join_all_awaiter {
   // When the parent runs on its target (join_all::inline_first): every child but the first made
   // ready (work-first on a pool worker: into the worker's fork deque), then straight into the
   // first one. Elsewhere every child posted, and the parent goes on at once if they all ended
-  // during the launch. Nothing of the awaiter is touched after the transfer.
+  // during the launch. Nothing of the awaiter is touched after the transfer. Always inlined into
+  // the parent's resume function (with env_awaiter's forwarder): no call per fork.
   template <class Promise>
-  std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> parent) {
+  [[gnu::always_inline]] std::coroutine_handle<> await_suspend(
+      std::coroutine_handle<Promise> parent) {
     join_all& join = *::new (static_cast<void*>(&join_))
                          join_all(policy_, parent, fork_target_of(parent), children_.size());
     made_ = true;
