@@ -68,16 +68,33 @@ class join_all final : public join_point {
   // test scheduler: this thread is the parent's target) they are posted there in order, and run
   // when the first one suspends or ends; none can end before the launch is over.
   [[nodiscard]] bool inline_first() const noexcept { return inline_first_; }
-  // Makes the task behind `h` a child of this join: it runs in the shared env and reports its
-  // end here (final_transfer) instead of transferring to a continuation. The caller starts it.
+  // What prepare writes into each child's promise, taken once per launch: a launcher that
+  // prepares several children through one copy keeps it in registers (the join's own fields
+  // would be read again after each child's promise is written, which may alias them).
+  struct child_link {
+    join_point* fork;
+    task_env* env;
+    std::coroutine_handle<> parent;  // never resumed: for async backtraces
+    promise_base* parent_promise;
+
+    // Makes the task behind `h` a child of the join: it runs in the shared env and reports its
+    // end there (final_transfer) instead of transferring to a continuation. The caller starts
+    // it.
+    template <class T>
+    std::coroutine_handle<> prepare(std::coroutine_handle<task_promise<T>> h) const noexcept {
+      promise_base& p = h.promise();
+      p.fork = fork;
+      p.env = env;
+      p.continuation = parent;
+      p.parent = parent_promise;
+      return h;
+    }
+  };
+  [[nodiscard]] child_link link() noexcept { return {this, &env_, parent_, parent_promise_}; }
+  // link().prepare(h), for one child.
   template <class T>
   std::coroutine_handle<> prepare(std::coroutine_handle<task_promise<T>> h) noexcept {
-    promise_base& p = h.promise();
-    p.fork = this;
-    p.env = &env_;
-    p.continuation = parent_;  // never resumed: for async backtraces
-    p.parent = parent_promise_;
-    return h;
+    return link().prepare(h);
   }
   // prepare, then makes it ready on the parent's target; true when it went into the fork deque.
   template <class T>
@@ -173,10 +190,11 @@ class fork_tuple {
     if constexpr (sizeof...(Ts) == 0) {
       return nullptr;  // never called: when_all() is ready at once
     } else {
+      const join_all::child_link link = join.link();
       const std::array<std::coroutine_handle<>, sizeof...(Ts)> handles = std::apply(
-          [&join](auto&... child) {
+          [link](auto&... child) {
             return std::array<std::coroutine_handle<>, sizeof...(Ts)>{
-                join.prepare(child.handle())...};
+                link.prepare(child.handle())...};
           },
           children_);
       constexpr std::size_t rest = sizeof...(Ts) - 1;
@@ -266,14 +284,16 @@ class fork_range {
   // Each child is prepared as it is made ready, in one pass (push_prepared's item prepares it).
   std::coroutine_handle<> launch_all_but_first(join_all& join, bool* pushed) noexcept {
     const std::size_t rest = tasks_.size() - 1;
+    const join_all::child_link link = join.link();
+    const task<T>* const tasks = tasks_.data();
     if (join.work_first()) [[likely]] {
-      *pushed = join.push_prepared(rest, [this, rest, &join](std::size_t i) {
-        return join.prepare(frame_of(tasks_[rest - i]));
+      *pushed = join.push_prepared(rest, [link, tasks, rest](std::size_t i) {
+        return link.prepare(frame_of(tasks[rest - i]));
       });
     } else {
-      for (std::size_t i = 1; i <= rest; ++i) join.post(join.prepare(frame_of(tasks_[i])));
+      for (std::size_t i = 1; i <= rest; ++i) join.post(link.prepare(frame_of(tasks[i])));
     }
-    return join.prepare(frame_of(tasks_[0]));
+    return link.prepare(frame_of(tasks[0]));
   }
   [[nodiscard]] std::size_t index_of(const void* frame) const noexcept {
     std::size_t i = 0;
