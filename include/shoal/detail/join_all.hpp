@@ -282,7 +282,8 @@ class fork_range {
     for (const task<T>& t : tasks_) join.launch(frame_of(t));
   }
   // Each child is prepared as it is made ready, in one pass (push_prepared's item prepares it).
-  std::coroutine_handle<> launch_all_but_first(join_all& join, bool* pushed) noexcept {
+  [[gnu::always_inline]] std::coroutine_handle<> launch_all_but_first(join_all& join,
+                                                                      bool* pushed) noexcept {
     const std::size_t rest = tasks_.size() - 1;
     const join_all::child_link link = join.link();
     const task<T>* const tasks = tasks_.data();
@@ -291,7 +292,7 @@ class fork_range {
         return link.prepare(frame_of(tasks[rest - i]));
       });
     } else {
-      for (std::size_t i = 1; i <= rest; ++i) join.post(link.prepare(frame_of(tasks[i])));
+      post_rest(join);
     }
     return link.prepare(frame_of(tasks[0]));
   }
@@ -312,6 +313,11 @@ class fork_range {
  private:
   static std::coroutine_handle<task_promise<T>> frame_of(const task<T>& t) noexcept {
     return task_access::handle(t);
+  }
+  // Prepares and posts every child but the first, in order (out of the inlined launch).
+  [[gnu::noinline]] void post_rest(join_all& join) noexcept {
+    const join_all::child_link link = join.link();
+    for (std::size_t i = 1; i < tasks_.size(); ++i) join.post(link.prepare(frame_of(tasks_[i])));
   }
   std::vector<task<T>> tasks_;
 };
