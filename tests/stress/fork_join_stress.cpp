@@ -19,6 +19,7 @@
 #include "shoal/async_event.hpp"
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
+#include "shoal/sync_wait.hpp"
 #include "shoal/task_group.hpp"
 #include "shoal/when_all.hpp"
 #include "shoal/when_any.hpp"
@@ -91,6 +92,30 @@ TEST(ForkJoinStress, ManyWhenAllsOfChildrenSpreadOverTwoWorkers) {
   for (int i = 0; i < parents; ++i) p.pool.spawn(parent(i));
   all.wait();
   EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(live.load(), 0);
+}
+
+// More children than a worker's fork deque holds (fork_deque::default_capacity): the range form
+// pushes what fits one by one and posts the rest; every value still comes back in order.
+TEST(ForkJoinStress, ARangeLargerThanTheForkDequeGivesEveryValueInOrder) {
+  running_pool p(2);
+  constexpr int n = 3000;
+  std::atomic<int> live{0};
+  auto parent = [&]() -> task<int> {
+    co_await p.pool.schedule();
+    std::vector<task<int>> children;
+    children.reserve(n);
+    for (int i = 0; i < n; ++i) {
+      children.push_back(busy_child(i, static_cast<unsigned>(i), live_probe(live)));
+    }
+    const std::vector<int> values = co_await shoal::when_all(std::move(children));
+    int wrong = values.size() == n ? 0 : 1;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (values[i] != static_cast<int>(i)) ++wrong;
+    }
+    co_return wrong;
+  };
+  EXPECT_EQ(shoal::sync_wait(parent()), 0);
   EXPECT_EQ(live.load(), 0);
 }
 

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <stop_token>
 #include <string>
@@ -141,6 +142,41 @@ TEST(WhenAll, RangeFormGivesValuesInVectorOrder) {
   sched.advance(10ms);
   ASSERT_TRUE(s.done());
   EXPECT_EQ(s.get(), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+}
+
+// Values that cannot be copied, and values that own memory, are moved out of the children's
+// frames into the result in vector order (the range form builds its result in one pass).
+TEST(WhenAll, RangeFormMovesMoveOnlyAndOwningValuesOutInVectorOrder) {
+  manual_scheduler sched;
+  auto boxed = [](shoal::duration d, int v) -> task<std::unique_ptr<int>> {
+    co_await shoal::sleep_for(d);
+    co_return std::make_unique<int>(v);
+  };
+  auto text = [](shoal::duration d, int v) -> task<std::string> {
+    co_await shoal::sleep_for(d);
+    co_return std::string(40, static_cast<char>('a' + v));  // past the small-string buffer
+  };
+  auto body = [&]() -> task<std::string> {
+    std::vector<task<std::unique_ptr<int>>> boxes;
+    std::vector<task<std::string>> texts;
+    for (int i = 0; i < 5; ++i) {
+      boxes.push_back(boxed(shoal::duration(5ms - i * 1ms), i));
+      texts.push_back(text(shoal::duration(i * 1ms), i));
+    }
+    const std::vector<std::unique_ptr<int>> b = co_await shoal::when_all(std::move(boxes));
+    const std::vector<std::string> t = co_await shoal::when_all(std::move(texts));
+    std::string out;
+    for (const auto& p : b) out += static_cast<char>('0' + (p ? *p : 9));
+    for (const auto& s : t) out += s.size() == 40 ? s.front() : '?';
+    co_return out;
+  };
+  auto s = sched.spawn(body());
+  sched.run_all();
+  sched.advance(5ms);
+  sched.run_all();
+  sched.advance(5ms);
+  ASSERT_TRUE(s.done());
+  EXPECT_EQ(s.get(), "01234abcde");
 }
 
 TEST(WhenAll, RangeOfVoidTasksWaitsForAll) {

@@ -52,7 +52,8 @@ class fork_deque {
   }
 
   // Owner: pushes item(0) .. item(n - 1) (the last one newest) if there is room for all of them,
-  // with one publication; false (nothing pushed) otherwise.
+  // with one publication, each item(i) called once; false (nothing pushed, item not called)
+  // otherwise.
   template <class Item>
   bool push_all(std::size_t n, Item item) noexcept {
     const std::int64_t b = bottom_.load(std::memory_order_relaxed);

@@ -38,6 +38,7 @@
 #include <variant>
 #include <vector>
 
+#include "shoal/detail/ended_values.hpp"
 #include "shoal/detail/fork.hpp"
 #include "shoal/detail/join_point.hpp"
 #include "shoal/task.hpp"
@@ -67,16 +68,33 @@ class join_all final : public join_point {
   // test scheduler: this thread is the parent's target) they are posted there in order, and run
   // when the first one suspends or ends; none can end before the launch is over.
   [[nodiscard]] bool inline_first() const noexcept { return inline_first_; }
-  // Makes the task behind `h` a child of this join: it runs in the shared env and reports its
-  // end here (final_transfer) instead of transferring to a continuation. The caller starts it.
+  // What prepare writes into each child's promise, taken once per launch: a launcher that
+  // prepares several children through one copy keeps it in registers (the join's own fields
+  // would be read again after each child's promise is written, which may alias them).
+  struct child_link {
+    join_point* fork;
+    task_env* env;
+    std::coroutine_handle<> parent;  // never resumed: for async backtraces
+    promise_base* parent_promise;
+
+    // Makes the task behind `h` a child of the join: it runs in the shared env and reports its
+    // end there (final_transfer) instead of transferring to a continuation. The caller starts
+    // it.
+    template <class T>
+    std::coroutine_handle<> prepare(std::coroutine_handle<task_promise<T>> h) const noexcept {
+      promise_base& p = h.promise();
+      p.fork = fork;
+      p.env = env;
+      p.continuation = parent;
+      p.parent = parent_promise;
+      return h;
+    }
+  };
+  [[nodiscard]] child_link link() noexcept { return {this, &env_, parent_, parent_promise_}; }
+  // link().prepare(h), for one child.
   template <class T>
   std::coroutine_handle<> prepare(std::coroutine_handle<task_promise<T>> h) noexcept {
-    promise_base& p = h.promise();
-    p.fork = this;
-    p.env = &env_;
-    p.continuation = parent_;  // never resumed: for async backtraces
-    p.parent = parent_promise_;
-    return h;
+    return link().prepare(h);
   }
   // prepare, then makes it ready on the parent's target; true when it went into the fork deque.
   template <class T>
@@ -88,7 +106,8 @@ class join_all final : public join_point {
   [[nodiscard]] bool work_first() const noexcept { return forking_ != nullptr; }
   // Work-first only: makes `n` prepared children item(0) .. item(n - 1) ready (item(n - 1) is the
   // second child), into this worker's fork deque at once when it has room for all, else one by
-  // one (posted once it is full). True when there were any (notify_pushed).
+  // one (posted once it is full). item(i) is called once, before child i can be seen by a thief,
+  // so it may prepare the child itself. True when there were any (notify_pushed).
   template <class Item>
   bool push_prepared(std::size_t n, Item item) noexcept {
     if (!forking_->deque.push_all(n, item)) [[unlikely]] {
@@ -171,10 +190,11 @@ class fork_tuple {
     if constexpr (sizeof...(Ts) == 0) {
       return nullptr;  // never called: when_all() is ready at once
     } else {
+      const join_all::child_link link = join.link();
       const std::array<std::coroutine_handle<>, sizeof...(Ts)> handles = std::apply(
-          [&join](auto&... child) {
+          [link](auto&... child) {
             return std::array<std::coroutine_handle<>, sizeof...(Ts)>{
-                join.prepare(child.handle())...};
+                link.prepare(child.handle())...};
           },
           children_);
       constexpr std::size_t rest = sizeof...(Ts) - 1;
@@ -261,16 +281,20 @@ class fork_range {
   void launch_all(join_all& join) noexcept {
     for (const task<T>& t : tasks_) join.launch(frame_of(t));
   }
-  std::coroutine_handle<> launch_all_but_first(join_all& join, bool* pushed) noexcept {
+  // Each child is prepared as it is made ready, in one pass (push_prepared's item prepares it).
+  [[gnu::always_inline]] std::coroutine_handle<> launch_all_but_first(join_all& join,
+                                                                      bool* pushed) noexcept {
     const std::size_t rest = tasks_.size() - 1;
-    for (const task<T>& t : tasks_) join.prepare(frame_of(t));
+    const join_all::child_link link = join.link();
+    const task<T>* const tasks = tasks_.data();
     if (join.work_first()) [[likely]] {
-      *pushed = join.push_prepared(
-          rest, [this, rest](std::size_t i) { return frame_of(tasks_[rest - i]); });
+      *pushed = join.push_prepared(rest, [link, tasks, rest](std::size_t i) {
+        return link.prepare(frame_of(tasks[rest - i]));
+      });
     } else {
-      for (std::size_t i = 1; i <= rest; ++i) join.post(frame_of(tasks_[i]));
+      post_rest(join);
     }
-    return frame_of(tasks_[0]);
+    return link.prepare(frame_of(tasks[0]));
   }
   [[nodiscard]] std::size_t index_of(const void* frame) const noexcept {
     std::size_t i = 0;
@@ -282,18 +306,18 @@ class fork_range {
   }
   void destroy_all() noexcept { tasks_.clear(); }
   values take_all() {
-    if constexpr (!std::is_void_v<T>) {
-      std::vector<T> out;
-      out.reserve(tasks_.size());
-      for (const task<T>& t : tasks_) out.push_back(take_child(frame_of(t)));
-      return out;
-    }
+    if constexpr (!std::is_void_v<T>) return take_ended_values<T>(tasks_);
   }
   one_value take_one(std::size_t i) { return take_child(frame_of(tasks_[i])); }
 
  private:
   static std::coroutine_handle<task_promise<T>> frame_of(const task<T>& t) noexcept {
     return task_access::handle(t);
+  }
+  // Prepares and posts every child but the first, in order (out of the inlined launch).
+  [[gnu::noinline]] void post_rest(join_all& join) noexcept {
+    const join_all::child_link link = join.link();
+    for (std::size_t i = 1; i < tasks_.size(); ++i) join.post(link.prepare(frame_of(tasks_[i])));
   }
   std::vector<task<T>> tasks_;
 };
@@ -329,9 +353,11 @@ class join_all_awaiter {
   // When the parent runs on its target (join_all::inline_first): every child but the first made
   // ready (work-first on a pool worker: into the worker's fork deque), then straight into the
   // first one. Elsewhere every child posted, and the parent goes on at once if they all ended
-  // during the launch. Nothing of the awaiter is touched after the transfer.
+  // during the launch. Nothing of the awaiter is touched after the transfer. Always inlined into
+  // the parent's resume function (with env_awaiter's forwarder): no call per fork.
   template <class Promise>
-  std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> parent) {
+  [[gnu::always_inline]] std::coroutine_handle<> await_suspend(
+      std::coroutine_handle<Promise> parent) {
     join_all& join = *::new (static_cast<void*>(&join_))
                          join_all(policy_, parent, fork_target_of(parent), children_.size());
     made_ = true;
