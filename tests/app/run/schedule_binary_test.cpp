@@ -33,6 +33,16 @@ nlohmann::json read_document(const std::string& file) {
   return nlohmann::json::parse(in, nullptr, false);
 }
 
+// `run` with `args`, 250 ms intervals, a 2 s drain, seed 38, errors tolerated, no display.
+binary_result run_steps(std::vector<std::string> args) {
+  args.insert(args.begin(), "run");
+  for (const char* more : {"--drain", "2s", "--interval", "250ms", "--seed", "38", "--no-tui",
+                           "--no-progress", "--tolerate-errors"}) {
+    args.emplace_back(more);
+  }
+  return run_binary(args, 180s);
+}
+
 // Release: a server of 2,500 transactions a second (150,000 a minute), swept from 60,000 to
 // 240,000 a minute in 2 s steps (1.5 s windows of six 250 ms intervals: at 60,000 a minute 1,500
 // starts, a Poisson standard deviation of 2.6 %, so +-10 % is 3.9 of them). A debug or sanitizer
@@ -51,29 +61,8 @@ TEST(schedule_run, ASweepAcrossTheCapacityNamesTheKneeAtTheFirstStepPastIt) {
   const tpcc::testing::temp_dir dir("shoal-sweep");
   const std::string json = dir.file("sweep.json");
   const std::string html = dir.file("sweep.html");
-  const binary_result r = run_binary({"run",
-                                      "--db",
-                                      sim_target,
-                                      "--warehouses",
-                                      "10",
-                                      "--sweep",
-                                      sweep,
-                                      "--warmup",
-                                      "1s",
-                                      "--drain",
-                                      "2s",
-                                      "--interval",
-                                      "250ms",
-                                      "--seed",
-                                      "38",
-                                      "--no-tui",
-                                      "--no-progress",
-                                      "--tolerate-errors",
-                                      "--json",
-                                      json,
-                                      "--html",
-                                      html},
-                                     180s);
+  const binary_result r = run_steps({"--db", sim_target, "--warehouses", "10", "--sweep", sweep,
+                                     "--warmup", "1s", "--json", json, "--html", html});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "NOT TPC-C: --schedule of 4 rate steps")) << r.out;
   EXPECT_TRUE(contains(r.out, "schedule    4 of 4 rate steps run")) << r.out;
@@ -113,27 +102,9 @@ TEST(schedule_run, ASweepAcrossTheCapacityNamesTheKneeAtTheFirstStepPastIt) {
 TEST(schedule_run, StepsBeyondWhatTheTerminalsTakeShowAGrowingBacklogAndOnlyThey) {
   const tpcc::testing::temp_dir dir("shoal-backlog-steps");
   const std::string json = dir.file("backlog.json");
-  const binary_result r = run_binary({"run",
-                                      "--db",
-                                      "sim:latency=10ms",
-                                      "--warehouses",
-                                      "1",
-                                      "--schedule",
-                                      "rate=6000:3s,rate=120000:3s,rate=180000:3s",
-                                      "--warmup",
-                                      "0s",
-                                      "--drain",
-                                      "2s",
-                                      "--interval",
-                                      "250ms",
-                                      "--seed",
-                                      "38",
-                                      "--no-tui",
-                                      "--no-progress",
-                                      "--tolerate-errors",
-                                      "--json",
-                                      json},
-                                     180s);
+  const binary_result r =
+      run_steps({"--db", "sim:latency=10ms", "--warehouses", "1", "--schedule",
+                 "rate=6000:3s,rate=120000:3s,rate=180000:3s", "--warmup", "0s", "--json", json});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const nlohmann::json doc = read_document(json);
   ASSERT_TRUE(doc.contains("steps")) << r.out;
