@@ -8,6 +8,8 @@
 // recorder, which counts it only where it falls, so a step's figures are those of its own
 // window: its intended starts, how many began, and the backlog at its start and end (whether
 // the database kept up with that step's rate). A run without a schedule has no step windows.
+// Cost: each start is offered to every window (a few compares each, an atomic add where it
+// counts): O(steps), at most 100 (cli/schedule.hpp), per paced transaction.
 // Lifetime: built before the terminals start, read (take) after they have left.
 // Thread-safety: began() and never_began() from any thread, as pace_recorder's; close_window()
 // from one thread.
