@@ -314,7 +314,8 @@ constexpr auto options = std::to_array<option>({
     {"schedule", "STEPS",
      "Rate steps over the measurement interval, one after another: [rate=]TPM:DURATION,... "
      "(rate=30000:60s,rate=60000:60s). Paced as --rate, each step measured as its own window "
-     "after a settle time (a quarter of the step, at most 5 s), with its figures and the knee "
+     "after a settle time (a quarter of the step, at most 5 s), with its figures, whether its "
+     "backlog grew, and the knee "
      "(docs/tpcc/usage.md). The warm-up runs at the first step's rate; the steps' sum is the "
      "measurement interval (not with --duration, --rate, --no-wait or --wait-scale); at most "
      "100 steps, 24 h. Not TPC-C, labelled so",
@@ -325,7 +326,7 @@ constexpr auto options = std::to_array<option>({
      [](config& c, string_view t) { return set_steps(c, parse_sweep(t)); }, running},
     {"knee-p90", "DURATION",
      "With --schedule: the first step whose worst p90 (any type) is over DURATION is the knee, "
-     "if throughput did not stop growing before it",
+     "if throughput did not stop growing nor a backlog grow before it",
      set_knee_p90, running},
     {"procedures", "",
      "init: create one stored procedure per transaction type (PostgreSQL functions, MySQL/MariaDB "

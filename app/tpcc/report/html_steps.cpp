@@ -74,16 +74,23 @@ std::string latency_chart(const std::vector<step_figures>& steps, const knee_fin
          "<figcaption>worst p90 (blue) and p99 (red) of any type, seconds</figcaption></figure>";
 }
 
+// The backlog cell's class: fail when it grew; none when the step has no --rate figures.
+const char* backlog_class(const step_figures& f) {
+  if (!f.window.pacing) return "";
+  return f.window.pacing->grew() ? "fail" : "pass";
+}
+
 std::string step_row(std::size_t i, const step_figures& f) {
   const std::string spread = std::isfinite(f.tpm_total_half_width)
                                  ? format("&plusmn;%.0f", f.tpm_total_half_width)
                                  : std::string("?");
   return format(
       "<tr><td>%zu%s</td><td>%.0f</td><td>%.0f %s</td><td>%.0f</td><td>%.3f</td><td>%.3f</td>"
-      "<td class=\"%s\">%s</td><td>%llu</td></tr>",
+      "<td class=\"%s\">%s</td><td>%llu</td><td class=\"%s\">%s</td></tr>",
       i + 1, f.window.partial ? " (partial)" : "", f.window.rate_tpm, f.tpm_total, spread.c_str(),
       f.tpmc, f.worst_p90_seconds, worst_p99_of(f), f.p90_within_limits ? "pass" : "fail",
-      f.p90_within_limits ? "within" : "OVER", static_cast<unsigned long long>(f.failed));
+      f.p90_within_limits ? "within" : "OVER", static_cast<unsigned long long>(f.failed),
+      backlog_class(f), escape(step_backlog_text(f)).c_str());
 }
 
 }  // namespace
@@ -99,7 +106,7 @@ std::string steps_section(const run::run_result& r) {
   const std::string_view table_head =
       "</div><table><thead><tr><th>step</th><th>offered tpm</th><th>tpmTotal (95 %)</th>"
       "<th>tpmC</th><th>worst p90 s</th><th>worst p99 s</th><th>p90 limits</th>"
-      "<th>failed</th></tr></thead><tbody>";
+      "<th>failed</th><th>backlog</th></tr></thead><tbody>";
   put(out, {escape(knee.why), "</p><div class=\"grid2\">", throughput_chart(steps, knee),
             latency_chart(steps, knee), table_head});
   for (std::size_t i = 0; i < steps.size(); ++i) out += step_row(i, steps[i]);

@@ -4,7 +4,8 @@
 //
 // What: one <section id="steps">: two charts against the offered rate, throughput (tpmTotal
 // achieved, and the offered rate as the line it would follow) and latency (the worst type's p90
-// and p99 per step), then a row per step (report/steps.hpp's figures) and the knee in words.
+// and p99 per step), then a row per step (report/steps.hpp's figures, with whether the database
+// kept up: its backlog) and the knee in words.
 // Empty without a schedule. Every string is escaped.
 // Thread-safety: pure functions.
 #pragma once

@@ -470,6 +470,7 @@ std::vector<run::step_window> read_step_windows(const at& doc, std::size_t sched
     w.window_start = s["window_start_seconds"].bounded();
     w.end_seconds = s["end_seconds"].bounded();
     w.partial = s["partial"].boolean();
+    if (s.has("pacing")) w.pacing = pacing(s["pacing"]);
     if (!(w.start_seconds <= w.window_start && w.window_start <= w.end_seconds)) {
       s.fail("expected start_seconds <= window_start_seconds <= end_seconds");
     }

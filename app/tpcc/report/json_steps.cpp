@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "report/json_pace.hpp"
 #include "report/steps.hpp"
 
 namespace tpcc::report::detail {
@@ -28,23 +29,25 @@ json step_kinds_json(const step_figures& f) {
 
 json step_json(std::size_t i, const step_figures& f) {
   const bool known = std::isfinite(f.tpm_total_half_width);
-  return {{"index", i + 1},
-          {"offered_tpm", f.window.rate_tpm},
-          {"start_seconds", f.window.start_seconds},
-          {"window_start_seconds", f.window.window_start},
-          {"end_seconds", f.window.end_seconds},
-          {"window_seconds", f.window_seconds},
-          {"intervals", f.intervals},
-          {"partial", f.window.partial},
-          {"tpmc", f.tpmc},
-          {"tpm_total", f.tpm_total},
-          {"tpm_total_ci95", known ? json::array({f.tpm_total - f.tpm_total_half_width,
-                                                  f.tpm_total + f.tpm_total_half_width})
-                                   : json(nullptr)},
-          {"worst_p90_seconds", f.worst_p90_seconds},
-          {"p90_within_limits", f.p90_within_limits},
-          {"failed", f.failed},
-          {"transactions", step_kinds_json(f)}};
+  json out = {{"index", i + 1},
+              {"offered_tpm", f.window.rate_tpm},
+              {"start_seconds", f.window.start_seconds},
+              {"window_start_seconds", f.window.window_start},
+              {"end_seconds", f.window.end_seconds},
+              {"window_seconds", f.window_seconds},
+              {"intervals", f.intervals},
+              {"partial", f.window.partial},
+              {"tpmc", f.tpmc},
+              {"tpm_total", f.tpm_total},
+              {"tpm_total_ci95", known ? json::array({f.tpm_total - f.tpm_total_half_width,
+                                                      f.tpm_total + f.tpm_total_half_width})
+                                       : json(nullptr)},
+              {"worst_p90_seconds", f.worst_p90_seconds},
+              {"p90_within_limits", f.p90_within_limits},
+              {"failed", f.failed},
+              {"transactions", step_kinds_json(f)}};
+  if (f.window.pacing) out["pacing"] = pace_json(*f.window.pacing);
+  return out;
 }
 
 }  // namespace

@@ -6,8 +6,10 @@
 // "end_seconds" (since the terminals started), "window_seconds", "intervals", "partial",
 // "tpmc", "tpm_total", "tpm_total_ci95": [low, high] (null when unknown), "worst_p90_seconds",
 // "p90_within_limits", "failed", "transactions": [{"type", "ended", "completed", "failed",
-// "p90_seconds", "p99_seconds"}]}]; "knee": {"step" (1-based, null: none), "why"}. Both are
-// written only with a schedule; the reader leaves them out and `merge` drops them.
+// "p90_seconds", "p99_seconds"}], "pacing": the step window's --rate figures and backlog
+// (json_pace.hpp; absent in results written before it)}]; "knee": {"step" (1-based, null:
+// none), "why"}. Both are written only with a schedule; the reader reads the windows and their
+// "pacing" back and recomputes the rest.
 // Thread-safety: pure functions.
 #pragma once
 

@@ -8,6 +8,7 @@
 #include "report/json.hpp"
 #include "report/json_detail.hpp"
 #include "report/json_endpoints.hpp"
+#include "report/json_pace.hpp"
 #include "report/json_server.hpp"
 #include "report/json_steps.hpp"
 #include "report/rate.hpp"
@@ -270,20 +271,10 @@ json figures(const run::run_result& r) {
 }
 
 // --rate: offered against achieved, and the backlog (report/rate.hpp).
-json backlog(const stats::backlog& b) {
-  return {{"behind", b.behind}, {"oldest_seconds", b.oldest_seconds}};
-}
-
 json rate(const run::run_result& r, const stats::pace_totals& p) {
-  return {{"offered_tpm", p.offered_tpm},
-          {"achieved_tpm", achieved_tpm(r)},
-          {"window_seconds", p.window_seconds},
-          {"intended", p.intended},
-          {"began", p.began},
-          {"max_lag_seconds", p.max_lag_seconds},
-          {"backlog_at_start", backlog(p.at_start)},
-          {"backlog_at_end", backlog(p.at_end)},
-          {"kept_up", !p.grew()}};
+  json out = detail::pace_json(p);
+  out["achieved_tpm"] = achieved_tpm(r);
+  return out;
 }
 
 json document(const run::run_result& r, const result_context& context) {

@@ -217,17 +217,7 @@ void add_pacing(run::run_result& a, const run::run_result& b) {
     a.pacing.reset();  // a shard's figures are missing: none rather than a part
     return;
   }
-  stats::pace_totals& p = *a.pacing;
-  const stats::pace_totals& q = *b.pacing;
-  p.offered_tpm += q.offered_tpm;
-  p.window_seconds = std::max(p.window_seconds, q.window_seconds);
-  p.intended += q.intended;
-  p.began += q.began;
-  p.max_lag_seconds = std::max(p.max_lag_seconds, q.max_lag_seconds);
-  for (auto [mine, theirs] : {std::pair{&p.at_start, &q.at_start}, {&p.at_end, &q.at_end}}) {
-    mine->behind += theirs->behind;
-    mine->oldest_seconds = std::max(mine->oldest_seconds, theirs->oldest_seconds);
-  }
+  a.pacing->add(*b.pacing);
 }
 
 // Adds shard `b` (not the first) into `m`.

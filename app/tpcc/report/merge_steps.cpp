@@ -27,6 +27,12 @@ void narrow_step(run::step_window& into, const run::step_window& w, double offse
   into.window_start = std::min(into.window_start, into.end_seconds);  // empty, never reversed
   into.start_seconds = std::min(into.start_seconds, into.window_start);
   into.partial = into.partial || w.partial;
+  if (first) return;
+  if (into.pacing && w.pacing) {
+    into.pacing->add(*w.pacing);
+  } else {
+    into.pacing.reset();  // a shard's figures are missing: none rather than a part
+  }
 }
 
 }  // namespace

@@ -7,8 +7,9 @@
 // sum. A step's window moves onto the merged time axis (the earliest shard's start, as the
 // interval series: merge_series.hpp) and becomes the span every shard was in it: the latest
 // shift of its start and of its settled start, the earliest of its end; partial when any
-// shard's was. The step figures then come from the merged series (report/steps.hpp): the
-// shards' counts and buckets added. A step not every shard began is left out, with a note.
+// shard's was; its --rate figures (backlog) add as the run's do (stats::pace_totals::add),
+// none when a shard has none. The step figures then come from the merged series (report/steps.hpp):
+// the shards' counts and buckets added. A step not every shard began is left out, with a note.
 // Thread-safety: pure functions.
 #pragma once
 

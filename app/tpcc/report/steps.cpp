@@ -89,6 +89,15 @@ double t95(std::size_t df) noexcept {
   return df <= table.size() ? table[df - 1] : 1.96;
 }
 
+std::string step_backlog_text(const step_figures& f) {
+  if (!f.window.pacing) return {};
+  const stats::pace_totals& p = *f.window.pacing;
+  const auto behind = static_cast<unsigned long long>(p.at_end.behind);
+  if (!p.grew()) return format("kept up (%llu behind at the end)", behind);
+  return format("BACKLOG grew to %llu behind, the oldest %.1f s late (%.1f s at the start)", behind,
+                p.at_end.oldest_seconds, p.at_start.oldest_seconds);
+}
+
 std::vector<step_figures> step_figures_of(const run::run_result& r) {
   std::vector<step_figures> out;
   for (const run::step_window& w : r.steps) {
@@ -116,6 +125,14 @@ knee_finding find_knee(const std::vector<step_figures>& steps, double p90_limit_
                               step_name(k - 1, before).c_str(), step_name(k, now).c_str(),
                               now.tpm_total, before.tpm_total, noise)};
       }
+    }
+    if (now.window.pacing && now.window.pacing->grew()) {
+      const stats::pace_totals& p = *now.window.pacing;
+      return {
+          k, format("%s: the database did not keep up, its backlog grew over the step (the "
+                    "oldest intended start %.1f s late at its window's end, %.1f s at its "
+                    "start)",
+                    step_name(k, now).c_str(), p.at_end.oldest_seconds, p.at_start.oldest_seconds)};
     }
     if (p90_limit_seconds > 0 && now.worst_p90_seconds > p90_limit_seconds) {
       return {k, format("%s: its worst p90 %.3f s is over --knee-p90 %.3f s",

@@ -11,7 +11,9 @@
 // type's p90 within its clause 5.2.5.4 limit, and no failed transaction.
 // The knee is the first step past which throughput stops growing: step k-1 for the first k whose
 // tpmTotal is not above step k-1's by more than the two intervals' half-widths together; or, with
-// --knee-p90, the first step whose worst p90 (any type) is over it; the earlier of the two.
+// --knee-p90, the first step whose worst p90 (any type) is over it; or the first step whose
+// backlog grew (stats::pace_totals::grew: the database did not keep up with its rate, so what it
+// achieved there is the most it takes, and no higher rate can raise it); the earliest of these.
 // Partial steps (an interrupt) are shown but never judged for the knee.
 // Thread-safety: pure functions.
 #pragma once
@@ -60,6 +62,11 @@ struct knee_finding {
 /// The knee of a result's steps, with its own --knee-p90.
 [[nodiscard]] knee_finding knee_of(const run::run_result& r,
                                    const std::vector<step_figures>& steps);
+
+/// Whether the database kept up with the step's rate, in a few words: "kept up (3 behind at
+/// the end)" or "BACKLOG grew to 1234 behind, the oldest 2.3 s late (0.0 s at the start)";
+/// empty when the step has no --rate figures.
+[[nodiscard]] std::string step_backlog_text(const step_figures& f);
 
 /// The two-sided 95 % Student t quantile for `df` >= 1 degrees of freedom (1.96 beyond 30).
 [[nodiscard]] double t95(std::size_t df) noexcept;

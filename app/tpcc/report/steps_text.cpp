@@ -21,6 +21,8 @@ double worst_p99(const step_figures& f) {
 std::string step_verdict(const step_figures& f) {
   std::string out = f.p90_within_limits ? "p90 ok" : "p90 OVER";
   if (f.failed > 0) out += format(", %llu failed", static_cast<unsigned long long>(f.failed));
+  const std::string backlog = step_backlog_text(f);
+  if (!backlog.empty()) out += ", " + backlog;
   return out;
 }
 

@@ -378,7 +378,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   ctx->routes = endpoints.routes;
   stats::error_log errors(print_error);
   ctx->errors = &errors;
-  stats::pace_recorder pace_stats(measure_start, end);
+  stats::pace_windows pace_stats({measure_start, end}, step_spans(config.schedule, measure_start));
   if (ctx->pace.active()) ctx->pace_stats = &pace_stats;
   std::unique_ptr<terminal::delivery_log> delivery_results;
   if (!config.delivery_log.empty()) {
@@ -443,6 +443,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   result.steps =
       step_windows(config.schedule, std::chrono::duration<double>(measure_start - started).count(),
                    result.measured_seconds);
+  if (ctx->pace_stats != nullptr) add_step_pacing(result.steps, pace_stats);
   result.fatal = ctx->fatal();
   if (delivery_results) {
     const auto failed = delivery_results->close();  // every deliverer has left

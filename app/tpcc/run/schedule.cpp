@@ -42,4 +42,24 @@ std::vector<step_window> step_windows(const std::vector<rate_step>& steps, doubl
   return out;
 }
 
+std::vector<stats::pace_span> step_spans(const std::vector<rate_step>& steps,
+                                         stats::clock::time_point measure_start) {
+  std::vector<stats::pace_span> out;
+  stats::clock::time_point at = measure_start;
+  for (const rate_step& step : steps) {
+    const std::chrono::duration<double> settle(
+        settle_seconds(std::chrono::duration<double>(step.duration).count()));
+    out.push_back(
+        {at + std::chrono::duration_cast<stats::clock::duration>(settle), at + step.duration});
+    at += step.duration;
+  }
+  return out;
+}
+
+void add_step_pacing(std::vector<step_window>& windows, const stats::pace_windows& pace) {
+  for (std::size_t i = 0; i < windows.size() && i < pace.steps(); ++i) {
+    windows[i].pacing = pace.take_step(i, windows[i].rate_tpm);
+  }
+}
+
 }  // namespace tpcc::run

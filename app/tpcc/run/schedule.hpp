@@ -6,7 +6,8 @@
 // its rate is set on the run's rate_pace (terminal/pace.hpp), which paced terminals read at
 // their next draw. The windows are recorded in seconds since the terminals started, as the
 // interval series counts, each without its settle time (run_result/steps.hpp); a step the run
-// was interrupted in is marked partial, steps not begun are left out.
+// was interrupted in is marked partial, steps not begun are left out. Each step's --rate
+// figures (its backlog) are taken over the same settled span.
 // Thread-safety: one run at a time; step_windows is pure.
 #pragma once
 
@@ -17,6 +18,7 @@
 
 #include "run_result/steps.hpp"
 #include "shoal/task.hpp"
+#include "stats/pace_windows.hpp"
 #include "stats/recorder.hpp"
 #include "terminal/pace.hpp"
 
@@ -37,5 +39,14 @@ shoal::task<bool> follow_schedule(terminal::rate_pace& pace, const std::vector<r
 /// the terminals and covered `measured_seconds`.
 [[nodiscard]] std::vector<step_window> step_windows(const std::vector<rate_step>& steps,
                                                     double offset_seconds, double measured_seconds);
+
+/// Each step's settled span (its start plus the settle time, to its planned end) on the clock,
+/// the steps run back to back from `measure_start`: the windows of its --rate figures
+/// (stats/pace_windows.hpp).
+[[nodiscard]] std::vector<stats::pace_span> step_spans(const std::vector<rate_step>& steps,
+                                                       stats::clock::time_point measure_start);
+
+/// Step figures of `pace` into the windows of the steps begun (`windows`, from step_windows).
+void add_step_pacing(std::vector<step_window>& windows, const stats::pace_windows& pace);
 
 }  // namespace tpcc::run

@@ -7,13 +7,17 @@
 // first step's rate. Each step is measured over its own window: its span without a settle time
 // at its start (settle_seconds: a quarter of the step, at most 5 s), during which the load
 // adapts to the new rate. Steps are rate steps only: the terminal set is fixed for a run.
+// The backlog of each step is taken over the same window.
 // Thread-safety: plain values and pure functions.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <vector>
+
+#include "stats/pace.hpp"
 
 namespace tpcc::run {
 
@@ -29,6 +33,9 @@ struct step_window {
   double window_start = 0;   // start_seconds plus the settle time
   double end_seconds = 0;    // the step ended: as planned, or at an interrupt
   bool partial = false;      // interrupted before its planned end
+  // Paced: the step window's intended starts and its backlog at the window's start and end
+  // (stats/pace.hpp; grew(): the database did not keep up with this step's rate).
+  std::optional<stats::pace_totals> pacing{};
 };
 
 /// The settle time excluded at the start of a step of `step_seconds`: a quarter of it, at most

@@ -3,6 +3,7 @@
 #include "stats/pace.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace tpcc::stats {
 namespace {
@@ -29,6 +30,18 @@ backlog copy_backlog(const std::atomic<std::uint64_t>& behind,
 bool pace_totals::grew() const noexcept {
   const double noise = std::max(1.0, 0.01 * window_seconds);
   return at_end.oldest_seconds > at_start.oldest_seconds + noise;
+}
+
+void pace_totals::add(const pace_totals& other) noexcept {
+  offered_tpm += other.offered_tpm;
+  window_seconds = std::max(window_seconds, other.window_seconds);
+  intended += other.intended;
+  began += other.began;
+  max_lag_seconds = std::max(max_lag_seconds, other.max_lag_seconds);
+  for (auto [mine, theirs] : {std::pair{&at_start, &other.at_start}, {&at_end, &other.at_end}}) {
+    mine->behind += theirs->behind;
+    mine->oldest_seconds = std::max(mine->oldest_seconds, theirs->oldest_seconds);
+  }
 }
 
 pace_recorder::pace_recorder(clock::time_point window_start, clock::time_point window_end) noexcept

@@ -38,6 +38,9 @@ struct pace_totals {
   /// than at the start by more than max(1 s, 1 % of the window): a stable
   /// database keeps it about constant, one short of capacity by 1 % adds 1 % of the window.
   [[nodiscard]] bool grew() const noexcept;
+  /// Another client's figures of the same window added (merge): offered rates, counts and the
+  /// numbers behind add; the window is the longer, the lags the worse.
+  void add(const pace_totals& other) noexcept;
 };
 
 class pace_recorder {

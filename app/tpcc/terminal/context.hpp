@@ -26,7 +26,7 @@
 #include "driver/database.hpp"
 #include "shoal/channel.hpp"
 #include "stats/error_log.hpp"
-#include "stats/pace.hpp"
+#include "stats/pace_windows.hpp"
 #include "stats/recorder.hpp"
 #include "terminal/delivery_log.hpp"
 #include "terminal/pace.hpp"
@@ -68,7 +68,7 @@ struct run_context {
   delivery_log* delivery_results = nullptr;  // --delivery-log, when asked (clause 2.7.2.3)
   double wait_scale = 1.0;  // keying and think times are multiplied by it; 0: no waits
   rate_pace pace;           // --rate: active when the terminals are paced instead (pace.hpp)
-  stats::pace_recorder* pace_stats = nullptr;  // where paced terminals report; set when paced
+  stats::pace_windows* pace_stats = nullptr;  // where paced terminals report; set when paced
   bool procedures = false;  // --procedures: each transaction one stored-procedure call
   std::stop_source issue_stop;
   std::stop_source hard_stop;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "txn/common.hpp"
+#include "txn/delivery_locked.hpp"
 
 namespace tpcc::txn {
 namespace {
@@ -19,13 +20,7 @@ const statement oldest_new_order{
     "tpcc_dl_new_order",
     "DELETE FROM new_order WHERE no_w_id = $1 AND no_d_id = $2 AND no_o_id = "
     "(SELECT min(no_o_id) FROM new_order WHERE no_w_id = $1 AND no_d_id = $2) "
-    "RETURNING no_o_id",
-    // MySQL: no DELETE ... RETURNING, and no subquery on the table a DELETE deletes from: the
-    // oldest row is read with a lock, then deleted by the same order (no older one can appear:
-    // New-Order only adds newer ones).
-    "SELECT no_o_id FROM new_order WHERE no_w_id = $1 AND no_d_id = $2 "
-    "ORDER BY no_o_id LIMIT 1 FOR UPDATE; "
-    "DELETE FROM new_order WHERE no_w_id = $1 AND no_d_id = $2 ORDER BY no_o_id LIMIT 1"};
+    "RETURNING no_o_id"};  // never on MySQL (no DELETE ... RETURNING): delivery_locked.hpp
 const statement carrier{"tpcc_dl_orders",
                         "UPDATE orders SET o_carrier_id = $4 "
                         "WHERE o_w_id = $1 AND o_d_id = $2 AND o_id = $3"};
@@ -86,13 +81,16 @@ outcome check_updates(std::span<const statement_result> r) {
   return outcome::success();
 }
 
-shoal::task<outcome> deliver(driver::session& s, const std::vector<call>& calls) {
+// The second batch with its COMMIT, its answers checked (by check_locked_delivery when
+// `locked`, delivery_locked.hpp).
+shoal::task<outcome> deliver(driver::session& s, const std::vector<call>& calls, bool locked,
+                             const delivery_output& out) {
   if (calls.empty()) {
     outcome committed = co_await s.commit();
     co_return committed;
   }
   const std::vector<statement_result> got = co_await s.execute_batch(calls, driver::then::commit);
-  co_return check_updates(got);
+  co_return locked ? detail::check_locked_delivery(got, out) : check_updates(got);
 }
 
 }  // namespace
@@ -107,12 +105,15 @@ shoal::task<driver::outcome> run_delivery(driver::session& s, const delivery_inp
     outcome why = co_await abandon(s, began);
     co_return why;
   }
-  const std::vector<call> first = first_calls(in);
+  // Where statements cannot return the rows they change (MySQL), one statement per table.
+  const bool locked = !s.update_returning();
+  const std::vector<call> first = locked ? detail::locked_oldest_calls(in) : first_calls(in);
   const std::vector<statement_result> got = co_await s.execute_batch(first, driver::then::nothing);
-  outcome status = take_oldest(got, out);
+  outcome status = locked ? detail::take_locked_oldest(got, out) : take_oldest(got, out);
   if (status.ok()) {
-    const std::vector<call> second = second_calls(in, out);
-    status = co_await deliver(s, second);
+    const std::vector<call> second =
+        locked ? detail::locked_delivery_calls(in, out) : second_calls(in, out);
+    status = co_await deliver(s, second, locked, out);
   }
   if (!status.ok()) {
     outcome why = co_await abandon(s, status);

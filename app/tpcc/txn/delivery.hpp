@@ -14,6 +14,9 @@
 //   1. BEGIN + for each district: DELETE the oldest NEW-ORDER row ... RETURNING its O_ID.
 //   2. for each delivered order: ORDERS, ORDER-LINE and CUSTOMER updates (the customer and the
 //      amount come from subqueries) + COMMIT.
+// Where an UPDATE or DELETE cannot return its rows (MySQL, MariaDB: session::update_returning()
+// false), the same rows in 5 statements: one locking read, then one statement per table
+// (delivery_locked.hpp).
 // Two deliverers of one warehouse at READ COMMITTED: the second DELETE finds the row gone and
 // the district counts as skipped for it; an order is never delivered twice.
 //

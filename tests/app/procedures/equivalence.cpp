@@ -251,6 +251,45 @@ std::string second_warehouse_sql() {
   return sql;
 }
 
+namespace {
+
+const driver::statement session_questions{"tpcc_test_questions",
+                                          "SHOW SESSION STATUS LIKE 'Questions'"};
+
+// The statements the server has counted on this session, the SHOW itself included, read in a
+// transaction of its own (its COMMIT counted after).
+shoal::task<std::int64_t> questions_of(driver::session& s) {
+  co_await s.begin();
+  const driver::statement_result r = co_await s.execute(session_questions, {});
+  co_await s.commit();
+  if (!r.ok() || r.rows.size() != 1) throw std::runtime_error("questions: " + r.status.message);
+  co_return std::stoll(r.rows[0].text_at(1));
+}
+
+shoal::task<void> count_delivery(shoal::thread_pool& pool, std::string target,
+                                 txn::delivery_output& out, std::int64_t& statements) {
+  co_await pool.schedule_on(0);
+  std::unique_ptr<driver::database> db = co_await open_target(target);
+  {
+    driver::lease l = co_await db->acquire();
+    if (!l) throw std::runtime_error("acquire: " + l.status().message);
+    const std::int64_t before = co_await questions_of(*l);
+    const driver::outcome o = co_await txn::run_delivery(*l, txn::delivery_input{1, 7}, out);
+    if (!o.ok()) throw std::runtime_error("delivery: " + o.message);
+    statements = co_await questions_of(*l) - before - 2;  // the first COMMIT, the SHOW
+  }
+  co_await db->close();
+}
+
+}  // namespace
+
+std::int64_t delivery_statements(const std::string& db, txn::delivery_output& out) {
+  shoal::testing::running_pool workers(1);
+  std::int64_t statements = 0;
+  shoal::sync_wait(count_delivery(workers.pool, db, out, statements));
+  return statements;
+}
+
 both_runs run_both(const std::string& client_db, const std::string& procedures_db,
                    driver::engine kind, const std::vector<keyed>& inputs) {
   shoal::testing::running_pool workers(1);

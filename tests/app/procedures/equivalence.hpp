@@ -22,6 +22,7 @@
 #include "driver/database.hpp"
 #include "driver/target.hpp"
 #include "shoal/task.hpp"
+#include "txn/delivery.hpp"
 #include "txn/execute.hpp"
 #include "txn/inputs.hpp"
 
@@ -60,6 +61,12 @@ struct retried_payments {
   tpcc::txn::attempt_report client, procedures;
 };
 [[nodiscard]] retried_payments pay_with_retries(const std::string& db, tpcc::driver::engine kind);
+
+// The statements a MySQL or MariaDB server counted (its session's Questions) for one client-side
+// Delivery of warehouse 1 (carrier 7) on `db`, the statements reading them left out; `out` gets the
+// Delivery's output. Blocks; throws std::runtime_error on a failure.
+[[nodiscard]] std::int64_t delivery_statements(const std::string& db,
+                                               tpcc::txn::delivery_output& out);
 
 // "table: rows N, digest D" for the nine tables, in schema order (one statement carries both
 // PostgreSQL's and MySQL's digest).

@@ -74,6 +74,7 @@ inline bool derived(const std::string& path) {
   // A --schedule step's figures and the knee, recomputed from the series and the windows.
   if (path.starts_with("knee.")) return true;
   if (path.starts_with("steps[")) {
+    if (path.find("].pacing.") != std::string::npos) return path.ends_with(".kept_up");
     for (const char* read : {"].index", "].offered_tpm", "].start_seconds",
                              "].window_start_seconds", "].end_seconds", "].partial"}) {
       if (path.ends_with(read)) return false;

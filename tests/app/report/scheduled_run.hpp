@@ -3,7 +3,8 @@
 // its steps (figures, knee, JSON read back, merge, compare).
 //
 // What: scheduled(per_second, response_us) is compliant() (sample_result.hpp) with one 4 s rate
-// step per entry, from 10 s, each with its settle second and three measured 1 s intervals.
+// step per entry, from 10 s, each with its settle second and three measured 1 s intervals;
+// pace_step gives a step its backlog.
 // Thread-safety: pure functions.
 #pragma once
 
@@ -14,6 +15,7 @@
 #include "run_result/result.hpp"
 #include "sample_result.hpp"
 #include "stats/histogram.hpp"
+#include "stats/pace.hpp"
 #include "txn/kind.hpp"
 
 namespace tpcc::testing {
@@ -59,6 +61,21 @@ inline tpcc::run::run_result scheduled(const std::vector<std::uint64_t>& per_sec
     }
   }
   return r;
+}
+
+// Gives step `i` of `r` (scheduled()) its --rate figures over its 3 s window: every intended
+// start begun, and at the window's start and end the oldest one behind `oldest_start` and
+// `oldest_end` seconds late, `behind_end` of them behind at the end.
+inline void pace_step(tpcc::run::run_result& r, std::size_t i, double oldest_start,
+                      double oldest_end, std::uint64_t behind_end) {
+  tpcc::stats::pace_totals p;
+  p.offered_tpm = r.steps[i].rate_tpm;
+  p.window_seconds = 3;
+  p.intended = p.began = static_cast<std::uint64_t>(p.offered_tpm / 20);  // 3 s of the rate
+  p.max_lag_seconds = oldest_end;
+  p.at_start = {oldest_start > 0 ? 1U : 0U, oldest_start};
+  p.at_end = {behind_end, oldest_end};
+  r.steps[i].pacing = p;
 }
 
 }  // namespace tpcc::testing

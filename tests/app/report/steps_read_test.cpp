@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // tests/app/report/steps_read_test.cpp: a --schedule result read back from its JSON (the
-// steps' windows, the schedule, --knee-p90; the step figures recomputed from the series equal
-// the written ones), every scalar of the steps given another type refused naming its field or
-// ignored as a recomputed figure, and the merge of shards of one schedule (step counts added,
-// rates summed) or of different schedules (refused).
+// steps' windows and backlogs, the schedule, --knee-p90; the step figures recomputed from the
+// series equal the written ones), every scalar of the steps given another type refused naming its
+// field or ignored as a recomputed figure, and the merge of shards of one schedule (step counts
+// added, rates and backlogs summed) or of different schedules (refused).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -28,6 +28,9 @@ tpcc::run::run_result written_schedule() {
   tpcc::run::run_result r = tpcc::testing::scheduled({100, 200, 201}, {1000, 2000, 3000}, true);
   r.config.rate_tpm = tpcc::run::mean_rate(r.config.schedule);
   r.config.knee_p90 = std::chrono::milliseconds(1500);
+  tpcc::testing::pace_step(r, 0, 0, 0.01, 2);
+  tpcc::testing::pace_step(r, 1, 0.5, 2.5, 700);
+  tpcc::testing::pace_step(r, 2, 2.5, 3.0, 800);
   return r;
 }
 
@@ -54,7 +57,11 @@ TEST(schedule_read, TheStepsTheScheduleAndTheKneeLimitComeBack) {
     EXPECT_DOUBLE_EQ(back.steps[i].end_seconds, r.steps[i].end_seconds);
     EXPECT_EQ(back.steps[i].partial, r.steps[i].partial);
     EXPECT_EQ(back.config.schedule[i].duration, r.config.schedule[i].duration);
+    ASSERT_TRUE(back.steps[i].pacing.has_value()) << "step " << i + 1;
+    EXPECT_EQ(back.steps[i].pacing->at_end.behind, r.steps[i].pacing->at_end.behind);
+    EXPECT_EQ(back.steps[i].pacing->grew(), r.steps[i].pacing->grew());
   }
+  EXPECT_TRUE(back.steps[1].pacing->grew()) << "step 2's backlog grew, read back";
   // Written again, the read result gives the same document: nothing of the steps lost.
   EXPECT_EQ(nlohmann::json::parse(schedule_text(back))["steps"],
             nlohmann::json::parse(schedule_text(r))["steps"]);
@@ -98,6 +105,9 @@ TEST(schedule_read, StepsOutOfOrderOrBeyondTheScheduleAreRefused) {
 std::vector<merge_input> scheduled_shards() {
   tpcc::run::run_result a = tpcc::testing::scheduled({100, 200}, {1000, 1000});
   tpcc::run::run_result b = tpcc::testing::scheduled({100, 200}, {1000, 1000});
+  tpcc::testing::pace_step(a, 0, 0, 0.01, 2);  // b's step 1 has none
+  tpcc::testing::pace_step(a, 1, 0.5, 2.5, 700);
+  tpcc::testing::pace_step(b, 1, 0.1, 0.2, 5);
   a.warehouses = b.warehouses = 20;
   a.first_warehouse = 1;
   a.last_warehouse = 10;
@@ -123,6 +133,12 @@ TEST(schedule_merge, ShardsOfOneScheduleAddTheirStepsCountsAndRates) {
   const auto no = tpcc::txn::index(tpcc::txn::kind::new_order);
   EXPECT_EQ(both[1].kinds[no].completed, 2 * one[1].kinds[no].completed);
   EXPECT_DOUBLE_EQ(both[1].tpm_total, 2 * one[1].tpm_total);
+  ASSERT_TRUE(m.steps[1].pacing.has_value());
+  EXPECT_EQ(m.steps[1].pacing->at_end.behind, 700U + 5U);           // the backlogs add
+  EXPECT_DOUBLE_EQ(m.steps[1].pacing->at_end.oldest_seconds, 2.5);  // the worse shard's
+  EXPECT_DOUBLE_EQ(m.steps[1].pacing->offered_tpm, 2 * 200 * 60.0);
+  EXPECT_TRUE(m.steps[1].pacing->grew());
+  EXPECT_FALSE(m.steps[0].pacing.has_value()) << "one shard has none: none rather than a part";
 }
 
 TEST(schedule_merge, ShardsOfDifferentSchedulesAreRefusedNamingTheFile) {

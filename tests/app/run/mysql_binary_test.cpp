@@ -115,6 +115,11 @@ TEST_F(mysql_binary, ARunCommitsWithoutAFailure) {
     const auto attempts = t["completed"].get<std::uint64_t>() + t["failures"].get<std::uint64_t>() +
                           t["retries"].get<std::uint64_t>();
     EXPECT_LE(t["round_trips"].get<std::uint64_t>(), 2 * attempts) << t.dump();
+    // Delivery's locking read and its one statement per table (txn/delivery_locked.hpp) ran:
+    // the check after the later runs covers what they wrote.
+    if (t["type"] == "Delivery") {
+      EXPECT_GT(t["committed"].get<std::uint64_t>(), 0U) << t.dump();
+    }
   }
 }
 

@@ -2,11 +2,13 @@
 // tests/app/run/schedule_binary_test.cpp: `run --sweep` / `--schedule` as users run it, on the
 // simulated database with a capacity (sim's capacity=N): a 4-step sweep across the capacity
 // gives one result per step in the JSON, the steps below it achieving their offered rate, the
-// steps above it not, the knee named at the first step past capacity; Ctrl-C mid-schedule keeps
+// steps above it not, the knee named at the first step past capacity; steps offering more than
+// the terminals take show a growing backlog, the others not; Ctrl-C mid-schedule keeps
 // the steps done and marks the current one partial; bad schedules refused before any work.
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdint>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -31,6 +33,16 @@ nlohmann::json read_document(const std::string& file) {
   return nlohmann::json::parse(in, nullptr, false);
 }
 
+// `run` with `args`, 250 ms intervals, a 2 s drain, seed 38, errors tolerated, no display.
+binary_result run_steps(std::vector<std::string> args) {
+  args.insert(args.begin(), "run");
+  for (const char* more : {"--drain", "2s", "--interval", "250ms", "--seed", "38", "--no-tui",
+                           "--no-progress", "--tolerate-errors"}) {
+    args.emplace_back(more);
+  }
+  return run_binary(args, 180s);
+}
+
 // Release: a server of 2,500 transactions a second (150,000 a minute), swept from 60,000 to
 // 240,000 a minute in 2 s steps (1.5 s windows of six 250 ms intervals: at 60,000 a minute 1,500
 // starts, a Poisson standard deviation of 2.6 %, so +-10 % is 3.9 of them). A debug or sanitizer
@@ -49,29 +61,8 @@ TEST(schedule_run, ASweepAcrossTheCapacityNamesTheKneeAtTheFirstStepPastIt) {
   const tpcc::testing::temp_dir dir("shoal-sweep");
   const std::string json = dir.file("sweep.json");
   const std::string html = dir.file("sweep.html");
-  const binary_result r = run_binary({"run",
-                                      "--db",
-                                      sim_target,
-                                      "--warehouses",
-                                      "10",
-                                      "--sweep",
-                                      sweep,
-                                      "--warmup",
-                                      "1s",
-                                      "--drain",
-                                      "2s",
-                                      "--interval",
-                                      "250ms",
-                                      "--seed",
-                                      "38",
-                                      "--no-tui",
-                                      "--no-progress",
-                                      "--tolerate-errors",
-                                      "--json",
-                                      json,
-                                      "--html",
-                                      html},
-                                     180s);
+  const binary_result r = run_steps({"--db", sim_target, "--warehouses", "10", "--sweep", sweep,
+                                     "--warmup", "1s", "--json", json, "--html", html});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "NOT TPC-C: --schedule of 4 rate steps")) << r.out;
   EXPECT_TRUE(contains(r.out, "schedule    4 of 4 rate steps run")) << r.out;
@@ -101,6 +92,45 @@ TEST(schedule_run, ASweepAcrossTheCapacityNamesTheKneeAtTheFirstStepPastIt) {
       << "and their curve";
   // The steps' sum is the measurement interval.
   EXPECT_NEAR(doc["config"]["measure_seconds"].get<double>(), slow_build ? 16 : 8, 1e-9);
+}
+
+// One warehouse's 10 terminals on a database answering each round trip after 10 ms take a few
+// hundred transactions a second at most (each terminal runs one at a time: 1-2 round trips
+// each), whatever the build. The first step offers 100 a second; the next two 2,000 and 3,000,
+// several times what they can take, so the intended starts pile up: over a step's 2.25 s window
+// the oldest falls behind by more than 1.5 s (the noise grew() allows is 1 s).
+TEST(schedule_run, StepsBeyondWhatTheTerminalsTakeShowAGrowingBacklogAndOnlyThey) {
+  const tpcc::testing::temp_dir dir("shoal-backlog-steps");
+  const std::string json = dir.file("backlog.json");
+  const binary_result r =
+      run_steps({"--db", "sim:latency=10ms", "--warehouses", "1", "--schedule",
+                 "rate=6000:3s,rate=120000:3s,rate=180000:3s", "--warmup", "0s", "--json", json});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const nlohmann::json doc = read_document(json);
+  ASSERT_TRUE(doc.contains("steps")) << r.out;
+  const nlohmann::json& steps = doc["steps"];
+  ASSERT_EQ(steps.size(), 3U) << steps.dump(1);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    ASSERT_TRUE(steps[i].contains("pacing")) << steps[i].dump();
+    const nlohmann::json& p = steps[i]["pacing"];
+    const double growth = p["backlog_at_end"]["oldest_seconds"].get<double>() -
+                          p["backlog_at_start"]["oldest_seconds"].get<double>();
+    EXPECT_EQ(p["kept_up"].get<bool>(), i == 0) << "step " << i + 1 << ": " << p.dump();
+    if (i == 0) {
+      EXPECT_LT(growth, 1.0) << p.dump();
+      EXPECT_NEAR(steps[i]["tpm_total"].get<double>(), 6000, 6000 * 0.25) << steps[i].dump();
+    } else {  // behind by more, and more of them, at the end than at the start
+      EXPECT_GT(growth, 1.0) << p.dump();
+      EXPECT_GT(p["backlog_at_end"]["behind"].get<std::uint64_t>(),
+                p["backlog_at_start"]["behind"].get<std::uint64_t>())
+          << p.dump();
+      EXPECT_LT(steps[i]["tpm_total"].get<double>(), steps[i]["offered_tpm"].get<double>() * 0.5);
+    }
+  }
+  EXPECT_EQ(doc["knee"]["step"], 2) << doc["knee"].dump();
+  EXPECT_TRUE(contains(doc["knee"]["why"].get<std::string>(), "the database did not keep up"));
+  EXPECT_TRUE(contains(r.out, "kept up (")) << r.out;
+  EXPECT_TRUE(contains(r.out, "BACKLOG grew to ")) << r.out;
 }
 
 TEST(schedule_run, CtrlCMidScheduleKeepsTheStepsDoneAndMarksTheCurrentOnePartial) {
