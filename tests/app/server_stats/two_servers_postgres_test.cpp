@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: Apache-2.0
+// tests/app/server_stats/two_servers_postgres_test.cpp: one run over two distinct PostgreSQL
+// servers, as users run it (the binary, --json, --html, --csv).
+//
+// Two throwaway servers, each loaded with the same database (2 warehouses, the same seed; loaded
+// side by side), then one short run without waits with both as endpoints. Server B alone has a
+// trigger that inserts 40 rows for each history row (each Payment), so its own figures show
+// several times the rows inserted per commit that A's do: each server's figures are its own,
+// not one read twice. Each appears separately in the JSON (named by its endpoint), the HTML (a
+// section each), the CSV (a file each) and the endpoints' CSV (which server is whose); each
+// endpoint's series has its per-type counts and p90s, in the JSON and the series CSV; merge still
+// reads the result. One program, one ctest test (ONE_PROCESS).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "binary.hpp"
+#include "temp_dir.hpp"
+#include "testing/postgres_server.hpp"
+#include "testing/required_in_ci.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+using tpcc::testing::binary_result;
+using tpcc::testing::contains;
+using tpcc::testing::describe;
+using tpcc::testing::postgres_server;
+using tpcc::testing::run_binary;
+
+json read_run_json(const std::string& file) {
+  std::ifstream in(file);
+  return json::parse(in);
+}
+
+std::string read_run_text(const std::string& file) {
+  std::ifstream in(file);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// init and load of 2 warehouses with seed 7 on `server`; empty, or what failed.
+std::string load_two_warehouses(const postgres_server& server) {
+  binary_result r = run_binary({"init", "--db", server.conninfo()});
+  if (r.exit_code != 0) return "init: " + describe(r);
+  r = run_binary(
+      {"load", "--db", server.conninfo(), "--warehouses", "2", "--seed", "7", "--no-progress"},
+      600s);
+  return r.exit_code == 0 ? std::string() : "load: " + describe(r);
+}
+
+// A counter's growth over every reading of a server's series.
+double grown(const json& server, const char* key) {
+  double n = 0;
+  for (const json& i : server["series"]) n += i["values"][key].get<double>();
+  return n;
+}
+
+class two_servers_pg : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (!postgres_server::available()) return;
+    try {
+      a = std::make_unique<postgres_server>();
+      b = std::make_unique<postgres_server>();
+      std::string failed_b;
+      std::thread loading_b([&failed_b] { failed_b = load_two_warehouses(*b); });
+      const std::string failed_a = load_two_warehouses(*a);
+      loading_b.join();
+      if (!failed_a.empty() || !failed_b.empty()) throw std::runtime_error(failed_a + failed_b);
+      b->sql(
+          "CREATE TABLE payment_echo (n int); "
+          "CREATE FUNCTION echo_payment() RETURNS trigger LANGUAGE plpgsql AS "
+          "$$ BEGIN INSERT INTO payment_echo SELECT generate_series(1, 40); RETURN NEW; END $$; "
+          "CREATE TRIGGER echo AFTER INSERT ON history FOR EACH ROW EXECUTE FUNCTION "
+          "echo_payment()");
+    } catch (const std::exception& e) {
+      setup_failure = e.what();
+    }
+  }
+  static void TearDownTestSuite() {
+    a.reset();
+    b.reset();
+  }
+  void SetUp() override {
+    if (!setup_failure.empty()) FAIL() << setup_failure;
+    if (!a) {
+      tpcc::testing::require_in_ci("PostgreSQL's server binaries");
+      GTEST_SKIP() << "PostgreSQL server binaries not found";
+    }
+  }
+
+  static std::unique_ptr<postgres_server> a, b;
+  static std::string setup_failure;
+};
+
+std::unique_ptr<postgres_server> two_servers_pg::a;
+std::unique_ptr<postgres_server> two_servers_pg::b;
+std::string two_servers_pg::setup_failure;
+
+void expect_each_server_its_own(const json& doc) {
+  const json& first = doc["server"];
+  ASSERT_TRUE(first["collected"].get<bool>()) << first.dump();
+  ASSERT_EQ(doc["more_servers"].size(), 1U) << doc.dump();
+  const json& second = doc["more_servers"][0];
+  ASSERT_TRUE(second["collected"].get<bool>()) << second.dump();
+  const json& e = doc["endpoints"];
+  ASSERT_EQ(e.size(), 2U);
+  EXPECT_EQ(e[0]["server"], 0);
+  EXPECT_EQ(e[1]["server"], 1);
+  EXPECT_EQ(first["endpoints"], json::array({e[0]["target"]}));
+  EXPECT_EQ(second["endpoints"], json::array({e[1]["target"]}));
+  // Rows inserted per commit, by each server's own count: B's trigger adds 40 per Payment (43%
+  // of the mix), several times A's (about 6 per transaction).
+  const double a_commits = grown(first, "xact_commit"), b_commits = grown(second, "xact_commit");
+  ASSERT_GT(a_commits, 0) << first.dump();
+  ASSERT_GT(b_commits, 0) << second.dump();
+  const double a_rows = grown(first, "tup_inserted") / a_commits;
+  const double b_rows = grown(second, "tup_inserted") / b_commits;
+  EXPECT_GT(b_rows, 2 * a_rows) << "A " << a_rows << " rows per commit, B " << b_rows;
+  EXPECT_GT(first["window"]["values"]["xact_commit"].get<double>(), 0);
+  EXPECT_GT(second["window"]["values"]["xact_commit"].get<double>(), 0);
+}
+
+// Each endpoint's intervals: per type, counts adding up to the interval's and a p90 where any
+// completed.
+void expect_per_type_series(const json& doc) {
+  for (const json& endpoint : doc["endpoints"]) {
+    std::uint64_t with_p90 = 0;
+    for (const json& i : endpoint["series"]) {
+      ASSERT_EQ(i["transactions"].size(), 5U) << i.dump();
+      std::uint64_t completed = 0, failed = 0;
+      for (const json& t : i["transactions"]) {
+        completed += t["completed"].get<std::uint64_t>();
+        failed += t["failed"].get<std::uint64_t>();
+        EXPECT_EQ(t["p90_us"].is_null(), t["completed"] == 0) << i.dump();
+        if (!t["p90_us"].is_null()) ++with_p90;
+      }
+      EXPECT_EQ(completed, i["completed"].get<std::uint64_t>()) << i.dump();
+      EXPECT_EQ(failed, i["failed"].get<std::uint64_t>()) << i.dump();
+      EXPECT_EQ(i["transactions"][0]["completed"], i["new_orders"]) << i.dump();
+    }
+    EXPECT_GT(with_p90, 0U) << endpoint.dump();
+  }
+}
+
+TEST_F(two_servers_pg, EachServersFiguresAppearSeparatelyInEveryOutput) {
+  const tpcc::testing::temp_dir dir("shoal-two-servers");
+  const std::string db_a = a->conninfo() + " application_name=shoal-a";
+  const std::string db_b = b->conninfo() + " application_name=shoal-b";
+  const binary_result r = run_binary({"run",
+                                      "--db",
+                                      db_a,
+                                      "--db",
+                                      db_b,
+                                      "--warmup",
+                                      "1s",
+                                      "--duration",
+                                      "3s",
+                                      "--no-wait",
+                                      "--connections",
+                                      "2",
+                                      "--seed",
+                                      "3",
+                                      "--no-progress",
+                                      "--no-tui",
+                                      "--json",
+                                      dir.file("r.json"),
+                                      "--html",
+                                      dir.file("r.html"),
+                                      "--csv",
+                                      dir.file("r.csv")},
+                                     300s);
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const json doc = read_run_json(dir.file("r.json"));
+  expect_each_server_its_own(doc);
+  expect_per_type_series(doc);
+  const std::string html = read_run_text(dir.file("r.html"));
+  const std::string heading = "<h2>The database's own figures: ";
+  EXPECT_TRUE(
+      contains(html, "<section id=\"server\">" + heading + "PostgreSQL host=" + a->socket_dir()))
+      << "no section of server A";
+  EXPECT_TRUE(
+      contains(html, "<section id=\"server-2\">" + heading + "PostgreSQL host=" + b->socket_dir()))
+      << "no section of server B";
+  for (const char* file : {"r.server.csv", "r.server-2.csv"}) {
+    const std::string csv = read_run_text(dir.file(file));
+    EXPECT_TRUE(csv.starts_with("start_seconds,end_seconds,phase,xact_commit,")) << file << csv;
+  }
+  const std::string endpoints_csv = read_run_text(dir.file("r.endpoints.csv"));
+  EXPECT_TRUE(contains(endpoints_csv, ",p90_ms,p99_ms,server\r\n")) << endpoints_csv;
+  EXPECT_TRUE(contains(endpoints_csv, ",1\r\n2,") && endpoints_csv.ends_with(",2\r\n"))
+      << endpoints_csv;
+  const std::string series_csv = read_run_text(dir.file("r.endpoint_series.csv"));
+  EXPECT_TRUE(contains(series_csv,
+                       ",pool_waiting,new_order_completed,new_order_failed,"
+                       "new_order_p90_ms,payment_completed"))
+      << series_csv;
+  EXPECT_TRUE(contains(series_csv, ",stock_level_p90_ms\r\n")) << series_csv;
+  const binary_result m = run_binary({"merge", dir.file("r.json"), "--json", dir.file("m.json")});
+  EXPECT_EQ(m.exit_code, 0) << describe(m);
+}
+
+}  // namespace
