@@ -1,27 +1,32 @@
 // SPDX-License-Identifier: Apache-2.0
 // tests/app/server_stats/two_servers_postgres_test.cpp: one run over two distinct PostgreSQL
-// servers, as users run it (the binary, --json, --html, --csv).
+// servers, as users run it (the binary, --json, --html, --csv, --metrics-addr).
 //
 // Two throwaway servers, each loaded with the same database (2 warehouses, the same seed; loaded
 // side by side), then one short run without waits with both as endpoints. Server B alone has a
 // trigger that inserts 40 rows for each history row (each Payment), so its own figures show
 // several times the rows inserted per commit that A's do: each server's figures are its own,
 // not one read twice. Each appears separately in the JSON (named by its endpoint), the HTML (a
-// section each), the CSV (a file each) and the endpoints' CSV (which server is whose); each
-// endpoint's series has its per-type counts and p90s, in the JSON and the series CSV; merge still
-// reads the result. One program, one ctest test (ONE_PROCESS).
+// section each), the CSV (a file each), the endpoints' CSV (which server is whose) and the
+// metrics endpoint, scraped while the run runs (a `server` label each); each endpoint's series
+// has its per-type counts and p90s, in the JSON and the series CSV; merge still reads the
+// result. One program, one ctest test (ONE_PROCESS).
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "binary.hpp"
+#include "page_check.hpp"
+#include "scrape.hpp"
 #include "temp_dir.hpp"
 #include "testing/postgres_server.hpp"
 #include "testing/required_in_ci.hpp"
@@ -153,44 +158,73 @@ void expect_per_type_series(const json& doc) {
   }
 }
 
+// The metrics page once it has both servers' readings (`first` and `second` begin their
+// names), within 60 s; empty when it never did.
+std::string page_with_both(int port, const std::string& first, const std::string& second) {
+  const std::string samples = "shoal_tpcc_server_samples_total{server=\"";
+  for (auto waited = 0ms; waited < 60s; waited += 100ms) {
+    const std::string page =
+        tpcc::testing::body_of(tpcc::testing::http_get(port, "/metrics").value_or(""));
+    if (contains(page, samples + first) && contains(page, samples + second)) return page;
+    std::this_thread::sleep_for(100ms);
+  }
+  return "";
+}
+
+// Each server's samples on the page under its own `server` label, the format kept.
+void expect_labelled_servers(const std::string& page, const std::string& first,
+                             const std::string& second) {
+  ASSERT_FALSE(page.empty()) << "no page with both servers' figures";
+  EXPECT_EQ(tpcc::testing::format_problems(page), std::vector<std::string>{}) << page;
+  for (const std::string& name : {first, second}) {
+    EXPECT_TRUE(contains(page, "shoal_tpcc_server_total{server=\"" + name)) << page;
+    EXPECT_TRUE(contains(page, "shoal_tpcc_server_value{server=\"" + name)) << page;
+  }
+  EXPECT_FALSE(contains(page, "\nshoal_tpcc_server_samples_total ")) << "an unlabelled sample";
+}
+
 TEST_F(two_servers_pg, EachServersFiguresAppearSeparatelyInEveryOutput) {
   const tpcc::testing::temp_dir dir("shoal-two-servers");
   const std::string db_a = a->conninfo() + " application_name=shoal-a";
   const std::string db_b = b->conninfo() + " application_name=shoal-b";
-  const binary_result r = run_binary({"run",
-                                      "--db",
-                                      db_a,
-                                      "--db",
-                                      db_b,
-                                      "--warmup",
-                                      "1s",
-                                      "--duration",
-                                      "3s",
-                                      "--no-wait",
-                                      "--connections",
-                                      "2",
-                                      "--seed",
-                                      "3",
-                                      "--no-progress",
-                                      "--no-tui",
-                                      "--json",
-                                      dir.file("r.json"),
-                                      "--html",
-                                      dir.file("r.html"),
-                                      "--csv",
-                                      dir.file("r.csv")},
-                                     300s);
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::string name_a = "PostgreSQL host=" + a->socket_dir() + " ";
+  const std::string name_b = "PostgreSQL host=" + b->socket_dir() + " ";
+  tpcc::testing::background_run run(dir, {"run",
+                                          "--db",
+                                          db_a,
+                                          "--db",
+                                          db_b,
+                                          "--warmup",
+                                          "1s",
+                                          "--duration",
+                                          "3s",
+                                          "--no-wait",
+                                          "--connections",
+                                          "2",
+                                          "--seed",
+                                          "3",
+                                          "--no-progress",
+                                          "--no-tui",
+                                          "--metrics-addr",
+                                          "127.0.0.1:0",
+                                          "--json",
+                                          dir.file("r.json"),
+                                          "--html",
+                                          dir.file("r.html"),
+                                          "--csv",
+                                          dir.file("r.csv")});
+  const std::optional<int> port = run.metrics_port();
+  ASSERT_TRUE(port.has_value()) << run.stderr_text();
+  expect_labelled_servers(page_with_both(*port, name_a, name_b), name_a, name_b);
+  ASSERT_EQ(run.wait(300s), 0) << run.stdout_text() << run.stderr_text();
   const json doc = read_run_json(dir.file("r.json"));
   expect_each_server_its_own(doc);
   expect_per_type_series(doc);
   const std::string html = read_run_text(dir.file("r.html"));
   const std::string heading = "<h2>The database's own figures: ";
-  EXPECT_TRUE(
-      contains(html, "<section id=\"server\">" + heading + "PostgreSQL host=" + a->socket_dir()))
+  EXPECT_TRUE(contains(html, "<section id=\"server\">" + heading + name_a))
       << "no section of server A";
-  EXPECT_TRUE(
-      contains(html, "<section id=\"server-2\">" + heading + "PostgreSQL host=" + b->socket_dir()))
+  EXPECT_TRUE(contains(html, "<section id=\"server-2\">" + heading + name_b))
       << "no section of server B";
   for (const char* file : {"r.server.csv", "r.server-2.csv"}) {
     const std::string csv = read_run_text(dir.file(file));
