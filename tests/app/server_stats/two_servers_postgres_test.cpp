@@ -14,11 +14,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -38,20 +36,9 @@ using nlohmann::json;
 using tpcc::testing::binary_result;
 using tpcc::testing::contains;
 using tpcc::testing::describe;
+using tpcc::testing::file_text;
 using tpcc::testing::postgres_server;
 using tpcc::testing::run_binary;
-
-json read_run_json(const std::string& file) {
-  std::ifstream in(file);
-  return json::parse(in);
-}
-
-std::string read_run_text(const std::string& file) {
-  std::ifstream in(file);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // init and load of 2 warehouses with seed 7 on `server`; empty, or what failed.
 std::string load_two_warehouses(const postgres_server& server) {
@@ -217,24 +204,24 @@ TEST_F(two_servers_pg, EachServersFiguresAppearSeparatelyInEveryOutput) {
   ASSERT_TRUE(port.has_value()) << run.stderr_text();
   expect_labelled_servers(page_with_both(*port, name_a, name_b), name_a, name_b);
   ASSERT_EQ(run.wait(300s), 0) << run.stdout_text() << run.stderr_text();
-  const json doc = read_run_json(dir.file("r.json"));
+  const json doc = json::parse(file_text(dir.file("r.json")));
   expect_each_server_its_own(doc);
   expect_per_type_series(doc);
-  const std::string html = read_run_text(dir.file("r.html"));
+  const std::string html = file_text(dir.file("r.html"));
   const std::string heading = "<h2>The database's own figures: ";
   EXPECT_TRUE(contains(html, "<section id=\"server\">" + heading + name_a))
       << "no section of server A";
   EXPECT_TRUE(contains(html, "<section id=\"server-2\">" + heading + name_b))
       << "no section of server B";
   for (const char* file : {"r.server.csv", "r.server-2.csv"}) {
-    const std::string csv = read_run_text(dir.file(file));
+    const std::string csv = file_text(dir.file(file));
     EXPECT_TRUE(csv.starts_with("start_seconds,end_seconds,phase,xact_commit,")) << file << csv;
   }
-  const std::string endpoints_csv = read_run_text(dir.file("r.endpoints.csv"));
+  const std::string endpoints_csv = file_text(dir.file("r.endpoints.csv"));
   EXPECT_TRUE(contains(endpoints_csv, ",p90_ms,p99_ms,server\r\n")) << endpoints_csv;
   EXPECT_TRUE(contains(endpoints_csv, ",1\r\n2,") && endpoints_csv.ends_with(",2\r\n"))
       << endpoints_csv;
-  const std::string series_csv = read_run_text(dir.file("r.endpoint_series.csv"));
+  const std::string series_csv = file_text(dir.file("r.endpoint_series.csv"));
   EXPECT_TRUE(contains(series_csv,
                        ",pool_waiting,new_order_completed,new_order_failed,"
                        "new_order_p90_ms,payment_completed"))
