@@ -9,8 +9,8 @@
 // not one read twice. Each appears separately in the JSON (named by its endpoint), the HTML (a
 // section each), the CSV (a file each), the endpoints' CSV (which server is whose) and the
 // metrics endpoint, scraped while the run runs (a `server` label each); each endpoint's series
-// has its per-type counts and p90s, in the JSON and the series CSV; merge still reads the
-// result. One program, one ctest test (ONE_PROCESS).
+// has its per-type counts and p90s, in the JSON and the series CSV; merge and compare still read
+// the result. One program, one ctest test (ONE_PROCESS).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -119,6 +119,8 @@ void expect_each_server_its_own(const json& doc) {
   const double a_rows = grown(first, "tup_inserted") / a_commits;
   const double b_rows = grown(second, "tup_inserted") / b_commits;
   EXPECT_GT(b_rows, 2 * a_rows) << "A " << a_rows << " rows per commit, B " << b_rows;
+  ::testing::Test::RecordProperty("a_rows_per_commit", std::to_string(a_rows));
+  ::testing::Test::RecordProperty("b_rows_per_commit", std::to_string(b_rows));
   EXPECT_GT(first["window"]["values"]["xact_commit"].get<double>(), 0);
   EXPECT_GT(second["window"]["values"]["xact_commit"].get<double>(), 0);
 }
@@ -227,8 +229,12 @@ TEST_F(two_servers_pg, EachServersFiguresAppearSeparatelyInEveryOutput) {
                        "new_order_p90_ms,payment_completed"))
       << series_csv;
   EXPECT_TRUE(contains(series_csv, ",stock_level_p90_ms\r\n")) << series_csv;
+  // The readers of results take it (they leave the endpoints and the servers out).
   const binary_result m = run_binary({"merge", dir.file("r.json"), "--json", dir.file("m.json")});
   EXPECT_EQ(m.exit_code, 0) << describe(m);
+  const binary_result c = run_binary({"compare", dir.file("r.json"), dir.file("r.json")});
+  EXPECT_EQ(c.exit_code, 0) << describe(c);
+  EXPECT_TRUE(contains(c.out, "configuration: the same in every setting compared")) << c.out;
 }
 
 }  // namespace
