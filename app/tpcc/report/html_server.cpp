@@ -127,7 +127,8 @@ std::string server_section(const run::run_result& r, const phases& p) {
   std::string out;
   for (const named_server& s : servers) {
     const std::string id = s.index == 0 ? "server" : format("server-%zu", s.index + 1);
-    out += one_server_section(*s.figures, id, std::string(title) + ": " + escape(s.name), p);
+    const std::string heading = s.name.empty() ? title : std::string(title) + ": " + escape(s.name);
+    out += one_server_section(*s.figures, id, heading, p);
   }
   return out;
 }

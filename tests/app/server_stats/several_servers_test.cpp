@@ -76,6 +76,20 @@ TEST(SeveralServers, HtmlHasASectionPerServerTitledWithItsName) {
   ASSERT_NE(second, std::string::npos) << html;
   EXPECT_NE(html.find("<td>4321</td>", second), std::string::npos) << "not the second's figures";
   EXPECT_EQ(html.find("<td>4321</td>"), html.find("<td>4321</td>", second));
+  // The first endpoint's server unread (a refused connection): its section says why, untitled
+  // by a name, and the other server's keeps its own.
+  run::run_result refused = two_servers();
+  refused.server = {};
+  refused.server.not_collected = "no connection of its own: refused";
+  refused.endpoints = {endpoint_on("host=a", -1), endpoint_on("host=b", 1)};
+  const std::string partly = report::html::server_section(refused, {1, 2, 2});
+  EXPECT_NE(partly.find("<section id=\"server\"><h2>The database's own figures</h2><p "
+                        "class=\"empty\">no connection of its own: refused.</p>"),
+            std::string::npos)
+      << partly;
+  EXPECT_NE(partly.find("<section id=\"server-2\"><h2>The database's own figures: host=b</h2>"),
+            std::string::npos)
+      << partly;
   run::run_result one;
   one.server = commits_of(1, 2);
   EXPECT_NE(report::html::server_section(one, {1, 2, 2})
