@@ -161,7 +161,7 @@ std::string render(const run_view& view) {
     run_gauges(e, *view.screen);
     if (view.screen->view.last) client_gauges(e, *view.screen->view.last);
   }
-  if (view.server) render_server(e, *view.server);
+  render_servers(e, view.servers);
   render_endpoints(e, view.endpoints);
   return e.text();
 }

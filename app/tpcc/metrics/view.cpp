@@ -12,7 +12,7 @@ run_view take_view(const run::run_control& control, const figures::run_screen& s
   v.screen = settings;
   v.screen->view = std::move(*live);
   v.totals = control.totals();
-  v.server = control.server();
+  v.servers = control.servers();
   v.endpoints = control.endpoints();
   return v;
 }

@@ -25,10 +25,10 @@ namespace tpcc::metrics {
 
 struct run_view {
   stats::phase now = stats::phase::starting;
-  std::optional<figures::run_screen> screen;         // nullopt before the terminals start
-  std::optional<stats::cumulative> totals;           // every phase so far; nullopt likewise
-  std::optional<server_stats::live_figures> server;  // the database's own; nullopt: none read
-  std::vector<run::endpoint_totals> endpoints;       // each endpoint's; empty with one
+  std::optional<figures::run_screen> screen;    // nullopt before the terminals start
+  std::optional<stats::cumulative> totals;      // every phase so far; nullopt likewise
+  std::vector<run::server_totals> servers;      // the database's own, per server; empty: none read
+  std::vector<run::endpoint_totals> endpoints;  // each endpoint's; empty with one
 };
 
 // `settings`: the run's settings as the dashboard gets them (its `view` is replaced).

@@ -5,6 +5,7 @@
 #include "report/endpoints_csv.hpp"
 #include "report/json_detail.hpp"
 #include "report/server_csv.hpp"
+#include "report/servers.hpp"
 #include "report/text.hpp"
 #include "report/text_file.hpp"
 #include "txn/kind.hpp"
@@ -93,8 +94,9 @@ std::string format_csv(const run::run_result& r) {
 
 std::optional<std::string> write_csv(const run::run_result& r, const std::string& path) {
   if (auto failed = write_text_file(path, format_csv(r), "the CSV series")) return failed;
-  if (r.server.collected()) {
-    auto failed = write_text_file(server_csv_path(path), format_server_csv(r.server),
+  for (const named_server& s : servers_of(r)) {
+    if (!s.figures->collected()) continue;
+    auto failed = write_text_file(server_csv_path(path, s.index), format_server_csv(*s.figures),
                                   "the CSV of the server's figures");
     if (failed) return failed;
   }

@@ -2,6 +2,7 @@
 // app/tpcc/report/endpoints_csv.cpp: each endpoint as CSV (see endpoints_csv.hpp).
 #include "report/endpoints_csv.hpp"
 
+#include <cctype>
 #include <cstdint>
 #include <initializer_list>
 
@@ -44,6 +45,7 @@ std::string endpoint_csv_row(std::size_t i, const run::endpoint_result& e, txn::
   endpoint_cell(out, std::to_string(t.retries));
   endpoint_cell(out, endpoint_percentile(t.response, 0.9));
   endpoint_cell(out, endpoint_percentile(t.response, 0.99));
+  endpoint_cell(out, e.server < 0 ? std::string() : std::to_string(e.server + 1));
   return out.append("\r\n");
 }
 
@@ -58,7 +60,22 @@ std::string endpoint_series_row(std::size_t i, const stats::endpoint_interval& s
   for (const std::size_t n : {s.pool_size, s.pool_in_use, s.pool_waiting}) {
     endpoint_cell(out, std::to_string(n));
   }
+  for (const stats::endpoint_kind_interval& t : s.kinds) {
+    endpoint_cell(out, std::to_string(t.completed));
+    endpoint_cell(out, std::to_string(t.failed));
+    endpoint_cell(out, t.completed > 0 ? format("%.3f", static_cast<double>(t.p90_us) / 1000.0)
+                                       : std::string());
+  }
   return out.append("\r\n");
+}
+
+// A type as a column name spells it: "New-Order" -> "new_order".
+std::string endpoint_type_key(txn::kind k) {
+  std::string out(txn::name(k));
+  for (char& c : out) {
+    c = c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
 }
 
 // "<stem>" + `suffix`, the stem as errors_csv_path gives it.
@@ -72,7 +89,14 @@ std::string endpoint_csv_beside(const std::string& csv_path, const char* suffix)
 std::string format_endpoint_series_csv(const run::run_result& r) {
   std::string out =
       "endpoint,start_seconds,end_seconds,phase,completed,new_orders,failed,lost,pool_size,"
-      "pool_in_use,pool_waiting\r\n";
+      "pool_in_use,pool_waiting";
+  for (const txn::kind k : txn::all_kinds) {
+    const std::string key = endpoint_type_key(k);
+    for (const char* column : {"_completed", "_failed", "_p90_ms"}) {
+      endpoint_cell(out, key + column);
+    }
+  }
+  out += "\r\n";
   for (std::size_t i = 0; i < r.endpoints.size(); ++i) {
     for (const stats::endpoint_interval& s : r.endpoints[i].series) {
       out += endpoint_series_row(i, s);
@@ -88,7 +112,7 @@ std::string endpoint_series_csv_path(const std::string& csv_path) {
 std::string format_endpoints_csv(const run::run_result& r) {
   std::string out = "endpoint,target,first_warehouse,last_warehouse,type";
   for (const stats::outcome_info& o : stats::outcome_table) endpoint_cell(out, std::string(o.key));
-  out += ",completed,failures,retries,p90_ms,p99_ms\r\n";
+  out += ",completed,failures,retries,p90_ms,p99_ms,server\r\n";
   for (std::size_t i = 0; i < r.endpoints.size(); ++i) {
     for (const txn::kind k : txn::all_kinds) out += endpoint_csv_row(i, r.endpoints[i], k);
   }

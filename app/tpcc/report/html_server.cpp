@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "report/html_chart.hpp"
 #include "report/html_sections.hpp"
+#include "report/servers.hpp"
 #include "report/text.hpp"
 
 namespace tpcc::report::html {
@@ -95,11 +98,11 @@ std::string notes_list(const server_figures& f) {
   return out + "</ul>";
 }
 
-}  // namespace
-
-std::string server_section(const run::run_result& r, const phases& p) {
-  const server_figures& f = r.server;
-  std::string out = "<section id=\"server\"><h2>The database's own figures</h2>";
+// One server's section: `id` its anchor, `heading` its title (HTML, escaped by the caller).
+std::string one_server_section(const server_figures& f, const std::string& id,
+                               const std::string& heading, const phases& p) {
+  std::string out;
+  put(out, {"<section id=\"", id, "\"><h2>", heading, "</h2>"});
   if (!f.collected()) {
     const std::string why =
         f.not_collected.empty() ? server_stats::not_collected_here : f.not_collected;
@@ -112,6 +115,21 @@ std::string server_section(const run::run_result& r, const phases& p) {
                    static_cast<unsigned long long>(f.cost.samples), f.cost.mean_ms, f.cost.max_ms),
             "</figcaption>", server_legend(c), render_svg(c), "</figure>"});
   put(out, {window_table(f), statements_table(f), notes_list(f), "</section>"});
+  return out;
+}
+
+}  // namespace
+
+std::string server_section(const run::run_result& r, const phases& p) {
+  const char* title = "The database's own figures";
+  const std::vector<named_server> servers = servers_of(r);
+  if (servers.size() == 1) return one_server_section(r.server, "server", title, p);
+  std::string out;
+  for (const named_server& s : servers) {
+    const std::string id = s.index == 0 ? "server" : format("server-%zu", s.index + 1);
+    const std::string heading = s.name.empty() ? title : std::string(title) + ": " + escape(s.name);
+    out += one_server_section(*s.figures, id, heading, p);
+  }
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include "report/endpoint_outage.hpp"
 #include "report/endpoints.hpp"
 #include "report/json_server.hpp"
+#include "report/servers.hpp"
 #include "txn/kind.hpp"
 
 namespace tpcc::report::detail {
@@ -27,6 +28,19 @@ json endpoint_kind_json(txn::kind k, const stats::kind_totals& t) {
   return out;
 }
 
+// Per type, its part of one interval.
+json endpoint_interval_kinds(const stats::endpoint_interval& i) {
+  json out = json::array();
+  for (const txn::kind k : txn::all_kinds) {
+    const stats::endpoint_kind_interval& t = i.kinds[txn::index(k)];
+    out.push_back({{"type", txn::name(k)},
+                   {"completed", t.completed},
+                   {"failed", t.failed},
+                   {"p90_us", t.completed > 0 ? json(t.p90_us) : json(nullptr)}});
+  }
+  return out;
+}
+
 json endpoint_series_json(const std::vector<stats::endpoint_interval>& series) {
   json out = json::array();
   for (const stats::endpoint_interval& i : series) {
@@ -38,8 +52,8 @@ json endpoint_series_json(const std::vector<stats::endpoint_interval>& series) {
          {"new_orders", i.new_orders},
          {"failed", i.failed},
          {"lost", i.lost},
-         {"pool",
-          {{"size", i.pool_size}, {"in_use", i.pool_in_use}, {"waiting", i.pool_waiting}}}});
+         {"pool", {{"size", i.pool_size}, {"in_use", i.pool_in_use}, {"waiting", i.pool_waiting}}},
+         {"transactions", endpoint_interval_kinds(i)}});
   }
   return out;
 }
@@ -93,7 +107,9 @@ json endpoints_json(const run::run_result& r) {
 
 json more_servers_json(const run::run_result& r) {
   json out = json::array();
-  for (const server_stats::server_figures& f : r.more_servers) out.push_back(server_json(f));
+  for (std::size_t k = 1; k <= r.more_servers.size(); ++k) {
+    out.push_back(server_json(r.more_servers[k - 1], server_endpoints(r, k)));
+  }
   return out;
 }
 

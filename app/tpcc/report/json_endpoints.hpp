@@ -7,8 +7,11 @@
 // "response": {"count", "p50_us", "p90_us", "p99_us", "max_us"}}], "deliveries",
 // "sessions_replaced", "outage" (report/endpoint_outage.hpp; null without one), "server" (0: the
 // document's "server", k: "more_servers"[k - 1]; null: none read), "series" (its part of each
-// interval)}], in --db order; an empty array with one endpoint. more_servers_json(): the other
-// distinct servers' figures, as "server" is written. Written only: the reader leaves both out and
+// interval: {"start_seconds", "end_seconds", "phase", "completed", "new_orders", "failed", "lost",
+// "pool": {"size", "in_use", "waiting"}, "transactions": [{"type", "completed", "failed", "p90_us"
+// (null when none completed)}]})}], in --db order; an empty array with one endpoint.
+// more_servers_json(): the other distinct servers' figures, as "server" is written, each with
+// the "endpoints" that reached it. Written only: the reader leaves both out and
 // `merge` drops them, as it does the server's figures (docs/tpcc/endpoints.md). Thread-safety: pure
 // functions.
 #pragma once

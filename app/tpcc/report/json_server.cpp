@@ -43,7 +43,7 @@ json top(const std::vector<server_stats::top_statement>& statements) {
 
 }  // namespace
 
-json server_json(const server_stats::server_figures& f) {
+json server_json(const server_stats::server_figures& f, const std::vector<std::string>& endpoints) {
   json figures = json::array();
   for (const server_stats::figure_info& i : f.figures) {
     figures.push_back(
@@ -53,16 +53,19 @@ json server_json(const server_stats::server_figures& f) {
   if (!f.window.empty()) {
     window = {{"seconds", f.window_seconds}, {"values", figure_values(f.figures, f.window)}};
   }
-  return {{"collected", f.collected()},
-          {"source", f.source},
-          {"not_collected", f.not_collected},
-          {"figures", figures},
-          {"series", server_series(f)},
-          {"window", window},
-          {"top_statements", top(f.top_statements)},
-          {"notes", f.notes},
-          {"cost",
-           {{"samples", f.cost.samples}, {"mean_ms", f.cost.mean_ms}, {"max_ms", f.cost.max_ms}}}};
+  json out = {
+      {"collected", f.collected()},
+      {"source", f.source},
+      {"not_collected", f.not_collected},
+      {"figures", figures},
+      {"series", server_series(f)},
+      {"window", window},
+      {"top_statements", top(f.top_statements)},
+      {"notes", f.notes},
+      {"cost",
+       {{"samples", f.cost.samples}, {"mean_ms", f.cost.mean_ms}, {"max_ms", f.cost.max_ms}}}};
+  if (!endpoints.empty()) out["endpoints"] = endpoints;
+  return out;
 }
 
 }  // namespace tpcc::report::detail

@@ -12,6 +12,7 @@
 #include "report/json_server.hpp"
 #include "report/json_steps.hpp"
 #include "report/rate.hpp"
+#include "report/servers.hpp"
 #include "report/summary.hpp"
 #include "report/verdict.hpp"
 #include "stats/inputs.hpp"
@@ -296,7 +297,7 @@ json document(const run::run_result& r, const result_context& context) {
       {"histogram_layout", layout()},
       {"verdict", verdict_json(evaluate(r, context.target))}};
   doc.update(figures(r));
-  doc["server"] = detail::server_json(r.server);
+  doc["server"] = detail::server_json(r.server, server_endpoints(r, 0));
   if (r.pacing) doc["rate"] = rate(r, *r.pacing);
   doc["endpoints"] = detail::endpoints_json(r);
   detail::add_steps_json(doc, r);

@@ -26,9 +26,10 @@ std::string format_server_csv(const server_stats::server_figures& f) {
   return out;
 }
 
-std::string server_csv_path(const std::string& csv_path) {
+std::string server_csv_path(const std::string& csv_path, std::size_t server) {
   const std::string errors = errors_csv_path(csv_path);  // "<stem>.errors.csv"
-  return errors.substr(0, errors.size() - std::string(".errors.csv").size()) + ".server.csv";
+  const std::string stem = errors.substr(0, errors.size() - std::string(".errors.csv").size());
+  return server == 0 ? stem + ".server.csv" : stem + format(".server-%zu.csv", server + 1);
 }
 
 }  // namespace tpcc::report

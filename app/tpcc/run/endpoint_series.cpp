@@ -7,18 +7,27 @@
 namespace tpcc::run {
 namespace {
 
-// What ended on one endpoint between two cuts, `before` and `now` being its counts then.
-stats::endpoint_interval endpoint_delta(
-    const std::array<stats::outcome_counts, txn::kind_count>& now,
-    const std::array<stats::outcome_counts, txn::kind_count>& before) {
+// What ended on one endpoint between two cuts, `before` and `now` being its counts then: in
+// all and per type, with each type's p90 of the interval (its response histogram's growth).
+stats::endpoint_interval endpoint_delta(const endpoint_series::kind_marks& now,
+                                        const endpoint_series::kind_marks& before) {
   stats::endpoint_interval out;
   for (std::size_t k = 0; k < txn::kind_count; ++k) {
     stats::outcome_counts d;
-    for (std::size_t o = 0; o < stats::outcome_count; ++o) d.n[o] = now[k].n[o] - before[k].n[o];
+    for (std::size_t o = 0; o < stats::outcome_count; ++o) {
+      d.n[o] = now[k].outcomes.n[o] - before[k].outcomes.n[o];
+    }
     out.completed += d.completed();
     out.failed += d.failures();
     out.lost += d[stats::txn_outcome::lost];
     if (k == txn::index(txn::kind::new_order)) out.new_orders = d.completed();
+    out.kinds[k].completed = d.completed();
+    out.kinds[k].failed = d.failures();
+    if (d.completed() > 0) {
+      out.kinds[k].p90_us = stats::sparse_histogram::difference(now[k].response, before[k].response)
+                                .expand()
+                                .percentile(0.9);
+    }
   }
   return out;
 }
@@ -32,8 +41,10 @@ void endpoint_series::cut(double end_seconds, stats::phase in) {
   for (std::size_t i = 0; i < set_.routes.size(); ++i) {
     const terminal::endpoint_route& route = set_.routes[i];
     const stats::cumulative all = route.recorder->take_all();
-    kind_outcomes now;
-    for (std::size_t k = 0; k < txn::kind_count; ++k) now[k] = all.kinds[k].outcomes;
+    kind_marks now;
+    for (std::size_t k = 0; k < txn::kind_count; ++k) {
+      now[k] = {all.kinds[k].outcomes, all.kinds[k].response};
+    }
     stats::endpoint_interval s = endpoint_delta(now, last_[i]);
     s.start_seconds = last_end_;
     s.end_seconds = end_seconds;

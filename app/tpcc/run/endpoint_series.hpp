@@ -4,7 +4,8 @@
 //
 // What: at each of the monitor's cuts (monitor::on_cut), cut() reads every endpoint's recorder
 // (every phase's counts) and its pool, and appends to that endpoint's series the transactions
-// that ended since the previous cut: completed, completed New-Orders, failed, lost. Counters are
+// that ended since the previous cut: completed, completed New-Orders, failed, lost, and per type
+// completed, failed and the p90 of the interval's response times. Counters are
 // monotonic, so an endpoint's intervals add up to everything its recorder counted by the last
 // cut. Nothing is cut with one endpoint.
 // Lifetime: the endpoint_set outlives it. Thread-safety: cut() from the monitor's sampling
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "run/endpoints.hpp"
+#include "stats/histogram.hpp"
 #include "stats/outcomes.hpp"
 #include "stats/phase.hpp"
 #include "stats/series.hpp"
@@ -31,11 +33,16 @@ class endpoint_series {
   /// Each endpoint's series, in --db order (empty with one endpoint); once, after the last cut.
   [[nodiscard]] std::vector<std::vector<stats::endpoint_interval>> take();
 
- private:
-  using kind_outcomes = std::array<stats::outcome_counts, txn::kind_count>;
+  // One type's counts at a cut: its outcomes and its completed ones' response histogram.
+  struct kind_mark {
+    stats::outcome_counts outcomes;
+    stats::histogram response;
+  };
+  using kind_marks = std::array<kind_mark, txn::kind_count>;
 
+ private:
   const endpoint_set& set_;
-  std::vector<kind_outcomes> last_;  // per endpoint, at the previous cut
+  std::vector<kind_marks> last_;  // per endpoint, at the previous cut (on the heap: 46 KiB each)
   std::vector<std::vector<stats::endpoint_interval>> series_;
   double last_end_ = 0;
 };

@@ -4,8 +4,8 @@
 //
 // What: each collector is told of every cut of the monitor, as the first server's is, so every
 // server's intervals are the client's; after the run each is stopped (its last reading) and
-// its figures taken, in order. A null collector is skipped. The metrics endpoint shows the
-// first server's figures only.
+// its figures taken, in order. A null collector is skipped. The run publishes them to the
+// metrics endpoint beside the first server's (run_control::publish_more_servers).
 // Lifetime: the collectors outlive the monitor's cuts (the caller's). Thread-safety: the run's
 // coroutine.
 //

@@ -335,15 +335,27 @@ void run_control::publish_interval(const stats::interval_sample& sample) {
   fixed_.last = sample;
 }
 
-std::optional<server_stats::live_figures> run_control::server() const {
-  const std::scoped_lock lock(mutex_);
-  if (server_ == nullptr) return std::nullopt;
-  return server_->latest();
-}
-
 void run_control::publish_server(const server_stats::collector* c) {
   const std::scoped_lock lock(mutex_);
   server_ = c;
+}
+
+std::vector<server_totals> run_control::servers() const {
+  const std::scoped_lock lock(mutex_);
+  std::vector<const server_stats::collector*> all = more_servers_;
+  all.insert(all.begin(), server_);
+  std::vector<server_totals> out;
+  for (const server_stats::collector* c : all) {
+    std::optional<server_stats::live_figures> f = c != nullptr ? c->latest() : std::nullopt;
+    if (!f) continue;
+    out.push_back({more_servers_.empty() ? std::string() : c->describe(), std::move(*f)});
+  }
+  return out;
+}
+
+void run_control::publish_more_servers(std::vector<const server_stats::collector*> list) {
+  const std::scoped_lock lock(mutex_);
+  more_servers_ = std::move(list);
 }
 
 shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::database& db,
@@ -413,6 +425,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
       [&per_endpoint](double cut_at, phase ended, phase) { per_endpoint.cut(cut_at, ended); });
   if (server != nullptr) read_server_beside(pool, *watch, *server, control);
   read_servers_beside(pool, *watch, more_servers);
+  control.publish_more_servers({more_servers.begin(), more_servers.end()});
   watch->start();
   auto streams = start_analytic(pool, db, std::move(analytic), measure_start, end);
   const std::stop_callback end_streams(ctx->issue_stop.get_token(), [&streams] {
@@ -430,6 +443,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
     control.publish_server(nullptr);
     result.server = server->finish();
   }
+  control.publish_more_servers({});
   result.more_servers = co_await finish_servers(more_servers);
   control.publish(nullptr);
   control.publish_endpoints({});

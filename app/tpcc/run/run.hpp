@@ -65,6 +65,14 @@ struct endpoint_totals {
   driver::pool_stats pool;  // its session pool now
 };
 
+// One server's figures so far (server_stats/collector.hpp), for the metrics endpoint: `target`
+// names it (its collector's target, password redacted) when the run reads several servers
+// (endpoints reaching distinct servers), and is empty when it reads one.
+struct server_totals {
+  std::string target;
+  server_stats::live_figures figures;
+};
+
 // An endpoint as the run publishes it: its target, its recorder, its database (for its pool).
 struct live_endpoint {
   std::string target;
@@ -93,10 +101,15 @@ class run_control {
   void publish(const stats::recorder* r, const live_view& view = {},
                std::chrono::steady_clock::time_point started = {});
   void publish_interval(const stats::interval_sample& sample);
-  // The database's own figures so far (server_stats/collector.hpp), for the metrics endpoint;
-  // nullopt when none are read. The run publishes its collector, then nullptr before it goes.
-  [[nodiscard]] std::optional<server_stats::live_figures> server() const;
+  // The database's own figures (server_stats/collector.hpp), for the metrics endpoint: the run
+  // publishes its first server's collector, then nullptr before it goes.
   void publish_server(const server_stats::collector* c);
+  // Every server's figures so far: the first's (publish_server), then the other servers'
+  // (publish_more_servers), those with a reading only; empty when none are read.
+  [[nodiscard]] std::vector<server_totals> servers() const;
+  // The run's other servers' collectors (run_result::more_servers), then an empty list before
+  // they go.
+  void publish_more_servers(std::vector<const server_stats::collector*> list);
   // Each endpoint's counts so far, in --db order; empty with one endpoint or when none are
   // published. The run publishes its endpoints' recorders, then an empty list before they go.
   [[nodiscard]] std::vector<endpoint_totals> endpoints() const;
@@ -109,6 +122,7 @@ class run_control {
   live_view fixed_;
   std::chrono::steady_clock::time_point started_;
   const server_stats::collector* server_ = nullptr;
+  std::vector<const server_stats::collector*> more_servers_;
   std::vector<live_endpoint> endpoints_;
 };
 

@@ -41,7 +41,7 @@ double growth(double before, double now) {
 
 collector::collector(std::unique_ptr<driver::database> db, std::unique_ptr<source> src,
                      std::function<void(const std::string&)> say)
-    : db_(std::move(db)), source_(std::move(src)), say_(std::move(say)) {
+    : db_(std::move(db)), source_(std::move(src)), say_(std::move(say)), name_(db_->describe()) {
   figures_.source = source_->name();
   figures_.figures = source_->figures();
 }

@@ -77,6 +77,8 @@ class collector {
   [[nodiscard]] bool stopped() const noexcept { return stopped_; }
   [[nodiscard]] server_figures finish();
   [[nodiscard]] std::optional<live_figures> latest() const;
+  // The server it reads, as its database names its target (password redacted).
+  [[nodiscard]] const std::string& describe() const noexcept { return name_; }
   // Before start(): the text naming the server it reads (source::identity_query); empty when
   // unknown (no such query, or it failed), which matches no other server.
   // Resumes on: the executor it was awaited on.
@@ -96,6 +98,7 @@ class collector {
   std::unique_ptr<driver::database> db_;
   std::unique_ptr<source> source_;
   std::function<void(const std::string&)> say_;
+  std::string name_;  // db_->describe(), taken once
   server_figures figures_;
   std::vector<double> baseline_, last_;
   std::optional<statement_map> window_from_, window_to_;

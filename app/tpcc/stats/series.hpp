@@ -52,16 +52,27 @@ struct interval_sample {
   client_sample client;
 };
 
+// One transaction type's part of an endpoint's interval: completed (committed, retried then
+// committed, the spec's rollback) and failed (the lost too) that ended in it, and the p90 of the
+// completed ones' response time (us, a bucket's upper edge as stats::histogram gives it; 0 when
+// none completed).
+struct endpoint_kind_interval {
+  std::uint64_t completed = 0, failed = 0;
+  std::uint64_t p90_us = 0;
+};
+
 // One endpoint's part of an interval of a run over several endpoints (--db given more than
-// once): the transactions of its warehouses that ended in the interval (every outcome, every
-// type) and its session pool at the interval's end. Outcome counts only: the endpoint's
-// latencies are over the window (run_result::endpoints), the interval histograms the run's.
+// once): the transactions of its warehouses that ended in the interval (every outcome; in all
+// and per type) and its session pool at the interval's end. Its full latency histograms are
+// over the window (run_result::endpoints), the interval histograms the run's; per type it keeps
+// the interval's p90.
 struct endpoint_interval {
   double start_seconds = 0, end_seconds = 0;  // the run's interval (the same cut)
   phase in = phase::warmup;
   std::uint64_t completed = 0, new_orders = 0;  // new_orders: completed ones
   std::uint64_t failed = 0, lost = 0;           // failed counts the lost too
   std::size_t pool_size = 0, pool_in_use = 0, pool_waiting = 0;
+  std::array<endpoint_kind_interval, txn::kind_count> kinds{};  // indexed by txn::index
 };
 
 }  // namespace tpcc::stats

@@ -4,7 +4,8 @@
 // each endpoint's figures adding up to the totals; two endpoints of one throwaway PostgreSQL
 // (the same server and database, two connection strings differing by application_name), one
 // endpoint's sessions terminated mid-run: lost on that endpoint only, the other unaffected, the
-// outage named in the summary, on stderr and in the JSON, exit 3, and `check` passes afterwards.
+// outage named in the summary, on stderr and in the JSON, exit 3, and `check` passes afterwards;
+// each endpoint's series per type (counts adding up, p90s at or above its simulated latency).
 // One server for the program; about 30 s in a release build.
 #include <gtest/gtest.h>
 
@@ -78,6 +79,34 @@ void expect_series_add_up(const json& doc) {
   EXPECT_EQ(endpoints_completed, run_completed);
   // The run's pool figures are every endpoint's pool added up (read after the drain: settled).
   EXPECT_EQ(doc["series"].back()["client"]["pool_size"].get<std::uint64_t>(), endpoints_sessions);
+}
+
+// Each endpoint's intervals have per type its completed, failed and p90; the types add up to
+// the interval's counts; `latency_us` (the simulated round trip, a floor of every response that
+// makes one) of endpoint k is at or below every p90 it reports but Delivery's (its terminal part
+// only queues the deferred Delivery: no round trip).
+void expect_per_type_series(const json& doc, const std::vector<std::uint64_t>& latency_us) {
+  for (std::size_t k = 0; k < latency_us.size(); ++k) {
+    std::size_t p90s = 0;
+    for (const json& i : doc["endpoints"][k]["series"]) {
+      ASSERT_EQ(i["transactions"].size(), 5U) << i.dump();
+      std::uint64_t completed = 0;
+      for (const json& t : i["transactions"]) {
+        completed += t["completed"].get<std::uint64_t>();
+        if (t["completed"] == 0) {
+          EXPECT_TRUE(t["p90_us"].is_null()) << i.dump();
+          continue;
+        }
+        if (t["type"] != "Delivery") {
+          EXPECT_GE(t["p90_us"].get<std::uint64_t>(), latency_us[k]) << k << i.dump();
+        }
+        ++p90s;
+      }
+      EXPECT_EQ(completed, i["completed"].get<std::uint64_t>()) << i.dump();
+      EXPECT_EQ(i["transactions"][0]["completed"], i["new_orders"]) << i.dump();
+    }
+    EXPECT_GT(p90s, 0U) << "endpoint " << k + 1 << " reported no p90";
+  }
 }
 
 TEST(endpoints, BadEndpointListsAreRefusedNamingTheEndpoint) {
@@ -166,6 +195,11 @@ TEST(endpoints, SimulatedEndpointsSplitTheWarehousesAndAddUpToTheTotals) {
   EXPECT_EQ(committed, sum_over_types(doc, "committed"));
   EXPECT_NEAR(tpmc, doc["tpmc"].get<double>(), 1e-6);
   expect_series_add_up(doc);
+  expect_per_type_series(doc, {1000, 2000, 3000});
+  EXPECT_TRUE(contains(series_csv,
+                       ",pool_waiting,new_order_completed,new_order_failed,"
+                       "new_order_p90_ms,"))
+      << series_csv;
   EXPECT_EQ(static_cast<std::size_t>(std::count(series_csv.begin(), series_csv.end(), '\n')),
             1 + 3 * doc["series"].size())
       << series_csv;  // a row per endpoint and interval
