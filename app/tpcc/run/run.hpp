@@ -72,6 +72,8 @@ struct live_endpoint {
   const driver::database* db = nullptr;
 };
 
+class analytic_streams;  // run/analytic.hpp
+
 // Shared between the run and whoever watches it (main's console thread).
 class run_control {
  public:
@@ -101,6 +103,11 @@ class run_control {
   // published. The run publishes its endpoints' recorders, then an empty list before they go.
   [[nodiscard]] std::vector<endpoint_totals> endpoints() const;
   void publish_endpoints(std::vector<live_endpoint> list);
+  // CH-benCHmark's figures so far (run/analytic.hpp: completed inside the measurement
+  // interval, failed and cancelled in any phase), for the metrics endpoint; nullopt when no
+  // stream runs. The run publishes its streams, then nullptr before they go.
+  [[nodiscard]] std::optional<ch_totals> analytic() const;
+  void publish_analytic(const analytic_streams* streams);
 
  private:
   std::atomic<phase> phase_{phase::starting};
@@ -110,6 +117,7 @@ class run_control {
   std::chrono::steady_clock::time_point started_;
   const server_stats::collector* server_ = nullptr;
   std::vector<live_endpoint> endpoints_;
+  const analytic_streams* analytic_ = nullptr;
 };
 
 using run_outcome = std::variant<run_result, driver::outcome>;
