@@ -13,13 +13,11 @@ namespace {
 
 row ch_rate_row(std::string figure, bool gated, const run::run_result& a, const run::run_result& b,
                 std::size_t n) {
-  row r;
-  r.figure = std::move(figure);
-  r.unit = "qph";
-  r.gated = gated;
-  r.a = queries_per_hour(a, n);
-  r.b = queries_per_hour(b, n);
-  return r;
+  return {.figure = std::move(figure),
+          .unit = "qph",
+          .gated = gated,
+          .a = queries_per_hour(a, n),
+          .b = queries_per_hour(b, n)};
 }
 
 estimate ch_latency(const run::run_result& r, std::size_t n, double fraction, double lateness) {
@@ -29,13 +27,11 @@ estimate ch_latency(const run::run_result& r, std::size_t n, double fraction, do
 
 row ch_latency_row(std::size_t n, double fraction, const run::run_result& a, double lateness_a,
                    const run::run_result& b, double lateness_b) {
-  row r;
-  r.figure = "Q" + std::to_string(n) + (fraction == 0.5 ? " p50" : " p90");
-  r.unit = "ms";
-  r.higher_is_better = false;
-  r.a = ch_latency(a, n, fraction, lateness_a);
-  r.b = ch_latency(b, n, fraction, lateness_b);
-  return r;
+  return {.figure = "Q" + std::to_string(n) + (fraction == 0.5 ? " p50" : " p90"),
+          .unit = "ms",
+          .higher_is_better = false,
+          .a = ch_latency(a, n, fraction, lateness_a),
+          .b = ch_latency(b, n, fraction, lateness_b)};
 }
 
 }  // namespace

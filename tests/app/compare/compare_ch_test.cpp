@@ -6,29 +6,26 @@
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
+#include <map>
 #include <string>
 
 #include "compare/ch_rows.hpp"
 #include "compare/comparison.hpp"
 #include "compare/render.hpp"
+#include "sample_result.hpp"
 
 namespace {
 
 namespace cmp = tpcc::compare;
 using tpcc::report::loaded_result;
 
-// One stream over a 600 s window: `per_query` completions of every query, each in
-// `latency_us` (query 5: `q5_latency_us`).
+// The report tests' compliant result, measured over 600 s, with one stream beside it:
+// `per_query` completions of every query, each in `latency_us` (query 5: `q5_latency_us`).
 loaded_result ch_run(std::uint64_t per_query, std::uint64_t latency_us,
                      std::uint64_t q5_latency_us) {
-  loaded_result l;
+  loaded_result l{tpcc::testing::compliant(), {"postgresql://tpcc@db/tpcc", "1.0"}};
   auto& r = l.result;
-  r.warehouses = 1;
-  r.first_warehouse = r.last_warehouse = 1;
-  r.terminals = 10;
   r.measured_seconds = 600;
-  l.context.target = "postgresql://tpcc@db/tpcc";
   r.ch.streams = 1;
   for (std::size_t i = 0; i < r.ch.queries.size(); ++i) {
     auto& q = r.ch.queries[i];
@@ -40,11 +37,11 @@ loaded_result ch_run(std::uint64_t per_query, std::uint64_t latency_us,
   return l;
 }
 
-const cmp::row& ch_row_named(const cmp::comparison& c, const std::string& figure) {
-  const auto it = std::find_if(c.rows.begin(), c.rows.end(),
-                               [&](const cmp::row& r) { return r.figure == figure; });
-  if (it == c.rows.end()) throw std::runtime_error("no row " + figure);
-  return *it;
+// The rows of `c` by figure.
+std::map<std::string, cmp::row> ch_rows_by_figure(const cmp::comparison& c) {
+  std::map<std::string, cmp::row> out;
+  for (const cmp::row& r : c.rows) out.emplace(r.figure, r);
+  return out;
 }
 
 TEST(compare_ch, QueriesPerHourIsTheCompletedQueriesRateWithThePoissonInterval) {
@@ -61,6 +58,7 @@ TEST(compare_ch, EachQueryHasARateAndLatencyRowsAndASlowerQueryIsBeyondNoise) {
   // B: query 5 ten times slower, the rest alike.
   const cmp::comparison c =
       cmp::compare(ch_run(100, 200000, 200000), "a.json", ch_run(100, 200000, 2000000), "b.json");
+  const auto rows = ch_rows_by_figure(c);
   const auto qphh = std::find_if(c.rows.begin(), c.rows.end(),
                                  [](const cmp::row& r) { return r.figure == "QphH"; });
   ASSERT_NE(qphh, c.rows.end());
@@ -69,13 +67,13 @@ TEST(compare_ch, EachQueryHasARateAndLatencyRowsAndASlowerQueryIsBeyondNoise) {
   EXPECT_EQ(qphh->judged, cmp::change::none);
   for (int n = 1; n <= 22; ++n) {
     const std::string q = "Q" + std::to_string(n);
-    EXPECT_EQ(ch_row_named(c, q + " qph").judged, cmp::change::none) << q;
-    EXPECT_EQ(ch_row_named(c, q + " p50").unit, "ms") << q;
-    EXPECT_FALSE(ch_row_named(c, q + " p90").gated) << q;
+    EXPECT_EQ(rows.at(q + " qph").judged, cmp::change::none) << q;
+    EXPECT_EQ(rows.at(q + " p50").unit, "ms") << q;
+    EXPECT_FALSE(rows.at(q + " p90").gated) << q;
   }
-  EXPECT_EQ(ch_row_named(c, "Q5 p90").judged, cmp::change::slower);
-  EXPECT_NEAR(ch_row_named(c, "Q5 p50").percent, 900.0, 900.0 * 0.04);
-  EXPECT_EQ(ch_row_named(c, "Q4 p90").judged, cmp::change::none);
+  EXPECT_EQ(rows.at("Q5 p90").judged, cmp::change::slower);
+  EXPECT_NEAR(rows.at("Q5 p50").percent, 900.0, 900.0 * 0.04);
+  EXPECT_EQ(rows.at("Q4 p90").judged, cmp::change::none);
   const std::string text = cmp::format_text({{c}, std::nullopt});
   EXPECT_NE(text.find("  QphH "), std::string::npos) << text;
   EXPECT_NE(text.find("  Q22 qph "), std::string::npos) << text;
@@ -85,8 +83,9 @@ TEST(compare_ch, EachQueryHasARateAndLatencyRowsAndASlowerQueryIsBeyondNoise) {
 TEST(compare_ch, FewerQueriesPerHourFailTheGateAsTpmCDoes) {
   const cmp::comparison c =
       cmp::compare(ch_run(100, 200000, 200000), "a.json", ch_run(50, 200000, 200000), "b.json");
-  EXPECT_EQ(ch_row_named(c, "QphH").judged, cmp::change::slower);
-  EXPECT_NEAR(ch_row_named(c, "QphH").percent, -50.0, 1e-9);
+  const auto rows = ch_rows_by_figure(c);
+  EXPECT_EQ(rows.at("QphH").judged, cmp::change::slower);
+  EXPECT_NEAR(rows.at("QphH").percent, -50.0, 1e-9);
   const auto slower = cmp::gate(c, 10);
   ASSERT_EQ(slower.size(), 1U);
   EXPECT_EQ(slower[0]->figure, "QphH");
@@ -98,6 +97,7 @@ TEST(compare_ch, StreamsOnOneSideOnlyAreALikelyCauseAndTheOtherSideIsNotMeasured
   tpcc_only.result.ch = {};
   const cmp::comparison c =
       cmp::compare(tpcc_only, "a.json", ch_run(100, 200000, 200000), "b.json");
+  const auto rows = ch_rows_by_figure(c);
   const auto streams =
       std::find_if(c.config.begin(), c.config.end(),
                    [](const cmp::config_difference& d) { return d.setting == "analytic streams"; });
@@ -105,8 +105,8 @@ TEST(compare_ch, StreamsOnOneSideOnlyAreALikelyCauseAndTheOtherSideIsNotMeasured
   EXPECT_TRUE(streams->likely_cause);
   EXPECT_EQ(streams->a, "0");
   EXPECT_EQ(streams->b, "1");
-  EXPECT_EQ(ch_row_named(c, "QphH").judged, cmp::change::unknown);
-  EXPECT_FALSE(ch_row_named(c, "QphH").a.known);
+  EXPECT_EQ(rows.at("QphH").judged, cmp::change::unknown);
+  EXPECT_FALSE(rows.at("QphH").a.known);
   // Two TPC-C results: no analytic row at all.
   const cmp::comparison plain = cmp::compare(tpcc_only, "a.json", tpcc_only, "b.json");
   for (const cmp::row& r : plain.rows) {

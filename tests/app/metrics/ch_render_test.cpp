@@ -14,6 +14,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using tpcc::metrics::run_view;
+using tpcc::testing::sample_value;
 
 // 100 s in: 10 s of warm-up, 90 s measured; one stream that completed three Q1s (2 ms, 3 ms,
 // 1.5 s) and one Q7 (40 ms), failed one Q2 and had one Q22 cancelled.
@@ -41,33 +42,27 @@ run_view streams_view() {
   return v;
 }
 
-double ch_page_value(const std::string& page, const std::string& series) {
-  const auto v = tpcc::testing::sample_value(page, series);
-  EXPECT_TRUE(v.has_value()) << "no sample " << series << " in\n" << page;
-  return v.value_or(-1);
-}
-
 TEST(metrics_ch_render, EachQueryHasItsCountersLatencyAndTheRunItsQueriesPerHour) {
   const std::string page = tpcc::metrics::render(streams_view());
   EXPECT_NE(page.find("# TYPE shoal_tpcc_ch_queries_total counter\n"), std::string::npos);
   EXPECT_NE(page.find("# TYPE shoal_tpcc_ch_query_latency_seconds histogram\n"), std::string::npos);
   const std::string q = R"(shoal_tpcc_ch_queries_total{query=)";
-  EXPECT_EQ(ch_page_value(page, q + R"("Q1",outcome="completed"})"), 3);
-  EXPECT_EQ(ch_page_value(page, q + R"("Q2",outcome="failed"})"), 1);
-  EXPECT_EQ(ch_page_value(page, q + R"("Q22",outcome="cancelled"})"), 1);
-  EXPECT_EQ(ch_page_value(page, q + R"("Q22",outcome="completed"})"), 0);
+  EXPECT_EQ(sample_value(page, q + R"("Q1",outcome="completed"})"), 3);
+  EXPECT_EQ(sample_value(page, q + R"("Q2",outcome="failed"})"), 1);
+  EXPECT_EQ(sample_value(page, q + R"("Q22",outcome="cancelled"})"), 1);
+  EXPECT_EQ(sample_value(page, q + R"("Q22",outcome="completed"})"), 0);
   const std::string b = R"(shoal_tpcc_ch_query_latency_seconds_bucket{query="Q1",le=)";
-  EXPECT_EQ(ch_page_value(page, b + R"("0.002"})"), 1);
-  EXPECT_EQ(ch_page_value(page, b + R"("0.005"})"), 2);
-  EXPECT_EQ(ch_page_value(page, b + R"("1"})"), 2);
-  EXPECT_EQ(ch_page_value(page, b + R"("2"})"), 3);
-  EXPECT_EQ(ch_page_value(page, b + R"("+Inf"})"), 3);
-  EXPECT_EQ(ch_page_value(page, R"(shoal_tpcc_ch_query_latency_seconds_count{query="Q7"})"), 1);
-  EXPECT_NEAR(ch_page_value(page, R"(shoal_tpcc_ch_query_latency_seconds_sum{query="Q1"})"), 1.505,
-              1e-9);
-  EXPECT_EQ(ch_page_value(page, "shoal_tpcc_ch_streams"), 1);
+  EXPECT_EQ(sample_value(page, b + R"("0.002"})"), 1);
+  EXPECT_EQ(sample_value(page, b + R"("0.005"})"), 2);
+  EXPECT_EQ(sample_value(page, b + R"("1"})"), 2);
+  EXPECT_EQ(sample_value(page, b + R"("2"})"), 3);
+  EXPECT_EQ(sample_value(page, b + R"("+Inf"})"), 3);
+  EXPECT_EQ(sample_value(page, R"(shoal_tpcc_ch_query_latency_seconds_count{query="Q7"})"), 1);
+  const auto sum = sample_value(page, R"(shoal_tpcc_ch_query_latency_seconds_sum{query="Q1"})");
+  EXPECT_NEAR(sum.value_or(-1), 1.505, 1e-9) << page;
+  EXPECT_EQ(sample_value(page, "shoal_tpcc_ch_streams"), 1);
   // Four completed in 90 measured seconds: 160 an hour.
-  EXPECT_NEAR(ch_page_value(page, "shoal_tpcc_ch_queries_per_hour"), 160, 1e-9);
+  EXPECT_NEAR(sample_value(page, "shoal_tpcc_ch_queries_per_hour").value_or(-1), 160, 1e-9);
   EXPECT_EQ(tpcc::testing::format_problems(page), std::vector<std::string>{});
 }
 
