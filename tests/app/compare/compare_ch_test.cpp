@@ -66,7 +66,7 @@ TEST(compare_ch, EachQueryHasARateAndLatencyRowsAndASlowerQueryIsBeyondNoise) {
   EXPECT_TRUE(qphh->gated);
   EXPECT_EQ(qphh->judged, cmp::change::none);
   for (int n = 1; n <= 22; ++n) {
-    const std::string q = "Q" + std::to_string(n);
+    const std::string q = std::string("Q").append(std::to_string(n));
     EXPECT_EQ(rows.at(q + " qph").judged, cmp::change::none) << q;
     EXPECT_EQ(rows.at(q + " p50").unit, "ms") << q;
     EXPECT_FALSE(rows.at(q + " p90").gated) << q;

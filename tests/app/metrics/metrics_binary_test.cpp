@@ -295,7 +295,7 @@ TEST(metrics_binary, AnAnalyticStreamsQueriesAreOnThePageWhileItRuns) {
   EXPECT_GT(tpcc::testing::sample_value(page, "shoal_tpcc_ch_queries_per_hour").value_or(0), 0)
       << page;
   for (int n = 1; n <= 22; ++n) {
-    const std::string q = "\"Q" + std::to_string(n) + "\"";
+    const std::string q = std::string("\"Q").append(std::to_string(n)).append("\"");
     EXPECT_TRUE(
         contains(page, "shoal_tpcc_ch_queries_total{query=" + q + ",outcome=\"cancelled\"}"))
         << q;

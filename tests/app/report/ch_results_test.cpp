@@ -99,7 +99,7 @@ merge_input ch_shard(int index, std::uint64_t n, std::uint64_t latency_us, int d
   r.last_warehouse = index == 0 ? 5 : 10;
   r.terminals = 50;
   r.started += std::chrono::seconds(delay_s);
-  return {"ch-" + std::to_string(index) + ".json", read_back(r)};
+  return {std::string("ch-").append(std::to_string(index)).append(".json"), read_back(r)};
 }
 
 TEST(ch_results, MergeAddsCountsAndBucketsAndRecomputesQueriesPerHourOverTheMergedWindow) {
