@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -89,6 +90,14 @@ TEST(ch_results, AQueryWhoseHistogramDisagreesWithItsCountIsRefusedNamingTheFiel
   ASSERT_TRUE(std::holds_alternative<std::string>(parsed));
   EXPECT_EQ(std::get<std::string>(parsed),
             "bad.json: field ch.queries[0].latency.count: does not equal completed");
+  // A query without its histogram (as written before the histograms were): refused, not read
+  // with its percentiles lost.
+  auto doc = nlohmann::json::parse(
+      tpcc::report::to_json_text(with_streams(6, 2000), {"sqlite:x.db", "1.0"}));
+  doc["ch"]["queries"][0].erase("latency");
+  parsed = tpcc::report::parse_json(doc.dump(), "old.json");
+  ASSERT_TRUE(std::holds_alternative<std::string>(parsed));
+  EXPECT_EQ(std::get<std::string>(parsed), "old.json: field ch.queries[0].latency: missing");
 }
 
 // Shard `index` of 2 (warehouses 1-5 or 6-10) with streams, started `delay_s` seconds late.
