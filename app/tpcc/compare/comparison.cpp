@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "compare/ch_rows.hpp"
 #include "report/text.hpp"
 
 namespace tpcc::compare {
@@ -75,12 +76,16 @@ comparison compare(const report::loaded_result& a, const std::string& file_a,
   const run::run_result& rb = b.result;
   c.rows.push_back(throughput_row("tpmC", true, ra, rb, txn::kind::new_order));
   c.rows.push_back(throughput_row("tpmTotal", false, ra, rb, std::nullopt));
+  if (auto qphh = qphh_row(ra, rb)) c.rows.push_back(judged(std::move(*qphh)));  // CH-benCHmark
   for (const txn::kind k : txn::all_kinds) {
     if (k != txn::kind::new_order) {  // New-Order's is tpmC
       c.rows.push_back(throughput_row(std::string(txn::name(k)) + " tpm", false, ra, rb, k));
     }
     for (std::size_t p = 0; p < percentiles.size(); ++p)
       c.rows.push_back(latency_row(k, p, ra, rb));
+  }
+  for (row& r : ch_query_rows(ra, lateness_ms(ra), rb, lateness_ms(rb))) {
+    c.rows.push_back(judged(std::move(r)));
   }
   c.steps = compare_steps(ra, rb);
   return c;

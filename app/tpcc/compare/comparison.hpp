@@ -9,7 +9,9 @@
 // A's) and a judgement: no difference beyond noise when the two intervals overlap, else
 // faster or slower (more throughput is faster, a longer response time slower). gate() is
 // --fail-if-slower PCT's rule: the rows where B is slower beyond noise by more than PCT % of
-// A's value, counting only tpmC and each type's p90. Then, when both ran the same --schedule,
+// A's value, counting only tpmC, each type's p90 and QphH. When either ran CH-benCHmark's
+// analytic streams, QphH after tpmTotal and each query's rate, p50 and p90 after the types
+// (ch_rows.hpp). Then, when both ran the same --schedule,
 // each step's tpmTotal and worst p90 side by side (steps.hpp).
 // Definitions: docs/tpcc/compare.md. Thread-safety: pure functions over plain values.
 #pragma once
@@ -30,9 +32,9 @@ enum class change { none, faster, slower, unknown };
 [[nodiscard]] const char* describe(change c) noexcept;
 
 struct row {
-  std::string figure;  // "tpmC", "tpmTotal", "New-Order tpm", "New-Order p90"
-  std::string unit;    // "tpm" or "ms"
-  bool gated = false;  // counted by --fail-if-slower: tpmC and each type's p90
+  std::string figure;  // "tpmC", "tpmTotal", "New-Order tpm", "New-Order p90", "QphH", "Q5 p90"
+  std::string unit;    // "tpm", "qph" (queries per hour) or "ms"
+  bool gated = false;  // counted by --fail-if-slower: tpmC, each type's p90, QphH
   bool higher_is_better = true;
   estimate a, b;
   double difference = 0;  // b - a
@@ -51,9 +53,9 @@ struct comparison {
 [[nodiscard]] comparison compare(const report::loaded_result& a, const std::string& file_a,
                                  const report::loaded_result& b, const std::string& file_b);
 
-/// --fail-if-slower PCT: the gated rows of `c` judged slower beyond noise whose change is more
-/// than `percent` % of A's value (B's tpmC below A's x (1 - PCT/100), or a type's p90 above
-/// A's x (1 + PCT/100)), in row order.
+/// --fail-if-slower PCT: the gated rows of `c` (tpmC, each type's p90, QphH) judged slower
+/// beyond noise whose change is more than `percent` % of A's value (B's tpmC or QphH below A's
+/// x (1 - PCT/100), or a type's p90 above A's x (1 + PCT/100)), in row order.
 [[nodiscard]] std::vector<const row*> gate(const comparison& c, double percent);
 
 /// The rows of `c` judged faster or slower beyond noise, in row order.

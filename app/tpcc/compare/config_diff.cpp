@@ -58,6 +58,7 @@ std::vector<setting> settings() {
       {"isolation", true,
        [](const auto& l) { return report::isolation_text(res(l), l.context.target); }},
       {"wait scale", true, [](const auto& l) { return format("%g", res(l).wait_scale); }},
+      {"analytic streams", true, [](const auto& l) { return number(res(l).ch.streams); }},
       {"connections", true,
        [](const auto& l) { return number(static_cast<long long>(res(l).origin.connections)); }},
       {"workers", true,

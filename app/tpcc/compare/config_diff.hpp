@@ -5,9 +5,9 @@
 // between result A and result B, in the order a reader should weigh them: first those that
 // change what a run measures, the likely cause of a difference in its figures (the database
 // kind and target, its server version, warehouses, terminals, isolation, the wait scale, the
-// simulated database, connections, workers, the client host and its cores, shoal-tpcc's version
-// and commit), then those that only change its precision or its draws (the measurement
-// interval's length, the warm-up, the seed, shards, deliverers, retries).
+// analytic streams, the simulated database, connections, workers, the client host and its
+// cores, shoal-tpcc's version and commit), then those that only change its precision or its draws
+// (the measurement interval's length, the warm-up, the seed, shards, deliverers, retries).
 // Thread-safety: pure function.
 #pragma once
 

@@ -5,8 +5,10 @@
 #include <cstddef>
 #include <string_view>
 
+#include "metrics/ch_render.hpp"
 #include "metrics/endpoint_render.hpp"
 #include "metrics/exposition.hpp"
+#include "metrics/histogram_samples.hpp"
 #include "metrics/server_render.hpp"
 #include "stats/outcomes.hpp"
 #include "txn/kind.hpp"
@@ -57,18 +59,7 @@ void response_histogram(exposition& e, const kinds_totals& kinds) {
            "Response time of completed transactions since the terminals started (clause "
            "5.5.1), by type");
   for (const txn::kind k : txn::all_kinds) {
-    const stats::histogram& h = kinds[txn::index(k)].response;
-    const std::string_view type = txn::name(k);
-    for (const double bound : response_bounds) {
-      const auto us = static_cast<std::uint64_t>(bound * 1e6);
-      e.sample("shoal_tpcc_response_time_seconds_bucket",
-               {{"type", type}, {"le", format_value(bound)}},
-               static_cast<double>(h.count_at_or_below(us)));
-    }
-    const auto count = static_cast<double>(h.count());
-    e.sample("shoal_tpcc_response_time_seconds_bucket", {{"type", type}, {"le", "+Inf"}}, count);
-    e.sample("shoal_tpcc_response_time_seconds_sum", {{"type", type}}, h.sum_micros() / 1e6);
-    e.sample("shoal_tpcc_response_time_seconds_count", {{"type", type}}, count);
+    histogram_samples(e, name, {"type", txn::name(k)}, kinds[txn::index(k)].response);
   }
 }
 
@@ -160,6 +151,7 @@ std::string render(const run_view& view) {
                     view.screen->view.window.kinds);
     run_gauges(e, *view.screen);
     if (view.screen->view.last) client_gauges(e, *view.screen->view.last);
+    if (view.ch) render_ch(e, *view.ch, figures::figures_of(*view.screen).measured_seconds);
   }
   render_servers(e, view.servers);
   render_endpoints(e, view.endpoints);

@@ -20,6 +20,7 @@
 //     lateness and ready-queue delay p99, busy fraction per worker, CPU seconds per second,
 //     RSS, the session pool, the deferred Delivery queue depth, and whether the client is the
 //     bottleneck.
+// CH-benCHmark's analytic streams, while they run: metrics/ch_render.hpp.
 // The database's own figures, when the run reads them: metrics/server_render.hpp.
 // Before the terminals start only the phase is shown.
 // Thread-safety: pure.

@@ -14,6 +14,7 @@ run_view take_view(const run::run_control& control, const figures::run_screen& s
   v.totals = control.totals();
   v.servers = control.servers();
   v.endpoints = control.endpoints();
+  v.ch = control.analytic();
   return v;
 }
 

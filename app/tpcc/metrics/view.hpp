@@ -29,6 +29,7 @@ struct run_view {
   std::optional<stats::cumulative> totals;      // every phase so far; nullopt likewise
   std::vector<run::server_totals> servers;      // the database's own, per server; empty: none read
   std::vector<run::endpoint_totals> endpoints;  // each endpoint's; empty with one
+  std::optional<run::ch_totals> ch;  // the analytic streams'; nullopt: none run (or not yet)
 };
 
 // `settings`: the run's settings as the dashboard gets them (its `view` is replaced).

@@ -7,8 +7,9 @@
 // beside tpmC; empty when no stream ran. ch_json is the document's "ch" object: {"streams",
 // "completed", "failed", "cancelled", "queries_per_hour", "measured_seconds", "tpmc",
 // "queries": [{"query", "title", "completed", "failed", "cancelled", "p50_ms", "p90_ms",
-// "p99_ms", "max_ms", "mean_ms", "last_rows"}]}, null when no stream ran. Written only: the
-// reader leaves it out and `merge` drops it (docs/tpcc/ch-benchmark.md).
+// "p99_ms", "max_ms", "mean_ms", "last_rows"}]}, null when no stream ran; the writer adds each
+// query's "latency" histogram (json_write.cpp), which the reader reads back with the counts for
+// `merge` and `compare` (docs/tpcc/ch-benchmark.md).
 // Thread-safety: pure functions.
 #pragma once
 

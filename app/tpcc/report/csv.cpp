@@ -2,6 +2,7 @@
 // app/tpcc/report/csv.cpp: the series as CSV (see csv.hpp).
 #include "report/csv.hpp"
 
+#include "report/ch_csv.hpp"
 #include "report/endpoints_csv.hpp"
 #include "report/json_detail.hpp"
 #include "report/server_csv.hpp"
@@ -106,6 +107,11 @@ std::optional<std::string> write_csv(const run::run_result& r, const std::string
     if (failed) return failed;
     failed = write_text_file(endpoint_series_csv_path(path), format_endpoint_series_csv(r),
                              "the CSV of the endpoints' series");
+    if (failed) return failed;
+  }
+  if (r.ch.ran()) {
+    auto failed =
+        write_text_file(ch_csv_path(path), format_ch_csv(r), "the CSV of the analytic queries");
     if (failed) return failed;
   }
   return write_text_file(errors_csv_path(path), format_errors_csv(r), "the CSV of errors");

@@ -18,7 +18,8 @@
 // then one row "unlisted" with the count of errors past the cap; fields quoted as RFC 4180
 // asks (a database message may hold commas, quotes, line breaks). When the run read the
 // database's own figures, a third file beside them: server_csv.hpp; when it had several
-// endpoints, another: endpoints_csv.hpp. Thread-safety: pure functions.
+// endpoints, another: endpoints_csv.hpp; when analytic streams ran, the per-query table:
+// ch_csv.hpp. Thread-safety: pure functions.
 #pragma once
 
 #include <optional>

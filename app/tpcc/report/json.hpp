@@ -5,7 +5,8 @@
 // configuration, the versions, the NURand constants, the start and end (ISO 8601, UTC), the
 // database target (redacted by the caller), the verdict, the cumulative histograms per type
 // and view (sparse buckets, with the bucket layout described in "histogram_layout" so other
-// tools can read them) and the interval series. read_json() parses such a file back into a
+// tools can read them), the interval series and CH-benCHmark's "ch" (per query its counts and
+// latency histogram, when streams ran). read_json() parses such a file back into a
 // run_result (what `merge` needs); the verdict and the derived figures (tpmC, percentiles)
 // are recomputed from the counts, never read. The schema: docs/tpcc/results.md.
 // Fidelity: counts and bucket counts round-trip exactly; a histogram's max is kept; its mean

@@ -479,6 +479,33 @@ std::vector<run::step_window> read_step_windows(const at& doc, std::size_t sched
   return out;
 }
 
+// CH-benCHmark's "ch" (run --analytic-streams); absent (older files) or null: no stream ran.
+// Each query's counts and latency histogram are read; the totals and the queries per hour are
+// recomputed from them (run_result/ch_result.hpp).
+run::ch_totals read_ch(const at& doc) {
+  run::ch_totals c;
+  if (!doc.has("ch") || doc["ch"].value.is_null()) return c;
+  const at ch = doc["ch"];
+  c.streams = ch["streams"].integer();
+  if (c.streams < 1) ch["streams"].fail("expected 1 or more (\"ch\" is null without streams)");
+  const at list = ch["queries"];
+  if (list.array().size() != run::ch_query_count) list.fail("expected one entry per query (22)");
+  for (std::size_t i = 0; i < run::ch_query_count; ++i) {
+    const at q = list[i];
+    if (q["query"].integer() != static_cast<std::int64_t>(i) + 1) {
+      q["query"].fail("expected the queries numbered from 1 in order");
+    }
+    run::ch_query_totals& t = c.queries[i];
+    t.completed = q["completed"].count();
+    t.failed = q["failed"].count();
+    t.cancelled = q["cancelled"].count();
+    t.latency = cumulative(q["latency"]);
+    if (t.latency.count() != t.completed) q["latency"]["count"].fail("does not equal completed");
+    if (!q["last_rows"].value.is_null()) t.last_rows = q["last_rows"].integer();
+  }
+  return c;
+}
+
 void figures(const at& doc, run::run_result& r) {
   r.warehouses = doc["warehouses"].integer();
   r.terminals = doc["terminals"].integer();
@@ -505,6 +532,8 @@ void figures(const at& doc, run::run_result& r) {
     r.series.push_back(sample(doc["series"][i]));
   }
   r.steps = read_step_windows(doc, r.config.schedule.size());
+  r.ch = read_ch(doc);
+  r.config.analytic_streams = r.ch.streams;
 }
 
 loaded_result document(const at& doc) {

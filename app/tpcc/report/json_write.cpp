@@ -278,6 +278,13 @@ json rate(const run::run_result& r, const stats::pace_totals& p) {
   return out;
 }
 
+// Each query's latency histogram beside its figures (what `merge` reads back and adds).
+void add_ch_latency(json& ch, const run::ch_totals& c) {
+  for (std::size_t i = 0; i < c.queries.size(); ++i) {
+    ch["queries"][i]["latency"] = cumulative(c.queries[i].latency);
+  }
+}
+
 json document(const run::run_result& r, const result_context& context) {
   json doc = {
       {"format", "shoal-tpcc-result"},
@@ -304,6 +311,7 @@ json document(const run::run_result& r, const result_context& context) {
   if (!r.more_servers.empty()) doc["more_servers"] = detail::more_servers_json(r);
   doc["benchmark"] = benchmark_name(r);
   doc["ch"] = ch_json(r);  // null in a TPC-C run
+  if (r.ch.ran()) add_ch_latency(doc["ch"], r.ch);
   return doc;
 }
 

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <utility>
 
+#include "report/merge_ch.hpp"
 #include "report/merge_series.hpp"
 #include "report/merge_steps.hpp"
 #include "report/text.hpp"
@@ -55,6 +56,8 @@ std::optional<std::string> incompatible(const merge_input& a, const merge_input&
   } else if (x.config.procedures != y.config.procedures) {
     why = format("mode %s, %s has %s (stored procedures and client-side statements do not mix)",
                  run::mode_name(y.config), a.file.c_str(), run::mode_name(x.config));
+  } else if (auto analytic = different_analytic_side(x.ch, y.ch, a.file)) {
+    why = std::move(*analytic);
   }
   if (why.empty()) return std::nullopt;
   return std::string(b.file).append(": ").append(why);
@@ -228,6 +231,8 @@ void add_shard(merged_result& m, const merge_input& b) {
   add_client(a.client, r.client, b.file);
   add_errors(a.errors, r.errors);
   add_pacing(a, r);
+  add_ch(a.ch, r.ch);
+  a.config.analytic_streams = a.ch.streams;
   a.terminals += r.terminals;
   a.first_warehouse = std::min(a.first_warehouse, r.first_warehouse);
   a.last_warehouse = std::max(a.last_warehouse, r.last_warehouse);

@@ -9,9 +9,11 @@
 // client-bound if any shard was, naming it); the
 // measurement interval is the wall-clock span from the earliest shard's start of measurement
 // to the latest one's end; --schedule steps as merge_steps.hpp says (their rates added, their
-// figures from the merged series). Inputs must be compatible: the same warehouse total, NURand
-// constants, wait scale, interval length and schedule, and disjoint warehouse ranges; otherwise
-// the merge is refused naming the file.
+// figures from the merged series); CH-benCHmark's analytic side as merge_ch.hpp says (counts and
+// buckets added, queries per hour over the merged interval). Inputs must be compatible: the same
+// warehouse total, NURand constants, wait scale, interval length and schedule, all with
+// analytic streams or none, and disjoint warehouse ranges; otherwise the merge is refused naming
+// the file.
 // Thread-safety: pure functions.
 #pragma once
 

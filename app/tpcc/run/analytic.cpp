@@ -6,11 +6,13 @@
 #include <cassert>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "ch/queries.hpp"
 #include "ch/run_query.hpp"
+#include "run/run.hpp"
 #include "shoal/gate.hpp"
 #include "shoal/stop.hpp"
 #include "shoal/timeout.hpp"
@@ -139,6 +141,17 @@ ch_totals analytic_streams::take() const {
 std::size_t analytic_streams::hard_stopped() const {
   const std::scoped_lock lock(shared_->mutex);
   return shared_->hard_stopped;
+}
+
+std::optional<ch_totals> run_control::analytic() const {
+  const std::scoped_lock lock(mutex_);
+  if (analytic_ == nullptr) return std::nullopt;
+  return analytic_->take();
+}
+
+void run_control::publish_analytic(const analytic_streams* streams) {
+  const std::scoped_lock lock(mutex_);
+  analytic_ = streams;
 }
 
 }  // namespace tpcc::run

@@ -428,6 +428,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   control.publish_more_servers({more_servers.begin(), more_servers.end()});
   watch->start();
   auto streams = start_analytic(pool, db, std::move(analytic), measure_start, end);
+  control.publish_analytic(streams.get());
   const std::stop_callback end_streams(ctx->issue_stop.get_token(), [&streams] {
     if (streams) streams->end();  // cancels the queries in flight at once
   });
@@ -447,6 +448,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   result.more_servers = co_await finish_servers(more_servers);
   control.publish(nullptr);
   control.publish_endpoints({});
+  control.publish_analytic(nullptr);
   control.enter(phase::done);
   errors.flush();
   result.errors = errors.list(started, result.started);

@@ -80,6 +80,8 @@ struct live_endpoint {
   const driver::database* db = nullptr;
 };
 
+class analytic_streams;  // run/analytic.hpp
+
 // Shared between the run and whoever watches it (main's console thread).
 class run_control {
  public:
@@ -114,6 +116,11 @@ class run_control {
   // published. The run publishes its endpoints' recorders, then an empty list before they go.
   [[nodiscard]] std::vector<endpoint_totals> endpoints() const;
   void publish_endpoints(std::vector<live_endpoint> list);
+  // CH-benCHmark's figures so far (run/analytic.hpp: completed inside the measurement
+  // interval, failed and cancelled in any phase), for the metrics endpoint; nullopt when no
+  // stream runs. The run publishes its streams, then nullptr before they go.
+  [[nodiscard]] std::optional<ch_totals> analytic() const;
+  void publish_analytic(const analytic_streams* streams);
 
  private:
   std::atomic<phase> phase_{phase::starting};
@@ -124,6 +131,7 @@ class run_control {
   const server_stats::collector* server_ = nullptr;
   std::vector<const server_stats::collector*> more_servers_;
   std::vector<live_endpoint> endpoints_;
+  const analytic_streams* analytic_ = nullptr;
 };
 
 using run_outcome = std::variant<run_result, driver::outcome>;

@@ -2,10 +2,10 @@
 // app/tpcc/run_result/ch_result.hpp: what CH-benCHmark's analytic streams measured in a run.
 //
 // What: per query (1..22) how many completed inside the measurement interval, how many failed
-// there, how many the run's end cancelled (whenever), their latencies (completed ones only, the
-// app's histogram), and the row count of the last completed execution; then the totals and
-// the queries-per-hour figure (completed queries x 3600 / measured seconds: the paper's
-// QphH-like rate, docs/tpcc/ch-benchmark.md). Empty (streams == 0) in a TPC-C run.
+// (in any phase: run/analytic.hpp), how many the run's end cancelled (whenever), their latencies
+// (completed ones only, the app's histogram), and the row count of the last completed execution;
+// then the totals and the queries-per-hour figure (completed queries x 3600 / measured seconds: the
+// paper's QphH-like rate, docs/tpcc/ch-benchmark.md). Empty (streams == 0) in a TPC-C run.
 // Thread-safety: plain values.
 #pragma once
 
@@ -19,7 +19,7 @@ namespace tpcc::run {
 
 struct ch_query_totals {
   std::uint64_t completed = 0;  // ended ok inside the measurement interval
-  std::uint64_t failed = 0;     // ended with an error inside it (not cancelled)
+  std::uint64_t failed = 0;     // ended with an error, any phase (not cancelled)
   std::uint64_t cancelled = 0;  // stopped by the run's end or Ctrl-C, in any phase
   stats::histogram latency;     // of the completed ones
   std::int64_t last_rows = -1;  // rows of the last completed execution; -1: none completed

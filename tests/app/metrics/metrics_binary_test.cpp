@@ -3,8 +3,8 @@
 // a short run on a real SQLite file, its endpoint found through the address printed on stderr,
 // scraped over a real socket while the run runs (counters never go back), each page validated
 // by `promtool check metrics` (Debian's prometheus package; its absence FAILS the test), the
-// server gone when the run has ended or was interrupted; and bad addresses refused before any
-// work with exit status 2.
+// server gone when the run has ended or was interrupted; a run with a CH-benCHmark stream shows
+// each query; and bad addresses refused before any work with exit status 2.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -164,6 +164,50 @@ TEST(metrics_binary, CtrlCStopsTheServerWithTheRun) {
   run.interrupt();
   EXPECT_EQ(run.wait(90s), 130) << run.stdout_text() << run.stderr_text();
   EXPECT_FALSE(http_get(port, "/metrics").has_value()) << "still served after Ctrl-C";
+}
+
+// A run with one CH-benCHmark stream on a CH-loaded SQLite file (no warm-up, so that the
+// stream's first query, Q1, ends inside the measurement interval): each query's counters and
+// latency histogram on the page, the streams and the queries per hour, and promtool accepts it.
+TEST(metrics_binary, AnAnalyticStreamsQueriesAreOnThePageWhileItRuns) {
+  ASSERT_EQ(access(promtool, X_OK), 0) << promtool << " is missing";
+  const tpcc::testing::temp_dir dir("shoal-tpcc-metrics-ch");
+  const std::string db = "sqlite:" + dir.file("ch.db");
+  binary_result made = run_binary({"init", "--ch", "--db", db});
+  ASSERT_EQ(made.exit_code, 0) << describe(made);
+  made = run_binary({"load", "--ch", "--db", db, "--warehouses", "1", "--no-progress"}, 300s);
+  ASSERT_EQ(made.exit_code, 0) << describe(made);
+  background_run run(dir, {"run", "--db", db, "--analytic-streams", "1", "--metrics-addr",
+                           "127.0.0.1:0", "--warmup", "0s", "--duration", "6s", "--drain", "10s",
+                           "--wait-scale", "0.01", "--no-tui"});
+  const auto printed = run.metrics_port();
+  ASSERT_TRUE(printed.has_value()) << run.stderr_text();
+  const std::string q1 = R"(shoal_tpcc_ch_queries_total{query="Q1",outcome="completed"})";
+  std::string page;
+  for (auto waited = 0ms; waited < 30s; waited += 100ms) {
+    page = body_of(http_get(printed.value_or(0), "/metrics").value_or(""));
+    if (tpcc::testing::sample_value(page, q1).value_or(0) >= 1) break;
+    std::this_thread::sleep_for(100ms);
+  }
+  ASSERT_GE(tpcc::testing::sample_value(page, q1).value_or(0), 1) << page << run.stderr_text();
+  EXPECT_EQ(promtool_problems(dir, page, "ch"), "") << page;
+  EXPECT_EQ(tpcc::testing::format_problems(page), std::vector<std::string>{}) << page;
+  EXPECT_EQ(tpcc::testing::sample_value(page, "shoal_tpcc_ch_streams"), 1.0) << page;
+  EXPECT_GT(tpcc::testing::sample_value(page, "shoal_tpcc_ch_queries_per_hour").value_or(0), 0)
+      << page;
+  for (int n = 1; n <= 22; ++n) {
+    const std::string q = std::string("\"Q").append(std::to_string(n)).append("\"");
+    EXPECT_TRUE(
+        contains(page, "shoal_tpcc_ch_queries_total{query=" + q + ",outcome=\"cancelled\"}"))
+        << q;
+    EXPECT_TRUE(contains(page, "shoal_tpcc_ch_query_latency_seconds_count{query=" + q + "}")) << q;
+  }
+  EXPECT_GE(
+      tpcc::testing::sample_value(page, R"(shoal_tpcc_ch_query_latency_seconds_count{query="Q1"})")
+          .value_or(0),
+      1)
+      << page;
+  EXPECT_EQ(run.wait(90s), 0) << run.stdout_text() << run.stderr_text();
 }
 
 // A listening socket of the test's own, on a free port of 127.0.0.1.
