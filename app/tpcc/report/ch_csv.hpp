@@ -5,12 +5,11 @@
 // when analytic streams ran (run_result::ch), nothing otherwise. One header line, then one row
 // per query (1..22): query, completed (inside the measurement interval), failed and cancelled
 // (in any phase), p50_ms, p90_ms, p99_ms, max_ms, mean_ms (of the completed ones; empty cells
-// when none completed), last_rows (of the last completed execution; empty when none), queries_per_hour
-// (its completed x 3600 / the measured seconds); then one row "all": the totals and the run's
-// queries per hour (the summary's QphH-like figure), its latency cells empty. A table, not a
-// series: the streams' figures are kept for the whole run, not per interval.
-// RFC 4180, "\r\n" line ends; no field needs quoting.
-// Thread-safety: pure functions.
+// when none completed), last_rows (of the last completed execution; empty when none),
+// queries_per_hour (its completed x 3600 / the measured seconds); then one row "all": the totals
+// and the run's queries per hour (the summary's QphH-like figure), its latency cells empty. A
+// table, not a series: the streams' figures are kept for the whole run, not per interval. RFC 4180,
+// "\r\n" line ends; no field needs quoting. Thread-safety: pure functions.
 #pragma once
 
 #include <string>
