@@ -4,15 +4,16 @@
 #   clang-19: release (every test), dev = Debug+ASan+UBSan with shuffled ready queues (every
 #   test), tsan (the runtime: its unit, stress and tool tests); g++ 12: gcc-release (builds the
 #   runtime, the application, the examples, the benchmarks and the runtime's tests, and runs
-#   those: labels unit, stress, example, bench-smoke, tools); the
-#   format and static checks (scripts/lint.sh: clang-format over every file, clang-tidy over every
-#   non-test source); an installed copy of shoal consumed by a tiny find_package project and by
-#   pkg-config. Prints each step's wall time and CPU seconds as it ends, and a table at the end.
+#   those: labels unit, stress, example, bench-smoke, tools); the format and static checks
+#   (scripts/lint.sh: clang-format over every file, clang-tidy over the runtime's and the
+#   application's sources); an installed copy of shoal consumed by a tiny find_package project
+#   and by pkg-config. Prints each step's wall time and CPU seconds as it ends, and a table at the end.
 #
 # --full runs the whole matrix, what CI leaves out for its time (HACKING.md, "CI's budget"):
 #   tsan-all (the application under TSan too) instead of tsan, every test of gcc-release (the
 #   application's tests built and run under g++ too),
-#   gcc-dev (g++ -O0 with ASan+UBSan, the runtime), and clang-tidy over the tests as well.
+#   gcc-dev (g++ -O0 with ASan+UBSan, the runtime), and clang-tidy over the examples, the
+#   benchmarks and the tests as well.
 #
 # Most tests wait on a database, a child process or a clock and leave a core idle, so the next
 # preset's build runs beside this preset's tests (in the background, at a lower priority; its
@@ -43,12 +44,16 @@ test_preset() {
 }
 
 # configure PRESET: gcc-release runs the runtime's tests only, so it builds the application's
-# tests only with --full (the application itself it always builds).
+# tests only with --full (the application itself it always builds). dev is built with line
+# tables only instead of full debug information: the sanitizers' reports still name every
+# function, file and line, and its build takes about a tenth less CPU (a debugger wants the
+# preset's own -g: configure build/dev with `cmake --preset dev -U CMAKE_CXX_FLAGS_DEBUG`).
 configure() {
   local -a extra=()
   if [ "$1" = gcc-release ]; then
     if [ "${full}" -eq 1 ]; then extra=(-DSHOAL_BUILD_APP_TESTS=ON); else extra=(-DSHOAL_BUILD_APP_TESTS=OFF); fi
   fi
+  [ "$1" != dev ] || extra=(-DCMAKE_CXX_FLAGS_DEBUG=-gline-tables-only)
   cmake --preset "$1" "${extra[@]}"
 }
 
@@ -109,13 +114,24 @@ step() {
   echo "=== ${name}: ${took} s wall, ${cpu} s CPU ==="
 }
 
+# lower_autogroup NICE: lowers the priority of the calling session's scheduler autogroup.
+# With autogroups on (Debian's default), the kernel shares the CPU between sessions first and
+# applies a process's nice value only within its own session: a `setsid nice -n 10` job gets as
+# much CPU as the whole foreground session. The autogroup's own nice value is what lowers it.
+lower_autogroup() {
+  [ -w /proc/self/autogroup ] && echo "$1" 2> /dev/null > /proc/self/autogroup || true
+}
+export -f lower_autogroup
+
 # The lint runs in its own session (so that it can be stopped as a group) and is not this shell's
-# child (so that its CPU time is not counted in whichever step is running when it ends).
+# child (so that its CPU time is not counted in whichever step is running when it ends). Its
+# session runs at the lowest priority: it fills the cores the builds and tests leave idle.
 start_lint() {
   mkdir -p build
   rm -f "${lint_status}" build/lint.pid
   echo "=== lint: started in the background (output in ${lint_log}) ==="
   (setsid bash -c 'echo $$ > "$3"
+                   lower_autogroup 19
                    start=$SECONDS
                    if nice -n 10 scripts/lint.sh $4 > "$1" 2>&1; then rc=0; else rc=$?; fi
                    read -r -a stat < /proc/$$/stat
@@ -164,14 +180,16 @@ seed_test_costs() {
 step "install-deps" scripts/install-deps.sh
 
 # build_behind PRESET: starts PRESET's build in the background, in a session of its own (so that
-# it can be stopped as a group), at a lower priority than the tests it runs beside.
+# it can be stopped as a group), at a lower priority than the tests it runs beside (its
+# autogroup's: see lower_autogroup) and a higher one than the lint.
 behind_preset=""
 behind_start=0
 build_behind() {
   behind_preset=$1
   behind_start=$SECONDS
   echo "=== ${behind_preset} build: started beside the tests (log in build/$1.build.log) ==="
-  setsid nice -n 5 cmake --build --preset "$1" > "build/$1.build.log" 2>&1 &
+  setsid bash -c 'lower_autogroup 5; exec nice -n 5 cmake --build --preset "$1"' build "$1" \
+    > "build/$1.build.log" 2>&1 &
   behind_pid=$!
 }
 
