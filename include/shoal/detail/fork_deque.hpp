@@ -18,10 +18,12 @@
 // release store of bottom_, which a thief's acquire load pairs with (the child's frame, written
 // before, is visible to the thief that runs it).
 //
-// fork_support is what a worker lends its executor (executor::fork_support()): its deque, how to
+// fork_support is what a worker lends its executor (executor::fork_support()): its deque, the
+// owner-only stack of the children of chains bound to it (detail/bound_fork_stack.hpp), how to
 // wake an idle worker to steal, the pool it belongs to (workers of one pool may resume each
 // other's unbound coroutines), and the budget of inline hand-offs between two turns of its loop.
-// Thread-safety: push/pop and the budget are the owner's; steal and empty any thread.
+// Thread-safety: push/pop, the bound stack and the budget are the owner's; steal and empty any
+// thread.
 #pragma once
 
 #include <atomic>
@@ -29,6 +31,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+
+#include "shoal/detail/bound_fork_stack.hpp"
 
 namespace shoal::detail {
 
@@ -124,7 +128,8 @@ struct fork_support {
   const std::atomic<std::size_t>* idle = nullptr;
   void (*notify)(void* pool) noexcept = nullptr;
   void* notify_arg = nullptr;
-  unsigned handoffs = 0;  // since the loop's last turn; reset by the loop
+  unsigned handoffs = 0;   // since the loop's last turn; reset by the loop
+  bound_fork_stack bound;  // children of chains bound to this worker: owner-only, never stolen
 
   [[nodiscard]] bool may_hand_off() noexcept { return handoffs++ < handoff_budget; }
 };
