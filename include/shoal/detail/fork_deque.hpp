@@ -73,8 +73,14 @@ class fork_deque {
 
   // Owner: the newest item, or nullptr.
   std::coroutine_handle<> pop() noexcept {
+    return pop_or([]() noexcept { return std::coroutine_handle<>(); });
+  }
+  // Owner: the newest item; when the deque is empty, on_empty() (a fallback kept off the path of
+  // a deque that has items: no test of the result); nullptr when a thief won the last item.
+  template <class OnEmpty>
+  std::coroutine_handle<> pop_or(OnEmpty on_empty) noexcept {
     const std::int64_t b = bottom_.load(std::memory_order_relaxed) - 1;
-    if (b < top_.load(std::memory_order_relaxed)) return nullptr;  // empty: skip the fence
+    if (b < top_.load(std::memory_order_relaxed)) return on_empty();  // empty: skip the fence
     bottom_.store(b, std::memory_order_seq_cst);
     std::int64_t t = top_.load(std::memory_order_seq_cst);
     if (t > b) {  // a thief took the last one

@@ -70,8 +70,7 @@ inline std::coroutine_handle<> next_forked() noexcept {
   executor* here = executor::current();
   fork_support* fs = here != nullptr ? here->fork_support() : nullptr;
   if (fs == nullptr || !fs->may_hand_off()) return nullptr;
-  if (std::coroutine_handle<> h = fs->deque.pop()) return h;
-  return fs->bound.pop();
+  return fs->deque.pop_or([fs]() noexcept { return fs->bound.pop(); });
 }
 
 // Makes `h` (a child just launched) ready on `where`. On that worker itself, when it has fork

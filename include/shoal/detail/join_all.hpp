@@ -124,10 +124,10 @@ class join_all final : public join_point {
   // or the executor lends no fork deque): makes `n` prepared children item(0) .. item(n - 1)
   // ready, item(n - 1) the second child, each item(i) called once. A parent bound to this pool
   // worker: onto its bound stack, the second on top (depth first, never stolen; when full, all
-  // posted as below). Otherwise posted to the target, second child first. Out of line: the
-  // unbound fork's path stays short.
+  // posted as below). Otherwise posted to the target, second child first. Called from out of
+  // line (fork_tuple, fork_range): the unbound fork's inlined path stays as short as it was.
   template <class Item>
-  [[gnu::noinline]] void ready_rest(std::size_t n, Item item) noexcept {
+  void ready_rest(std::size_t n, Item item) noexcept {
     fork_support* fs = target_.pinned ? target_.where->fork_support() : nullptr;
     if (fs != nullptr && fs->bound.push_all(n, item)) return;
     for (std::size_t i = n; i-- > 0;) target_.post(item(i));
@@ -214,11 +214,11 @@ class fork_tuple {
           children_);
       constexpr std::size_t rest = sizeof...(Ts) - 1;
       if constexpr (rest > 0) {
-        const auto item = [&handles](std::size_t i) { return handles[rest - i]; };
         if (join.work_first()) [[likely]] {
-          *pushed = join.push_prepared(rest, item);
+          *pushed =
+              join.push_prepared(rest, [&handles](std::size_t i) { return handles[rest - i]; });
         } else {
-          join.ready_rest(rest, item);
+          ready_rest(join);
         }
       }
       return handles[0];
@@ -246,6 +246,17 @@ class fork_tuple {
  private:
   using indices = std::index_sequence_for<Ts...>;
 
+  // join_all::ready_rest for every prepared child but the first (out of the inlined launch, whose
+  // handles then stay in registers).
+  [[gnu::noinline]] void ready_rest(join_all& join) noexcept {
+    const std::array<std::coroutine_handle<>, sizeof...(Ts)> handles = std::apply(
+        [](auto&... child) {
+          return std::array<std::coroutine_handle<>, sizeof...(Ts)>{child.handle()...};
+        },
+        children_);
+    constexpr std::size_t rest = sizeof...(Ts) - 1;
+    join.ready_rest(rest, [&handles](std::size_t i) { return handles[rest - i]; });
+  }
   template <std::size_t... I>
   std::size_t index_of([[maybe_unused]] const void* frame,
                        std::index_sequence<I...>) const noexcept {
@@ -294,18 +305,14 @@ class fork_range {
   // Each child is prepared as it is made ready, in one pass (push_prepared's item prepares it).
   [[gnu::always_inline]] std::coroutine_handle<> launch_all_but_first(join_all& join,
                                                                       bool* pushed) noexcept {
-    const std::size_t rest = tasks_.size() - 1;
     const join_all::child_link link = join.link();
-    const task<T>* const tasks = tasks_.data();
-    const auto item = [link, tasks, rest](std::size_t i) {
-      return link.prepare(frame_of(tasks[rest - i]));
-    };
+    const task<T>* const first = tasks_.data();
     if (join.work_first()) [[likely]] {
-      *pushed = join.push_prepared(rest, item);
+      *pushed = join.push_prepared(tasks_.size() - 1, preparer(link));
     } else {
-      join.ready_rest(rest, item);
+      ready_rest(join);
     }
-    return link.prepare(frame_of(tasks[0]));
+    return link.prepare(frame_of(*first));
   }
   [[nodiscard]] std::size_t index_of(const void* frame) const noexcept {
     std::size_t i = 0;
@@ -324,6 +331,17 @@ class fork_range {
  private:
   static std::coroutine_handle<task_promise<T>> frame_of(const task<T>& t) noexcept {
     return task_access::handle(t);
+  }
+  // What makes child `size() - 1 - i` a child of the join and gives it, for push_prepared and
+  // ready_rest (the second child last).
+  [[nodiscard]] auto preparer(join_all::child_link link) const noexcept {
+    return [link, tasks = tasks_.data(), rest = tasks_.size() - 1](std::size_t i) {
+      return link.prepare(frame_of(tasks[rest - i]));
+    };
+  }
+  // join_all::ready_rest for every child but the first (out of the inlined launch).
+  [[gnu::noinline]] void ready_rest(join_all& join) noexcept {
+    join.ready_rest(tasks_.size() - 1, preparer(join.link()));
   }
   std::vector<task<T>> tasks_;
 };

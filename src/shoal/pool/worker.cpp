@@ -276,8 +276,7 @@ std::coroutine_handle<> worker::next_local() noexcept {
 // here, which only this worker may run: served with the deque, before the pinned queue, so a
 // bound fork tree unfolds depth first too).
 std::coroutine_handle<> worker::pop_forked() noexcept {
-  if (auto h = forks_.deque.pop()) return h;
-  return forks_.bound.pop();
+  return forks_.deque.pop_or([this]() noexcept { return forks_.bound.pop(); });
 }
 
 std::coroutine_handle<> worker::steal() noexcept {
