@@ -118,6 +118,39 @@ TEST(BoundForkTree, ABoundTreeRunsDepthFirstAndLeftToRight) {
   EXPECT_EQ(order, (std::vector<int>{11, 12, 21, 22}));
 }
 
+TEST(BoundForkTree, ABoundWhenAllWiderThanTheStackIsPostedInOrderOnItsWorker) {
+  // 3,000 children: more than the bound stack holds (1,024), so they are posted to the pinned
+  // queue, in order; a nested one of 600 still fits on the stack. Every value comes back in
+  // order, every child on the chain's worker.
+  running_pool rp(2);
+  std::atomic<int> strays{0};
+  std::thread::id home;
+  auto leaf = [&](int i) -> task<int> {
+    if (std::this_thread::get_id() != home) strays.fetch_add(1);
+    co_return i;
+  };
+  auto wide = [&](int base, int n) -> task<long> {
+    std::vector<task<int>> children;
+    children.reserve(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) children.push_back(leaf(base + i));
+    long sum = 0;
+    int expected = base;
+    for (int v : co_await shoal::when_all(std::move(children))) {
+      EXPECT_EQ(v, expected++);
+      sum += v;
+    }
+    co_return sum;
+  };
+  auto body = [&]() -> task<long> {
+    co_await rp.pool.schedule_on(1);
+    home = std::this_thread::get_id();
+    auto [a, b] = co_await shoal::when_all(wide(0, 3000), wide(3000, 600));
+    co_return a + b;
+  };
+  EXPECT_EQ(shoal::sync_wait(body()), 3599L * 3600 / 2);
+  EXPECT_EQ(strays.load(), 0);
+}
+
 TEST(BoundForkTree, WhenAnyInABoundChainCancelsTheLoserWaitingOnTheStack) {
   // The first child runs inline and suspends in a long sleep; the second, popped from the bound
   // stack, wins at once: its stop must reach the sleeper, which ends on the chain's worker.
