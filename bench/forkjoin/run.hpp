@@ -2,7 +2,8 @@
 // bench/forkjoin/run.hpp: what the four fork/join programs share: a 2-worker (or argv) shoal
 // thread_pool, one warm-up and one timed run of a task started from pool.schedule(), and the
 // lines the runtime-benchmarks suite prints (duration in microseconds, peak RSS in KiB), so one
-// script reads shoal's programs and the peers' alike.
+// script reads shoal's programs and the peers' alike. FORKJOIN_BOUND=1 runs both bound to worker
+// 0 (schedule_on(0)): a bound chain's fork tree (docs/design/structured-concurrency.md).
 #pragma once
 
 #include <sys/resource.h>
@@ -31,8 +32,13 @@ int run(std::size_t threads, Warmup warmup, Timed timed) {
   std::printf("threads: %zu\n", threads);
   shoal::thread_pool pool({.workers = threads});
   pool.start();
+  const bool bound = std::getenv("FORKJOIN_BOUND") != nullptr;
   auto body = [&]() -> shoal::task<long long> {
-    co_await pool.schedule();
+    if (bound) {
+      co_await pool.schedule_on(0);
+    } else {
+      co_await pool.schedule();
+    }
     co_await warmup();
     const auto start = std::chrono::steady_clock::now();
     co_await timed();

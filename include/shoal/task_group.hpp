@@ -99,7 +99,9 @@ class task_group {
   /// Starts `child` concurrently and returns its index (0, 1, ... in spawn order). The child gets
   /// the environment the caller of with_task_group had (values bound inside the body are not seen:
   /// `group.spawn(shoal::with_local(key, v, child()))`), the group's stop token, and the body's
-  /// home binding at the time of spawn.
+  /// home binding at the time of spawn. On a thread_pool it waits on the body's worker, run there
+  /// newest first once the body suspends, unless an idle worker steals it first (never when the
+  /// body is bound: its children run on its worker only).
   ///   Errors: std::logic_error with no executor on this thread; std::bad_alloc (nothing started).
   ///   Thread-safety: the body's coroutine only.
   std::size_t spawn(task<T> child) {

@@ -2,10 +2,11 @@
 // shoal/when_all.hpp: run several tasks concurrently and wait for all of them.
 //
 // `co_await when_all(a, b, ...)` starts every task as a chain of its own (on a thread_pool,
-// work-first: the caller runs the first child, idle workers steal the others) and resumes when all
-// have ended; `when_all(std::vector<task<T>>)` is the same for any number of tasks of one type.
-// Each child gets a copy of the caller's environment (coroutine-local values, home binding) and a
-// stop token of the operation's own, linked to the caller's. How the children run, and the costs:
+// work-first: the caller runs the first child, idle workers steal the others; a caller bound to a
+// worker runs them all there, depth first, none stolen) and resumes when all have ended;
+// `when_all(std::vector<task<T>>)` is the same for any number of tasks of one type. Each child gets
+// a copy of the caller's environment (coroutine-local values, home binding) and a stop token of the
+// operation's own, linked to the caller's. How the children run, and the costs:
 // docs/design/structured-concurrency.md.
 //
 // Structured: nothing outlives the await. Every child has ended and its frame (with the task's

@@ -24,6 +24,7 @@
 #include "shoal/when_all.hpp"
 #include "shoal/when_any.hpp"
 #include "support/fake_handle.hpp"
+#include "support/frame_peak.hpp"
 #include "support/running_pool.hpp"
 
 // fib(30) as the issue asks, in optimised builds; a smaller tree under the sanitizers and at -O0
@@ -123,28 +124,8 @@ TEST(ForkDequeStress, AFullDequeRefusesAndGivesBackNewestFirst) {
 }
 
 // Counts the task frames alive at once (a parameter lives exactly as long as its frame).
-struct frame_count {
-  std::atomic<long> live{0};
-  std::atomic<long> peak{0};
-};
-class counted {
- public:
-  explicit counted(frame_count& c) noexcept : c_(&c) { up(); }
-  counted(counted&& other) noexcept : c_(other.c_) { up(); }
-  counted(const counted&) = delete;
-  counted& operator=(const counted&) = delete;
-  counted& operator=(counted&&) = delete;
-  ~counted() { c_->live.fetch_sub(1, std::memory_order_relaxed); }
-
- private:
-  void up() noexcept {
-    const long now = c_->live.fetch_add(1, std::memory_order_relaxed) + 1;
-    long seen = c_->peak.load(std::memory_order_relaxed);
-    while (now > seen && !c_->peak.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
-    }
-  }
-  frame_count* c_;
-};
+using frame_count = shoal::testing::frame_peak;
+using counted = shoal::testing::peak_probe;
 
 task<long> fib(int n, frame_count& c, counted probe) {
   static_cast<void>(probe);

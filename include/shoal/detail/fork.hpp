@@ -8,7 +8,9 @@
 // follows the parent's (detail/lazy_stop.hpp: no allocation unless a child asks for the token
 // itself). A stop reaching the parent reaches every child; stopping the scope reaches only the
 // children. On a pool worker an unbound child goes into the worker's fork deque (newest first
-// for the worker, oldest first for thieves: detail/fork_deque.hpp), elsewhere it is posted.
+// for the worker, oldest first for thieves: detail/fork_deque.hpp), a child bound to that worker
+// into its owner-only bound stack (newest first, never stolen: detail/bound_fork_stack.hpp);
+// elsewhere it is posted.
 // When a child ends, its root calls the scope's end hook (completion_queue queues it); the hook
 // returns the parent when the parent may go on here at once (detail/fork_handoff.hpp).
 // when_all and when_any children need no root: they are their tasks' frames, sharing one env
@@ -64,7 +66,8 @@ class fork_scope {
   // `where` is pinned (a bound parent's children are bound to the same worker).
   // On a pool worker, an unbound child goes into the worker's fork deque (fork_handoff.hpp),
   // newest first for the worker, oldest first for thieves; true when it did (the caller then
-  // calls notify_forked() once for the children it launched).
+  // calls notify_forked() once for the children it launched). A child bound to the worker it is
+  // launched on goes into that worker's bound stack, newest first, never stolen (false).
   template <class Child>
   bool launch(Child& child, std::size_t index, wake_target where) noexcept {
     auto& promise = child.promise();

@@ -18,10 +18,12 @@
 // release store of bottom_, which a thief's acquire load pairs with (the child's frame, written
 // before, is visible to the thief that runs it).
 //
-// fork_support is what a worker lends its executor (executor::fork_support()): its deque, how to
+// fork_support is what a worker lends its executor (executor::fork_support()): its deque, the
+// owner-only stack of the children of chains bound to it (detail/bound_fork_stack.hpp), how to
 // wake an idle worker to steal, the pool it belongs to (workers of one pool may resume each
 // other's unbound coroutines), and the budget of inline hand-offs between two turns of its loop.
-// Thread-safety: push/pop and the budget are the owner's; steal and empty any thread.
+// Thread-safety: push/pop, the bound stack and the budget are the owner's; steal and empty any
+// thread.
 #pragma once
 
 #include <atomic>
@@ -29,6 +31,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+
+#include "shoal/detail/bound_fork_stack.hpp"
 
 namespace shoal::detail {
 
@@ -69,8 +73,14 @@ class fork_deque {
 
   // Owner: the newest item, or nullptr.
   std::coroutine_handle<> pop() noexcept {
+    return pop_or([]() noexcept { return std::coroutine_handle<>(); });
+  }
+  // Owner: the newest item; when the deque is empty, on_empty() (a fallback kept off the path of
+  // a deque that has items: no test of the result); nullptr when a thief won the last item.
+  template <class OnEmpty>
+  std::coroutine_handle<> pop_or(OnEmpty on_empty) noexcept {
     const std::int64_t b = bottom_.load(std::memory_order_relaxed) - 1;
-    if (b < top_.load(std::memory_order_relaxed)) return nullptr;  // empty: skip the fence
+    if (b < top_.load(std::memory_order_relaxed)) return on_empty();  // empty: skip the fence
     bottom_.store(b, std::memory_order_seq_cst);
     std::int64_t t = top_.load(std::memory_order_seq_cst);
     if (t > b) {  // a thief took the last one
@@ -124,7 +134,8 @@ struct fork_support {
   const std::atomic<std::size_t>* idle = nullptr;
   void (*notify)(void* pool) noexcept = nullptr;
   void* notify_arg = nullptr;
-  unsigned handoffs = 0;  // since the loop's last turn; reset by the loop
+  unsigned handoffs = 0;   // since the loop's last turn; reset by the loop
+  bound_fork_stack bound;  // children of chains bound to this worker: owner-only, never stolen
 
   [[nodiscard]] bool may_hand_off() noexcept { return handoffs++ < handoff_budget; }
 };

@@ -9,11 +9,12 @@
 // continuation) it returns the parent to transfer into; elsewhere it posts the parent there (or
 // defers it on this thread, when this thread is the parent's executor) and returns nullptr.
 // next_forked() is called by a child that ended without ending its parent's wait: the newest
-// child in this worker's deque, to transfer into, or nullptr (back to the worker's loop).
+// child in this worker's deque, else in its bound stack (the children of chains bound to it:
+// detail/bound_fork_stack.hpp), to transfer into, or nullptr (back to the worker's loop).
 // Both spend the worker's hand-off budget (fork_support::handoff_budget): past it the parent is
-// pushed onto this worker's fork deque (deferred when bound) and no child is popped, so the loop
-// gets its turn (timers, I/O, other queues) at least every so many hand-offs even under a chain
-// that forks forever.
+// pushed onto this worker's fork deque (its bound stack when bound) and no child is popped, so
+// the loop gets its turn (timers, I/O, other queues) at least every so many hand-offs even under
+// a chain that forks forever.
 //
 // Thread-safety: called on the thread that ran the child. Reading another executor's
 // fork_support is safe: a worker sets it before it runs anything and never changes it.
@@ -59,12 +60,9 @@ inline std::coroutine_handle<> continue_parent(wake_target target,
   if (fs->may_hand_off()) return parent;
   // Over budget: next on this worker once its loop has had its turn, on top of its fork deque
   // (never behind other queued work, so the fork tree still unfolds depth first and finished
-  // joins do not pile up); a bound parent, which no thief may take, is deferred instead.
-  if (target.pinned) {
-    here->defer(parent);
-  } else if (!fs->deque.push(parent)) {
-    here->post(parent, false);
-  }
+  // joins do not pile up); a bound parent, which no thief may take, on top of its bound stack.
+  const bool pushed = target.pinned ? fs->bound.push(parent) : fs->deque.push(parent);
+  if (!pushed) here->post(parent, target.pinned);
   return nullptr;
 }
 
@@ -72,17 +70,25 @@ inline std::coroutine_handle<> next_forked() noexcept {
   executor* here = executor::current();
   fork_support* fs = here != nullptr ? here->fork_support() : nullptr;
   if (fs == nullptr || !fs->may_hand_off()) return nullptr;
-  return fs->deque.pop();
+  return fs->deque.pop_or([fs]() noexcept { return fs->bound.pop(); });
 }
 
-// Makes `h` (a child just launched, unbound) ready on this worker: into its fork deque when it
-// has one and there is room, else posted to `where`. True when it went into the deque (the
-// launcher then wakes an idle worker to steal: fork_support::notify).
+// Makes `h` (a child just launched) ready on `where`. On that worker itself, when it has fork
+// support and room: into its fork deque when unbound, into its bound stack when bound there
+// (only that worker runs it, newest first, before its pinned queue); else posted to `where`.
+// True when it went into the deque (the launcher then wakes an idle worker to steal:
+// fork_support::notify); a bound child needs no thief.
 inline bool push_forked(wake_target where, std::coroutine_handle<> h) noexcept {
   executor* here = executor::current();
-  if (!where.pinned && here == where.where) {
+  if (here == where.where) {
     fork_support* fs = here->fork_support();
-    if (fs != nullptr && fs->deque.push(h)) return true;
+    if (fs != nullptr) {
+      if (!where.pinned) {
+        if (fs->deque.push(h)) return true;
+      } else if (fs->bound.push(h)) {
+        return false;
+      }
+    }
   }
   where.post(h);
   return false;

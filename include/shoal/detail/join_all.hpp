@@ -9,12 +9,16 @@
 // (detail/fork_deque.hpp), where thieves take the oldest, and the parent transfers straight into
 // the first child; the last child to end goes on into the parent by symmetric transfer (on
 // whichever worker of the pool ran it: detail/fork_handoff.hpp), and a child that ends first
-// goes on into the next child of its worker's deque. Elsewhere (a bound parent, sync_wait's loop,
-// the manual scheduler) every child is posted, the launcher holds a count of its own and gives it
-// up after the launch: if children are still running the parent stays suspended and the last
-// child to end resumes it (on the parent's executor, see detail::wake); if they all ended during
-// the launch, it goes on at once. fork_tuple and fork_range hold the children of the variadic and
-// the range forms: their tasks, nothing else.
+// goes on into the next child of its worker's deque. A parent bound to the pool worker it runs on
+// forks work-first too, on that worker alone: the others go into its owner-only bound stack
+// (detail/bound_fork_stack.hpp: never stolen, served before its pinned queue), and its children
+// end into the next one there. When the parent runs on its target otherwise (sync_wait's loop,
+// the manual scheduler) the first child runs inline and the others are posted there. Elsewhere
+// every child is posted, the launcher holds a count of its own and gives it up after the launch: if
+// children are still running the parent stays suspended and the last child to end resumes it (on
+// the parent's executor, see detail::wake); if they all ended during the launch, it goes on at
+// once. fork_tuple and fork_range hold the children of the variadic and the range forms: their
+// tasks, nothing else.
 //
 // Why no wake-up is lost and no frame is touched after it dies: the parent is resumed exactly
 // once, by whoever brings the countdown to zero. The launcher's own count (or, work-first, the
@@ -64,9 +68,10 @@ class join_all final : public join_point {
   // True: the parent transfers into the first child at once instead of making it ready (prepare,
   // not launch, for that one); the others are made ready first (push_prepared). Work-first (an
   // unbound parent on a pool worker): into this worker's fork deque, the second on top, so
-  // children start left to right. Otherwise (a bound parent on its worker, sync_wait's loop, a
-  // test scheduler: this thread is the parent's target) they are posted there in order, and run
-  // when the first one suspends or ends; none can end before the launch is over.
+  // children start left to right. Otherwise (this thread is the parent's target) ready_rest: a
+  // parent bound to this pool worker pushes them onto its bound stack, the second on top; on
+  // sync_wait's loop or a test scheduler they are posted there in order. They run when the first
+  // one suspends or ends; none can end before the launch is over.
   [[nodiscard]] bool inline_first() const noexcept { return inline_first_; }
   // What prepare writes into each child's promise, taken once per launch: a launcher that
   // prepares several children through one copy keeps it in registers (the join's own fields
@@ -102,7 +107,7 @@ class join_all final : public join_point {
     return push_forked(target_, prepare(h));
   }
   // True: inline_first on a pool worker with the parent unbound; the other children go into this
-  // worker's fork deque (push_prepared). False with inline_first: they are posted (post).
+  // worker's fork deque (push_prepared). False with inline_first: ready_rest.
   [[nodiscard]] bool work_first() const noexcept { return forking_ != nullptr; }
   // Work-first only: makes `n` prepared children item(0) .. item(n - 1) ready (item(n - 1) is the
   // second child), into this worker's fork deque at once when it has room for all, else one by
@@ -115,8 +120,18 @@ class join_all final : public join_point {
     }
     return n > 0;
   }
-  // inline_first without work_first: makes a prepared child ready on the parent's target.
-  void post(std::coroutine_handle<> h) const noexcept { target_.post(h); }
+  // inline_first without work_first (this thread is the parent's target, and the parent is bound
+  // or the executor lends no fork deque): makes `n` prepared children item(0) .. item(n - 1)
+  // ready, item(n - 1) the second child, each item(i) called once. A parent bound to this pool
+  // worker: onto its bound stack, the second on top (depth first, never stolen; when full, all
+  // posted as below). Otherwise posted to the target, second child first. Called from out of
+  // line (fork_tuple, fork_range): the unbound fork's inlined path stays as short as it was.
+  template <class Item>
+  void ready_rest(std::size_t n, Item item) noexcept {
+    fork_support* fs = target_.pinned ? target_.where->fork_support() : nullptr;
+    if (fs != nullptr && fs->bound.push_all(n, item)) return;
+    for (std::size_t i = n; i-- > 0;) target_.post(item(i));
+  }
   // Work-first only: after children went into the fork deque, wakes an idle worker to steal.
   void notify_pushed() const noexcept { notify_forked(*forking_); }
   // Gives up the launcher's count. True: the parent stays suspended (the last child resumes it);
@@ -203,7 +218,7 @@ class fork_tuple {
           *pushed =
               join.push_prepared(rest, [&handles](std::size_t i) { return handles[rest - i]; });
         } else {
-          post_rest(join);
+          ready_rest(join);
         }
       }
       return handles[0];
@@ -231,10 +246,16 @@ class fork_tuple {
  private:
   using indices = std::index_sequence_for<Ts...>;
 
-  // Posts every prepared child but the first, in order.
-  [[gnu::noinline]] void post_rest(join_all& join) noexcept {
-    std::apply([&join](auto& /*first*/, auto&... rest) { (join.post(rest.handle()), ...); },
-               children_);
+  // join_all::ready_rest for every prepared child but the first (out of the inlined launch, whose
+  // handles then stay in registers).
+  [[gnu::noinline]] void ready_rest(join_all& join) noexcept {
+    const std::array<std::coroutine_handle<>, sizeof...(Ts)> handles = std::apply(
+        [](auto&... child) {
+          return std::array<std::coroutine_handle<>, sizeof...(Ts)>{child.handle()...};
+        },
+        children_);
+    constexpr std::size_t rest = sizeof...(Ts) - 1;
+    join.ready_rest(rest, [&handles](std::size_t i) { return handles[rest - i]; });
   }
   template <std::size_t... I>
   std::size_t index_of([[maybe_unused]] const void* frame,
@@ -284,17 +305,14 @@ class fork_range {
   // Each child is prepared as it is made ready, in one pass (push_prepared's item prepares it).
   [[gnu::always_inline]] std::coroutine_handle<> launch_all_but_first(join_all& join,
                                                                       bool* pushed) noexcept {
-    const std::size_t rest = tasks_.size() - 1;
     const join_all::child_link link = join.link();
-    const task<T>* const tasks = tasks_.data();
+    const task<T>* const first = tasks_.data();
     if (join.work_first()) [[likely]] {
-      *pushed = join.push_prepared(rest, [link, tasks, rest](std::size_t i) {
-        return link.prepare(frame_of(tasks[rest - i]));
-      });
+      *pushed = join.push_prepared(tasks_.size() - 1, preparer(link));
     } else {
-      post_rest(join);
+      ready_rest(join);
     }
-    return link.prepare(frame_of(tasks[0]));
+    return link.prepare(frame_of(*first));
   }
   [[nodiscard]] std::size_t index_of(const void* frame) const noexcept {
     std::size_t i = 0;
@@ -314,10 +332,16 @@ class fork_range {
   static std::coroutine_handle<task_promise<T>> frame_of(const task<T>& t) noexcept {
     return task_access::handle(t);
   }
-  // Prepares and posts every child but the first, in order (out of the inlined launch).
-  [[gnu::noinline]] void post_rest(join_all& join) noexcept {
-    const join_all::child_link link = join.link();
-    for (std::size_t i = 1; i < tasks_.size(); ++i) join.post(link.prepare(frame_of(tasks_[i])));
+  // What makes child `size() - 1 - i` a child of the join and gives it, for push_prepared and
+  // ready_rest (the second child last).
+  [[nodiscard]] auto preparer(join_all::child_link link) const noexcept {
+    return [link, tasks = tasks_.data(), rest = tasks_.size() - 1](std::size_t i) {
+      return link.prepare(frame_of(tasks[rest - i]));
+    };
+  }
+  // join_all::ready_rest for every child but the first (out of the inlined launch).
+  [[gnu::noinline]] void ready_rest(join_all& join) noexcept {
+    join.ready_rest(tasks_.size() - 1, preparer(join.link()));
   }
   std::vector<task<T>> tasks_;
 };
@@ -351,10 +375,11 @@ class join_all_awaiter {
 
   bool await_ready() const noexcept { return children_.size() == 0; }
   // When the parent runs on its target (join_all::inline_first): every child but the first made
-  // ready (work-first on a pool worker: into the worker's fork deque), then straight into the
-  // first one. Elsewhere every child posted, and the parent goes on at once if they all ended
-  // during the launch. Nothing of the awaiter is touched after the transfer. Always inlined into
-  // the parent's resume function (with env_awaiter's forwarder): no call per fork.
+  // ready (work-first on a pool worker: into the worker's fork deque, or its bound stack when the
+  // parent is bound there), then straight into the first one. Elsewhere every child posted, and the
+  // parent goes on at once if they all ended during the launch. Nothing of the awaiter is touched
+  // after the transfer. Always inlined into the parent's resume function (with env_awaiter's
+  // forwarder): no call per fork.
   template <class Promise>
   [[gnu::always_inline]] std::coroutine_handle<> await_suspend(
       std::coroutine_handle<Promise> parent) {

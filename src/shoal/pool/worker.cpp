@@ -258,7 +258,7 @@ std::coroutine_handle<> worker::next_local() noexcept {
   }
   lifo_streak_ = 0;
   if (fork_streak_ < max_fork_streak) {
-    if (auto h = forks_.deque.pop()) {
+    if (auto h = pop_forked()) {
       ++fork_streak_;
       return h;
     }
@@ -266,10 +266,17 @@ std::coroutine_handle<> worker::next_local() noexcept {
   fork_streak_ = 0;
   drain_inbox();
   if (auto h = pop_ring_or_pinned()) return h;
-  if (auto h = forks_.deque.pop()) return h;
+  if (auto h = pop_forked()) return h;
   fire_due_timers();
   drain_inbox();
   return pop_ring_or_pinned();
+}
+
+// The newest forked child: of the fork deque, else of the bound stack (children of chains bound
+// here, which only this worker may run: served with the deque, before the pinned queue, so a
+// bound fork tree unfolds depth first too).
+std::coroutine_handle<> worker::pop_forked() noexcept {
+  return forks_.deque.pop_or([this]() noexcept { return forks_.bound.pop(); });
 }
 
 std::coroutine_handle<> worker::steal() noexcept {
@@ -298,7 +305,7 @@ std::coroutine_handle<> worker::next_remote() noexcept {
 
 bool worker::has_local_work() const noexcept {
   return lifo_ || !pinned_.empty() || !ring_.empty() || !forks_.deque.empty() ||
-         inbox_nonempty_.load(std::memory_order_acquire);
+         !forks_.bound.empty() || inbox_nonempty_.load(std::memory_order_acquire);
 }
 
 bool worker::claim_sleeping() noexcept {

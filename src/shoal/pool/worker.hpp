@@ -5,7 +5,8 @@
 //   lifo_    one deferred continuation, run next (at most 3 times in a row, then demoted);
 //   forks_   children forked here by when_all / when_any / task_group (detail/fork_deque.hpp),
 //            newest first (at most 64 in a row while other local work waits), oldest first for
-//            thieves;
+//            thieves; then, in the same turn and streak, its bound stack: the children forked by
+//            chains bound here (detail/bound_fork_stack.hpp), newest first, owner-only;
 //   pinned_  work only this worker may run (bound chains, continuations), owner-only FIFO; also
 //            its sticky work (post_sticky: an actor's hand-overs), marked in the low bit, which
 //            before_blocking moves to the global queue;
@@ -114,6 +115,7 @@ class worker final : public executor {
   std::coroutine_handle<> next_local() noexcept;
   std::coroutine_handle<> next_remote() noexcept;
   std::coroutine_handle<> pop_ring_or_pinned() noexcept;
+  std::coroutine_handle<> pop_forked() noexcept;
   std::coroutine_handle<> steal() noexcept;
   bool wait_for_work();
   void stop_searching(bool found) noexcept;
