@@ -20,7 +20,7 @@
 # completed, queries per hour (completed x 3600 / DURATION for both; go-tpc's own "QphH" line,
 # which divides by the queries' summed latency instead of the wall time, is printed beside it),
 # client CPU (user + system of the whole process, /usr/bin/time) and server CPU (the postmaster
-# and its children, from /proc, as scripts/pg-peers.sh counts it).
+# and its children, from /proc: scripts/pg-scratch.sh, shared with scripts/pg-peers.sh).
 # A benchmark, not a test: never run by CI. The figures go in docs/benchmarks.md.
 #
 # go-tpc is never downloaded by this script: build it from a checkout of github.com/pingcap/go-tpc
@@ -67,34 +67,9 @@ if ! "$gotpc" ch --help 2>&1 | grep -q postgres; then
   exit 2
 fi
 
-# The scratch server, as scripts/pg-peers.sh starts it: loopback TCP only, fsync off.
-dir=$(mktemp -d "$scratch/pg-XXXXXX")
-as_server=()
-if [[ $(id -u) -eq 0 ]]; then
-  chown postgres: "$dir"
-  as_server=(runuser -u postgres --)
-fi
-"${as_server[@]}" "$pg_bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C \
-  --no-sync >"$dir/initdb.log" 2>&1
-cat >>"$dir/data/postgresql.conf" <<EOF
-listen_addresses = '127.0.0.1'
-port = $port
-unix_socket_directories = '$dir'
-fsync = off
-synchronous_commit = off
-full_page_writes = off
-shared_buffers = $shared_buffers
-max_wal_size = 4GB
-max_connections = 100
-EOF
-stop_server() {
-  "${as_server[@]}" "$pg_bin/pg_ctl" -D "$dir/data" -m immediate -w -t 60 stop >/dev/null 2>&1 || true
-  rm -rf "$dir"
-}
-trap stop_server EXIT
-"${as_server[@]}" "$pg_bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null
-server_pid=$(head -1 "$dir/data/postmaster.pid")
-sql() { "$pg_bin/psql" -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres -d "${2:-postgres}" -c "$1"; }
+# The scratch server (scripts/pg-scratch.sh): loopback TCP only, fsync off, stopped on exit.
+source scripts/pg-scratch.sh
+pg_scratch_start "$scratch" "$port" "$shared_buffers" 100
 sql "CREATE ROLE bench LOGIN SUPERUSER PASSWORD 'bench'"
 for db in gotpc tpcc; do sql "CREATE DATABASE $db OWNER bench"; done
 echo "server: $(sql 'SELECT version()' | cut -d, -f1) on 127.0.0.1:$port, shared_buffers $shared_buffers"
@@ -112,22 +87,7 @@ echo "loading $warehouses warehouses with each tool"
 for db in gotpc tpcc; do sql "VACUUM ANALYZE" "$db"; done
 sql "CHECKPOINT" >/dev/null
 
-# Server CPU ticks: the postmaster's own and its waited-for children's, plus every live child's.
-server_ticks() {
-  python3 - "$server_pid" <<'PY'
-import os, sys
-pm, total = sys.argv[1], 0
-for pid in filter(str.isdigit, os.listdir("/proc")):
-    try:
-        stat = open(f"/proc/{pid}/stat").read()
-    except OSError:
-        continue
-    f = stat.rsplit(")", 1)[1].split()
-    if pid == pm or f[1] == pm:
-        total += sum(int(x) for x in f[11:15])
-print(total)
-PY
-}
+# Server CPU ticks: server_ticks (scripts/pg-scratch.sh).
 hz=$(getconf CLK_TCK)
 
 echo "load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -29,6 +29,8 @@ run::run_result ch_series_sample() {
   r.ch.queries[0].completed = 5;
   r.ch.queries[0].latency.record(3000, 5);
   r.ch.series = {{0, 1, 2, 0, 0, 3071}, {1, 2.5, 3, 1, 0, 4095}, {2.5, 3, 0, 0, 1, 0}};
+  r.series = {tpcc::testing::interval_of(0, 1.5, 20, 1000),
+              tpcc::testing::interval_of(1.5, 1.5, 30, 1000)};
   return r;
 }
 
