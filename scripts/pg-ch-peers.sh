@@ -14,7 +14,7 @@
 #     --no-wait and --connections TERMINALS (so each tool holds TERMINALS connections for them);
 #   - STREAMS analytic streams, each on a connection of its own: go-tpc `-t STREAMS`,
 #     shoal-tpcc `--analytic-streams STREAMS`; both run the 22 queries in the paper's order,
-#     round and round (go-tpc from Q1 in every stream, shoal-tpcc stream i from Q(i mod 22 + 1));
+#     round and round, stream i from Q(i mod 22 + 1) in both (go-tpc's ch/workload.go: queryIdx);
 #   - PostgreSQL's default isolation (READ COMMITTED), no warm-up (shoal-tpcc --warmup 0s).
 # Per tool it measures: tpmC (completed New-Orders per minute of DURATION), the analytic queries
 # completed, queries per hour (completed x 3600 / DURATION for both; go-tpc's own "QphH" line,
