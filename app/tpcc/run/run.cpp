@@ -446,11 +446,13 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
     if (streams) streams->end();  // cancels the queries in flight at once
   });
   shoal::gate stream_steps;  // --schedule's streams=N steps, followed beside the run
+  std::stop_source steps_over;
   if (streams && !config.schedule.empty()) {
     pool.spawn(follow_streams_inside(stream_steps.enter(), *streams, config.schedule, measure_start,
-                                     ctx->issue_stop.get_token()));
+                                     steps_over.get_token()));
   }
   co_await perform(pool, *ctx, config, range, control, result, measure_start, end, rng);
+  steps_over.request_stop();  // however the run ended, no step is left to follow
   const bool steps_left = co_await stream_steps.close();
   static_cast<void>(steps_left);
   if (streams) {
