@@ -435,11 +435,10 @@ constexpr auto options = std::to_array<option>({
      "warehouses = 100, no-tui = true); the command line overrides it",
      [](config& c, string_view t) { return set_path(c.config_path, t); }, databases | reporting},
     {"help", "", "Show this help",
-     [](config& c, string_view) -> std::
-                                    optional<std::string> {
-                                      c.cmd = command::help;
-                                      return std::nullopt;
-                                    },
+     [](config& c, string_view) -> std::optional<std::string> {
+       c.cmd = command::help;
+       return std::nullopt;
+     },
      any},
     {"version", "", "Show the version",
      [](config& c, string_view) -> std::
