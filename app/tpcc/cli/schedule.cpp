@@ -114,10 +114,11 @@ std::optional<std::string> step_too_short(const config& c) {
 std::optional<std::string> step_streams_conflict(const config& c) {
   for (std::size_t i = 0; i < c.schedule.size(); ++i) {
     if (c.schedule[i].analytic_streams <= c.analytic_streams) continue;
+    constexpr std::string_view why =
+        " analytic streams: --analytic-streams must open at least as many (the most any step "
+        "runs)";
     return join({"--schedule's step ", std::to_string(i + 1), " asks for ",
-                 std::to_string(c.schedule[i].analytic_streams),
-                 " analytic streams: --analytic-streams must open at least as many (the most any "
-                 "step runs)"});
+                 std::to_string(c.schedule[i].analytic_streams), why});
   }
   return std::nullopt;
 }

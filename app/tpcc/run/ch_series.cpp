@@ -2,14 +2,12 @@
 // app/tpcc/run/ch_series.cpp: the analytic side's interval series (see ch_series.hpp).
 #include "run/ch_series.hpp"
 
-#include <utility>
-
 #include "stats/series.hpp"
 
 namespace tpcc::run {
 
 void ch_series::cut(double end_seconds) {
-  ch_progress now = read_();
+  const ch_progress now = read_();
   ch_interval i;
   i.start_seconds = last_end_;
   i.end_seconds = end_seconds;
@@ -22,7 +20,7 @@ void ch_series::cut(double end_seconds) {
     i.p90_us = ended.percentile(0.90);
   }
   series_.push_back(i);
-  last_ = std::move(now);
+  last_ = now;
   last_end_ = end_seconds;
 }
 
