@@ -99,35 +99,9 @@ if [[ -n "$gotpc" ]] && have go-tpc && ! "$gotpc" tpcc --help 2>&1 | grep -q pos
   exit 1
 fi
 
-# The scratch server: loopback TCP only, its own directory, fsync off (as tests/support's
-# postgres_server), stopped on exit. As root, the server runs as the postgres user.
-dir=$(mktemp -d "$scratch/pg-XXXXXX")
-as_server=()
-if [[ $(id -u) -eq 0 ]]; then
-  chown postgres: "$dir"
-  as_server=(runuser -u postgres --)
-fi
-"${as_server[@]}" "$pg_bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C \
-  --no-sync >"$dir/initdb.log" 2>&1
-cat >>"$dir/data/postgresql.conf" <<EOF
-listen_addresses = '127.0.0.1'
-port = $port
-unix_socket_directories = '$dir'
-fsync = off
-synchronous_commit = off
-full_page_writes = off
-shared_buffers = $shared_buffers
-max_wal_size = 4GB
-max_connections = 300
-EOF
-stop_server() {
-  "${as_server[@]}" "$pg_bin/pg_ctl" -D "$dir/data" -m immediate -w -t 60 stop >/dev/null 2>&1 || true
-  rm -rf "$dir"
-}
-trap stop_server EXIT
-"${as_server[@]}" "$pg_bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null
-server_pid=$(head -1 "$dir/data/postmaster.pid")
-sql() { "$pg_bin/psql" -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres -d postgres -c "$1"; }
+# The scratch server (scripts/pg-scratch.sh): loopback TCP only, fsync off, stopped on exit.
+source scripts/pg-scratch.sh
+pg_scratch_start "$scratch" "$port" "$shared_buffers" 300
 sql "CREATE ROLE bench LOGIN SUPERUSER PASSWORD 'bench'"
 for db in gotpc tpcc benchbase; do sql "CREATE DATABASE $db OWNER bench"; done
 echo "server: $(sql 'SELECT version()' | cut -d, -f1) on 127.0.0.1:$port, shared_buffers $shared_buffers, postmaster $server_pid"
@@ -208,23 +182,7 @@ done
 echo "vacuum analyze: $((SECONDS - started)) s"
 sql "CHECKPOINT" >/dev/null
 
-# Server CPU ticks: the postmaster's own and its waited-for children's (ended backends), plus
-# every live child's (backends, autovacuum, checkpointer, ...).
-server_ticks() {
-  python3 - "$server_pid" <<'PY'
-import os, sys
-pm, total = sys.argv[1], 0
-for pid in filter(str.isdigit, os.listdir("/proc")):
-    try:
-        stat = open(f"/proc/{pid}/stat").read()
-    except OSError:
-        continue
-    f = stat.rsplit(")", 1)[1].split()
-    if pid == pm or f[1] == pm:
-        total += sum(int(x) for x in f[11:15])
-print(total)
-PY
-}
+# Server CPU ticks: server_ticks (scripts/pg-scratch.sh).
 ticks_per_second=$(getconf CLK_TCK)
 
 results=$scratch/results.txt

@@ -44,6 +44,7 @@ inline constexpr double max_rate_per_terminal = 60'000.0;
 struct schedule_step {
   double rate_tpm = 0;                  // transactions per minute, every type
   std::chrono::nanoseconds duration{};  // > 0
+  std::int64_t analytic_streams = -1;   // `streams=N`: CH-benCHmark streams run; -1 all of them
 };
 
 struct config {

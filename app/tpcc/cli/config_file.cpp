@@ -66,16 +66,18 @@ std::optional<std::string> add_endpoints(const std::string& path, const toml::ar
   return std::nullopt;
 }
 
-// Appends one [[schedule]] table (`rate = TPM`, `duration = "60s"` or seconds) to `text` as a
-// --schedule step; what is wrong with it, if anything.
+// Appends one [[schedule]] table (`rate = TPM`, `duration = "60s"` or seconds, optionally
+// `streams = N`) to `text` as a --schedule step; what is wrong with it, if anything.
 std::optional<std::string> append_schedule_step(const std::string& path, const toml::node& item,
                                                 std::string& text) {
   const toml::table* t = item.as_table();
   const toml::node* rate = t != nullptr ? t->get("rate") : nullptr;
   const toml::node* length = t != nullptr ? t->get("duration") : nullptr;
-  if (rate == nullptr || length == nullptr || t->size() != 2) {
+  const toml::node* streams = t != nullptr ? t->get("streams") : nullptr;
+  if (rate == nullptr || length == nullptr || t->size() != (streams != nullptr ? 3U : 2U)) {
     return where(path, item.source()) +
-           ": each [[schedule]] table holds rate = TPM and duration = \"60s\", nothing else";
+           ": each [[schedule]] table holds rate = TPM and duration = \"60s\" (and optionally "
+           "streams = N), nothing else";
   }
   auto r = entry_of(path, "rate", *rate);
   auto d = entry_of(path, "duration", *length);
@@ -84,6 +86,10 @@ std::optional<std::string> append_schedule_step(const std::string& path, const t
   if (!text.empty()) text.push_back(',');
   text += "rate=" + std::get<config_entry>(r).value.value_or("") + ":" +
           std::get<config_entry>(d).value.value_or("");
+  if (streams == nullptr) return std::nullopt;
+  auto n = entry_of(path, "streams", *streams);
+  if (auto* wrong = std::get_if<std::string>(&n)) return std::move(*wrong);
+  text += ":streams=" + std::get<config_entry>(n).value.value_or("");
   return std::nullopt;
 }
 

@@ -312,7 +312,8 @@ constexpr auto options = std::to_array<option>({
      "TPC-C, labelled so; not with --no-wait or --wait-scale; at most 60000 per terminal",
      set_rate, running},
     {"schedule", "STEPS",
-     "Rate steps over the measurement interval, one after another: [rate=]TPM:DURATION,... "
+     "Rate steps over the measurement interval, one after another: "
+     "[rate=]TPM:DURATION[:streams=N],... "
      "(rate=30000:60s,rate=60000:60s). Paced as --rate, each step measured as its own window "
      "after a settle time (a quarter of the step, at most 5 s), with its figures, whether its "
      "backlog grew, and the knee "

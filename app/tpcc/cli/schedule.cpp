@@ -33,7 +33,20 @@ std::string step_error(std::size_t index, string_view text, string_view why) {
   return join({"step ", std::to_string(index), " ('", text, "') ", why});
 }
 
-// One `[rate=]TPM:DURATION`, the `index`-th (1-based), or what is wrong with it.
+// The `streams=N` suffix of a step (`index`-th, `text` whole) into `step`; what is wrong with it.
+std::optional<std::string> read_step_streams(std::size_t index, string_view text, string_view tail,
+                                             schedule_step& step) {
+  const auto n = tail.starts_with("streams=") ? read_integer(tail.substr(8)) : std::nullopt;
+  if (!n || *n < 0 || *n > 1000) {
+    return step_error(index, text,
+                      "expects RATE:DURATION[:streams=N], N the analytic streams it runs (0 to "
+                      "1000), such as rate=600:30s:streams=0");
+  }
+  step.analytic_streams = *n;
+  return std::nullopt;
+}
+
+// One `[rate=]TPM:DURATION[:streams=N]`, the `index`-th (1-based), or what is wrong with it.
 std::variant<schedule_step, std::string> read_step(std::size_t index, string_view text) {
   if (text.starts_with("tpw=")) {
     return step_error(index, text,
@@ -50,9 +63,14 @@ std::variant<schedule_step, std::string> read_step(std::size_t index, string_vie
     return step_error(index, text,
                       "expects a rate in transactions per minute above 0 and at most 1000000000");
   }
-  const auto length = step_duration(body.substr(colon + 1));
+  const string_view rest = body.substr(colon + 1);
+  const auto second = rest.find(':');
+  const auto length = step_duration(rest.substr(0, second));
   if (!length) return step_error(index, text, "expects a positive duration, such as 30s or 2m");
-  return schedule_step{.rate_tpm = *rate, .duration = *length};
+  schedule_step step{.rate_tpm = *rate, .duration = *length};
+  if (second == string_view::npos) return step;
+  if (auto wrong = read_step_streams(index, text, rest.substr(second + 1), step)) return *wrong;
+  return step;
 }
 
 // The whole schedule's bounds: at most max_schedule_steps steps and 24 h.
@@ -88,6 +106,19 @@ std::optional<std::string> step_too_short(const config& c) {
     return join({"--schedule's step ", std::to_string(i + 1),
                  " is too short for --interval: its window (the step without its settle time, a "
                  "quarter of it) must hold two intervals; give a shorter --interval"});
+  }
+  return std::nullopt;
+}
+
+// A step asking for more analytic streams than --analytic-streams opens; nullopt when none does.
+std::optional<std::string> step_streams_conflict(const config& c) {
+  for (std::size_t i = 0; i < c.schedule.size(); ++i) {
+    if (c.schedule[i].analytic_streams <= c.analytic_streams) continue;
+    constexpr std::string_view why =
+        " analytic streams: --analytic-streams must open at least as many (the most any step "
+        "runs)";
+    return join({"--schedule's step ", std::to_string(i + 1), " asks for ",
+                 std::to_string(c.schedule[i].analytic_streams), why});
   }
   return std::nullopt;
 }
@@ -150,6 +181,7 @@ std::optional<std::string> schedule_conflict(const config& c) {
         "--schedule (or --sweep) gives the measurement interval's length (its steps' sum): "
         "--duration cannot be given with it");
   }
+  if (auto wrong = step_streams_conflict(c)) return wrong;
   return step_too_short(c);
 }
 

@@ -4,7 +4,9 @@
 //
 // What: --schedule is a comma-separated list of rate steps, each `[rate=]TPM:DURATION`
 // ("rate=30000:60s,rate=60000:60s" or "30000:60s,60000:60s"): an offered rate in transactions
-// per minute (above 0, at most 10^9) and a positive duration. --sweep FROM:TO:STEPS[:DURATION]
+// per minute (above 0, at most 10^9) and a positive duration, optionally `:streams=N` (0 to
+// 1000): how many of CH-benCHmark's analytic streams run in the step (at most
+// --analytic-streams; without it, all of them). --sweep FROM:TO:STEPS[:DURATION]
 // is the same as STEPS evenly spaced rates from FROM to TO (FROM < TO, 2 to 100 steps), each
 // DURATION long (default 60s). At most max_schedule_steps steps and 24 h in all. Steps of
 // terminals per warehouse (`tpw=`) are refused: a run's terminal set is fixed. The steps replace
@@ -33,8 +35,9 @@ inline constexpr std::size_t max_schedule_steps = 100;
     std::string_view text);
 
 /// What the rest of the command line contradicts in a schedule (--rate, --no-wait,
-/// --wait-scale, --duration given with it; --knee-p90 without one; a step whose window, without
-/// its settle time, holds fewer than two --interval); nullopt when nothing.
+/// --wait-scale, --duration given with it; a step's streams=N above --analytic-streams; --knee-p90
+/// without one; a step whose window, without its settle time, holds fewer than two --interval);
+/// nullopt when nothing.
 [[nodiscard]] std::optional<std::string> schedule_conflict(const config& c);
 
 /// The highest rate of `steps`; 0 for none.

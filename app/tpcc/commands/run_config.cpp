@@ -22,7 +22,11 @@ run::run_config run_config_of(const cli::config& cfg) {
   rc.drain = cfg.drain;
   rc.wait_scale = cfg.wait_scale;
   rc.rate_tpm = cfg.rate_tpm;
-  for (const cli::schedule_step& s : cfg.schedule) rc.schedule.push_back({s.rate_tpm, s.duration});
+  for (const cli::schedule_step& s : cfg.schedule) {
+    // A step without streams=N runs every stream --analytic-streams opens.
+    rc.schedule.push_back({s.rate_tpm, s.duration,
+                           s.analytic_streams < 0 ? cfg.analytic_streams : s.analytic_streams});
+  }
   if (!rc.schedule.empty()) {  // the steps are the measurement interval, at their mean rate
     rc.measure = run::schedule_length(rc.schedule);
     rc.rate_tpm = run::mean_rate(rc.schedule);

@@ -30,14 +30,22 @@ namespace tpcc::figures {
 // Mean worker busy fraction from which the client counts as saturated.
 inline constexpr double saturated_busy = 0.95;
 
+// CH-benCHmark's analytic streams so far (run_control::analytic()), for the displays: the
+// completed queries are the measurement interval's, failed and cancelled every phase's.
+struct ch_live {
+  std::int64_t streams = 0;
+  std::uint64_t completed = 0, failed = 0, cancelled = 0;
+};
+
 struct run_screen {
   run::live_view view;
   double wait_scale = 1.0;  // 1: the spec's waits; 0: --no-wait
   double rate_tpm = 0;      // --rate: paced arrivals instead of waits (not TPC-C); 0: none
   std::vector<run::rate_step> schedule;  // --schedule: its steps (rate_tpm is their mean)
   std::chrono::nanoseconds client_lag_limit = std::chrono::milliseconds(50);
-  std::string target;  // the database as the user should see it (password redacted)
-  std::string note;    // shown on the header and the plain line (e.g. a simulated database)
+  std::string target;         // the database as the user should see it (password redacted)
+  std::string note;           // shown on the header and the plain line (e.g. a simulated database)
+  std::optional<ch_live> ch;  // while analytic streams run; nullopt: none
 };
 
 struct client_verdict {

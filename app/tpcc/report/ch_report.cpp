@@ -4,6 +4,7 @@
 
 #include <cstddef>
 
+#include "report/ch_steps.hpp"
 #include "report/summary.hpp"
 #include "report/text.hpp"
 
@@ -41,6 +42,20 @@ nlohmann::json ch_query_json(std::size_t index, const run::ch_query_totals& q) {
           {"last_rows", q.last_rows < 0 ? nlohmann::json() : nlohmann::json(q.last_rows)}};
 }
 
+// The analytic series: each interval's counts and p90 (exact microseconds: read back as is).
+nlohmann::json ch_series_json(const std::vector<run::ch_interval>& series) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const run::ch_interval& i : series) {
+    out.push_back({{"start_seconds", i.start_seconds},
+                   {"end_seconds", i.end_seconds},
+                   {"completed", i.completed},
+                   {"failed", i.failed},
+                   {"cancelled", i.cancelled},
+                   {"p90_us", i.p90_us}});
+  }
+  return out;
+}
+
 }  // namespace
 
 const char* benchmark_name(const run::run_result& r) noexcept {
@@ -62,7 +77,7 @@ std::string ch_summary_text(const run::run_result& r) {
                 static_cast<unsigned long long>(c.completed()),
                 static_cast<unsigned long long>(c.failed()),
                 static_cast<unsigned long long>(c.cancelled()));
-  return out;
+  return out + ch_step_effect_text(r);
 }
 
 nlohmann::json ch_json(const run::run_result& r) {
@@ -78,7 +93,9 @@ nlohmann::json ch_json(const run::run_result& r) {
           {"measured_seconds", r.measured_seconds},
           {"queries_per_hour", c.queries_per_hour(r.measured_seconds)},
           {"tpmc", tpmc(r)},
-          {"queries", std::move(queries)}};
+          {"queries", std::move(queries)},
+          {"series", ch_series_json(c.series)},
+          {"with_and_without_streams", ch_step_effect_json(r)}};
 }
 
 }  // namespace tpcc::report

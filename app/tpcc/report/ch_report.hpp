@@ -9,7 +9,9 @@
 // "queries": [{"query", "title", "completed", "failed", "cancelled", "p50_ms", "p90_ms",
 // "p99_ms", "max_ms", "mean_ms", "last_rows"}]}, null when no stream ran; the writer adds each
 // query's "latency" histogram (json_write.cpp), which the reader reads back with the counts for
-// `merge` and `compare` (docs/tpcc/ch-benchmark.md).
+// `merge` and `compare` (docs/tpcc/ch-benchmark.md); "series": the analytic side per interval
+// ([{"start_seconds", "end_seconds", "completed", "failed", "cancelled", "p90_us"}], every phase)
+// and "with_and_without_streams": tpmC with streams against without (report/ch_steps.hpp).
 // Thread-safety: pure functions.
 #pragma once
 

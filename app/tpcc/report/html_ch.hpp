@@ -3,8 +3,10 @@
 //
 // What: one <section id="ch">: the streams, the queries per hour beside tpmC, and a row per
 // query (completed, failed, cancelled, p50/p90/p99/max ms, rows of the last completed
-// execution), a failure marked as the outcome table marks one. Empty when no stream ran. No
-// plot over time yet (the series holds transactions only).
+// execution), a failure marked as the outcome table marks one; tpmC with streams against
+// without when one schedule had both (report/ch_steps.hpp); and a plot over time
+// (id "ch-over-time"): tpmC per interval beside the analytic queries completed and failed per
+// interval (run_result/ch_result.hpp's series). Empty when no stream ran.
 // Thread-safety: pure functions.
 #pragma once
 

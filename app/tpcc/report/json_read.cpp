@@ -190,6 +190,9 @@ std::vector<run::rate_step> read_schedule(const at& config) {
   const at list = config["schedule"];
   for (std::size_t i = 0; i < list.array().size(); ++i) {
     out.push_back({read_step_rate(list[i]["rate_tpm"]), duration(list[i]["duration_seconds"])});
+    // CH-benCHmark's streams=N; absent (older files, no streams): resolved in read_ch.
+    out.back().analytic_streams =
+        list[i].has("analytic_streams") ? list[i]["analytic_streams"].integer() : -1;
   }
   return out;
 }
@@ -470,11 +473,30 @@ std::vector<run::step_window> read_step_windows(const at& doc, std::size_t sched
     w.window_start = s["window_start_seconds"].bounded();
     w.end_seconds = s["end_seconds"].bounded();
     w.partial = s["partial"].boolean();
+    w.analytic_streams = s.has("analytic_streams") ? s["analytic_streams"].integer() : -1;
     if (s.has("pacing")) w.pacing = pacing(s["pacing"]);
     if (!(w.start_seconds <= w.window_start && w.window_start <= w.end_seconds)) {
       s.fail("expected start_seconds <= window_start_seconds <= end_seconds");
     }
     out.push_back(w);
+  }
+  return out;
+}
+
+// "ch.series": the analytic side per interval, in order.
+std::vector<run::ch_interval> read_ch_series(const at& list) {
+  std::vector<run::ch_interval> out;
+  for (std::size_t i = 0; i < list.array().size(); ++i) {
+    const at e = list[i];
+    run::ch_interval c;
+    c.start_seconds = e["start_seconds"].bounded();
+    c.end_seconds = e["end_seconds"].bounded();
+    if (c.end_seconds < c.start_seconds) e.fail("expected start_seconds <= end_seconds");
+    c.completed = e["completed"].count();
+    c.failed = e["failed"].count();
+    c.cancelled = e["cancelled"].count();
+    c.p90_us = e["p90_us"].count();
+    out.push_back(c);
   }
   return out;
 }
@@ -503,7 +525,17 @@ run::ch_totals read_ch(const at& doc) {
     if (t.latency.count() != t.completed) q["latency"]["count"].fail("does not equal completed");
     if (!q["last_rows"].value.is_null()) t.last_rows = q["last_rows"].integer();
   }
+  if (ch.has("series")) c.series = read_ch_series(ch["series"]);  // older files: none
   return c;
+}
+
+// A step's analytic streams as written, or (-1: absent) every stream the run had.
+void resolve_step_streams(run::run_result& r) {
+  const auto resolve = [&r](std::int64_t& n) {
+    if (n < 0) n = r.ch.streams;
+  };
+  for (run::rate_step& s : r.config.schedule) resolve(s.analytic_streams);
+  for (run::step_window& w : r.steps) resolve(w.analytic_streams);
 }
 
 void figures(const at& doc, run::run_result& r) {
@@ -534,6 +566,7 @@ void figures(const at& doc, run::run_result& r) {
   r.steps = read_step_windows(doc, r.config.schedule.size());
   r.ch = read_ch(doc);
   r.config.analytic_streams = r.ch.streams;
+  resolve_step_streams(r);
 }
 
 loaded_result document(const at& doc) {

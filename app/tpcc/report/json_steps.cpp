@@ -56,7 +56,11 @@ void add_steps_json(nlohmann::json& doc, const run::run_result& r) {
   if (r.steps.empty()) return;
   const std::vector<step_figures> steps = step_figures_of(r);
   json list = json::array();
-  for (std::size_t i = 0; i < steps.size(); ++i) list.push_back(step_json(i, steps[i]));
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    list.push_back(step_json(i, steps[i]));
+    // CH-benCHmark: the streams each step ran (a step's streams=N).
+    if (r.ch.ran()) list.back()["analytic_streams"] = steps[i].window.analytic_streams;
+  }
   doc["steps"] = std::move(list);
   const knee_finding knee = knee_of(r, steps);
   doc["knee"] = {{"step", knee.step ? json(*knee.step + 1) : json(nullptr)}, {"why", knee.why}};
@@ -64,6 +68,7 @@ void add_steps_json(nlohmann::json& doc, const run::run_result& r) {
   for (const run::rate_step& s : r.config.schedule) {
     asked.push_back({{"rate_tpm", s.rate_tpm},
                      {"duration_seconds", std::chrono::duration<double>(s.duration).count()}});
+    if (r.ch.ran()) asked.back()["analytic_streams"] = s.analytic_streams;
   }
   doc["config"]["schedule"] = std::move(asked);
   doc["config"]["knee_p90_seconds"] = std::chrono::duration<double>(r.config.knee_p90).count();

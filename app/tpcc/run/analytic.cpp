@@ -13,6 +13,7 @@
 #include "ch/queries.hpp"
 #include "ch/run_query.hpp"
 #include "run/run.hpp"
+#include "shoal/async_event.hpp"
 #include "shoal/gate.hpp"
 #include "shoal/stop.hpp"
 #include "shoal/timeout.hpp"
@@ -20,14 +21,20 @@
 namespace tpcc::run {
 
 struct analytic_streams::shared {
-  explicit shared(analytic_plan p) : plan(std::move(p)), hard(plan.databases.size()) {}
+  explicit shared(analytic_plan p) : plan(std::move(p)), hard(plan.databases.size()) {
+    for (std::size_t i = 0; i < plan.databases.size(); ++i) {
+      running.push_back(std::make_unique<shoal::async_event>(true));
+    }
+  }
 
   analytic_plan plan;
   std::stop_source ending;             // end(): stop issuing, cancel in flight
   std::vector<std::stop_source> hard;  // per stream: stop the call by its stop token
   shoal::gate streams;
+  std::vector<std::unique_ptr<shoal::async_event>> running;  // per stream: set while active
   mutable std::mutex mutex;
   ch_totals totals;                              // guarded by mutex
+  ch_progress progress;                          // every phase; guarded by mutex
   std::array<bool, ch::query_count> reported{};  // first error printed; guarded by mutex
   std::size_t hard_stopped = 0;                  // guarded by mutex
 };
@@ -45,10 +52,13 @@ void tally_ch_query(shared_state& sh, int number, const ch::query_result& r,
   // no error, when killed).
   if (sh.ending.stop_requested()) {
     ++q.cancelled;
+    ++sh.progress.cancelled;
     if (hard) ++sh.hard_stopped;
     return;
   }
   if (r.ok()) {
+    ++sh.progress.completed;
+    sh.progress.latency.record(took);
     if (ended < sh.plan.window_start || ended > sh.plan.window_end) return;
     ++q.completed;
     q.latency.record(took);
@@ -56,6 +66,7 @@ void tally_ch_query(shared_state& sh, int number, const ch::query_result& r,
     return;
   }
   ++q.failed;
+  ++sh.progress.failed;
   auto& said = sh.reported.at(static_cast<std::size_t>(number - 1));
   if (said) return;
   said = true;
@@ -93,6 +104,10 @@ shoal::task<void> run_stream(shared_state& sh, std::size_t index, shoal::gate_to
   int number = first;
   std::size_t rounds = 0;
   while (!sh.ending.stop_requested()) {
+    // Paused by set_active: waits here, between queries, until resumed or ended.
+    const bool go =
+        co_await shoal::with_stop_token(sh.ending.get_token(), sh.running[index]->wait());
+    if (!go) break;
     co_await run_one_query(sh, index, number);
     number = number % ch::query_count + 1;
     if (number == first && sh.plan.passes != 0 && ++rounds == sh.plan.passes) break;
@@ -131,6 +146,21 @@ shoal::task<void> analytic_streams::stop() {
 shoal::task<void> analytic_streams::join() {
   const bool emptied = co_await shared_->streams.close();
   static_cast<void>(emptied);
+}
+
+void analytic_streams::set_active(std::size_t n) {
+  for (std::size_t i = 0; i < shared_->running.size(); ++i) {
+    if (i < n) {
+      shared_->running[i]->set();
+    } else {
+      shared_->running[i]->reset();
+    }
+  }
+}
+
+ch_progress analytic_streams::progress() const {
+  const std::scoped_lock lock(shared_->mutex);
+  return shared_->progress;
 }
 
 ch_totals analytic_streams::take() const {

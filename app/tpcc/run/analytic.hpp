@@ -13,8 +13,11 @@
 // the streams for at most `grace`, then stops every call by its stop token (a PostgreSQL
 // connection is then closed). A query that ends after end() counts as cancelled: not as
 // failed, nor as completed when the server finished it all the same.
+// Paused streams (set_active, a --schedule step's streams=N): stream i runs while i < N; a
+// paused stream finishes the query in flight, then waits (no query, no cancel) until resumed.
 // Lifetime: start() once; stop() (or join()) awaited before destruction.
-// Thread-safety: end() from any thread; take() from any thread; the rest from the owner.
+// Thread-safety: end(), set_active(), take() and progress() from any thread; the rest from
+// the owner.
 #pragma once
 
 #include <chrono>
@@ -26,6 +29,7 @@
 #include "driver/database.hpp"
 #include "driver/statement.hpp"
 #include "driver/target.hpp"
+#include "run/ch_series.hpp"
 #include "run_result/ch_result.hpp"
 #include "shoal/task.hpp"
 #include "shoal/thread_pool.hpp"
@@ -62,8 +66,13 @@ class analytic_streams {
   /// Waits for the streams to end by themselves (plan.passes rounds each), without ending them.
   ///   Resumes on: a worker of the pool. Thread-safety: the owner only.
   shoal::task<void> join();
+  /// Lets streams 0..n-1 run and pauses the others (see the header); all run until called.
+  /// Any thread.
+  void set_active(std::size_t n);
   /// The figures so far. Any thread.
   [[nodiscard]] ch_totals take() const;
+  /// What has ended so far in every phase, for the series (run/ch_series.hpp). Any thread.
+  [[nodiscard]] ch_progress progress() const;
   /// Queries ended by the hard stop after the grace (not by the driver's cancel request).
   [[nodiscard]] std::size_t hard_stopped() const;
 

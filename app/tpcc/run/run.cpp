@@ -11,6 +11,7 @@
 
 #include "random/rng.hpp"
 #include "run/analytic.hpp"
+#include "run/ch_series.hpp"
 #include "run/endpoint_series.hpp"
 #include "run/endpoints.hpp"
 #include "run/monitor.hpp"
@@ -279,12 +280,11 @@ void read_server_beside(shoal::thread_pool& pool, monitor& watch, server_stats::
   control.publish_server(&server);
 }
 
-// CH-benCHmark's streams on `databases` (none: nullptr), started now, beside the terminals.
-std::unique_ptr<analytic_streams> start_analytic(shoal::thread_pool& pool,
-                                                 const driver::database& db,
-                                                 std::vector<driver::database*> databases,
-                                                 clock::time_point measure_start,
-                                                 clock::time_point end) {
+// CH-benCHmark's streams on `databases` (none: nullptr), started now, beside the terminals;
+// with --schedule, as many running as its first step says.
+std::unique_ptr<analytic_streams> start_analytic(
+    shoal::thread_pool& pool, const driver::database& db, std::vector<driver::database*> databases,
+    const run_config& config, clock::time_point measure_start, clock::time_point end) {
   if (databases.empty()) return nullptr;
   analytic_plan plan;
   plan.databases = std::move(databases);
@@ -292,8 +292,19 @@ std::unique_ptr<analytic_streams> start_analytic(shoal::thread_pool& pool,
   plan.window_start = measure_start;
   plan.window_end = end;
   auto streams = std::make_unique<analytic_streams>(pool, std::move(plan));
+  if (!config.schedule.empty()) {
+    streams->set_active(static_cast<std::size_t>(config.schedule.front().analytic_streams));
+  }
   streams->start();
   return streams;
+}
+
+// follow_stream_steps inside `token`'s gate, which it leaves when done.
+shoal::task<void> follow_streams_inside(shoal::gate_token token, analytic_streams& streams,
+                                        std::vector<rate_step> steps, clock::time_point start,
+                                        std::stop_token stop) {
+  co_await follow_stream_steps(streams, std::move(steps), start, std::move(stop));
+  token.reset();  // leaves the gate
 }
 
 }  // namespace
@@ -426,19 +437,31 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   if (server != nullptr) read_server_beside(pool, *watch, *server, control);
   read_servers_beside(pool, *watch, more_servers);
   control.publish_more_servers({more_servers.begin(), more_servers.end()});
+  auto streams = start_analytic(pool, db, std::move(analytic), config, measure_start, end);
+  ch_series ch_cuts([&streams] { return streams->progress(); });  // cut only with streams
+  if (streams) watch->on_cut([&ch_cuts](double cut_at, phase, phase) { ch_cuts.cut(cut_at); });
   watch->start();
-  auto streams = start_analytic(pool, db, std::move(analytic), measure_start, end);
   control.publish_analytic(streams.get());
   const std::stop_callback end_streams(ctx->issue_stop.get_token(), [&streams] {
     if (streams) streams->end();  // cancels the queries in flight at once
   });
+  shoal::gate stream_steps;  // --schedule's streams=N steps, followed beside the run
+  std::stop_source steps_over;
+  if (streams && !config.schedule.empty()) {
+    pool.spawn(follow_streams_inside(stream_steps.enter(), *streams, config.schedule, measure_start,
+                                     steps_over.get_token()));
+  }
   co_await perform(pool, *ctx, config, range, control, result, measure_start, end, rng);
+  steps_over.request_stop();  // however the run ended, no step is left to follow
+  const bool steps_left = co_await stream_steps.close();
+  static_cast<void>(steps_left);
   if (streams) {
     co_await streams->stop();
     result.ch = streams->take();
   }
   co_await watch->stop();  // nothing of it stays on the pool
   watch->finish(result, result.terminals, config.client_lag_limit);
+  if (streams) result.ch.series = ch_cuts.take();  // the last cut was finish()'s
   if (server != nullptr) {
     co_await server->stop();  // reads the last cut
     control.publish_server(nullptr);

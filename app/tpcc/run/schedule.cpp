@@ -21,6 +21,19 @@ shoal::task<bool> follow_schedule(terminal::rate_pace& pace, const std::vector<r
   co_return true;
 }
 
+shoal::task<void> follow_stream_steps(analytic_streams& streams, std::vector<rate_step> steps,
+                                      stats::clock::time_point start, std::stop_token stop) {
+  stats::clock::time_point step_start = start;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (i > 0) {
+      const bool slept = co_await shoal::with_stop_token(stop, shoal::sleep_until(step_start));
+      if (!slept) co_return;
+    }
+    streams.set_active(static_cast<std::size_t>(steps[i].analytic_streams));
+    step_start += steps[i].duration;
+  }
+}
+
 std::vector<step_window> step_windows(const std::vector<rate_step>& steps, double offset_seconds,
                                       double measured_seconds) {
   constexpr double end_slack = 0.001;  // an interrupt this close to a step's end ended it
@@ -36,6 +49,7 @@ std::vector<step_window> step_windows(const std::vector<rate_step>& steps, doubl
     w.window_start = at + settle_seconds(length);
     w.end_seconds = std::min(at + length, measure_end);
     w.partial = at + length > measure_end + end_slack;
+    w.analytic_streams = step.analytic_streams;
     out.push_back(w);
     at += length;
   }

@@ -16,6 +16,7 @@
 #include <stop_token>
 #include <vector>
 
+#include "run/analytic.hpp"
 #include "run_result/steps.hpp"
 #include "shoal/task.hpp"
 #include "stats/pace_windows.hpp"
@@ -34,6 +35,14 @@ namespace tpcc::run {
 shoal::task<bool> follow_schedule(terminal::rate_pace& pace, const std::vector<rate_step>& steps,
                                   std::int64_t terminals, stats::clock::time_point start,
                                   std::stop_token stop);
+
+/// Sets each step's CH-benCHmark streams (rate_step::analytic_streams) on `streams` at its
+/// start, the first one's at once (the warm-up runs it, as it runs the first step's rate), the
+/// steps back to back from `start`; ends after the last step starts, or when `stop` is requested.
+///   Result: none. Errors: none. Cancellation: `stop`, checked while sleeping.
+///   Resumes on: the worker the sleep's timer fires on. Thread-safety: set_active is any-thread.
+shoal::task<void> follow_stream_steps(analytic_streams& streams, std::vector<rate_step> steps,
+                                      stats::clock::time_point start, std::stop_token stop);
 
 /// The windows of the steps begun when the measurement interval starts `offset_seconds` after
 /// the terminals and covered `measured_seconds`.

@@ -6,6 +6,7 @@
 // (completed ones only, the app's histogram), and the row count of the last completed execution;
 // then the totals and the queries-per-hour figure (completed queries x 3600 / measured seconds: the
 // paper's QphH-like rate, docs/tpcc/ch-benchmark.md). Empty (streams == 0) in a TPC-C run.
+// `series`: the analytic side over time, cut at the run's interval cuts (run/ch_series.hpp).
 // Thread-safety: plain values.
 #pragma once
 
@@ -27,11 +28,23 @@ struct ch_query_totals {
 
 inline constexpr std::size_t ch_query_count = 22;
 
+// One interval of the run's series (the same cuts as the transactions'): the queries that ended
+// in it, in every phase (not only the measurement interval, unlike the totals), and the p90 of
+// the completed ones' latency (us, a bucket's upper edge; 0 when none completed).
+struct ch_interval {
+  double start_seconds = 0, end_seconds = 0;  // since the terminals started
+  std::uint64_t completed = 0, failed = 0, cancelled = 0;
+  std::uint64_t p90_us = 0;
+};
+
 struct ch_totals {
   std::int64_t streams = 0;  // --analytic-streams; 0: none ran
   // index = query number - 1; on the heap: 22 histograms would make every run_result, a
   // value tests and merge keep several of on the stack, hundreds of KiB larger.
   std::vector<ch_query_totals> queries = std::vector<ch_query_totals>(ch_query_count);
+  // Every interval of the run, in order; empty while the run goes on, in a merged result and
+  // in results written before it was recorded.
+  std::vector<ch_interval> series;
 
   [[nodiscard]] bool ran() const noexcept { return streams > 0; }
   [[nodiscard]] std::uint64_t completed() const noexcept {

@@ -6,7 +6,9 @@
 // duration each) run one after another over the measurement interval; the warm-up runs at the
 // first step's rate. Each step is measured over its own window: its span without a settle time
 // at its start (settle_seconds: a quarter of the step, at most 5 s), during which the load
-// adapts to the new rate. Steps are rate steps only: the terminal set is fixed for a run.
+// adapts to the new rate. Steps are rate steps only: the terminal set is fixed for a run; a step
+// may also set how many of CH-benCHmark's analytic streams run in it (streams=N: 0 pauses them),
+// so that one schedule measures tpmC with and without them.
 // The backlog of each step is taken over the same window.
 // Thread-safety: plain values and pure functions.
 #pragma once
@@ -14,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -24,15 +27,17 @@ namespace tpcc::run {
 struct rate_step {
   double rate_tpm = 0;                  // offered, every type, per minute
   std::chrono::nanoseconds duration{};  // > 0
+  std::int64_t analytic_streams = 0;    // CH-benCHmark streams running in it (0: none)
 };
 
 // One step as it ran: seconds since the terminals started (as the interval series counts).
 struct step_window {
   double rate_tpm = 0;
-  double start_seconds = 0;  // the step began (its rate set)
-  double window_start = 0;   // start_seconds plus the settle time
-  double end_seconds = 0;    // the step ended: as planned, or at an interrupt
-  bool partial = false;      // interrupted before its planned end
+  double start_seconds = 0;           // the step began (its rate set)
+  double window_start = 0;            // start_seconds plus the settle time
+  double end_seconds = 0;             // the step ended: as planned, or at an interrupt
+  bool partial = false;               // interrupted before its planned end
+  std::int64_t analytic_streams = 0;  // CH-benCHmark streams running in it (rate_step's)
   // Paced: the step window's intended starts and its backlog at the window's start and end
   // (stats/pace.hpp; grew(): the database did not keep up with this step's rate).
   std::optional<stats::pace_totals> pacing{};

@@ -77,6 +77,9 @@ std::function<std::string()> run_reporter(live_display& d, const run::run_contro
     }
     run_screen s = settings;
     s.view = *view;
+    if (const std::optional<run::ch_totals> ch = c.analytic()) {
+      s.ch = figures::ch_live{ch->streams, ch->completed(), ch->failed(), ch->cancelled()};
+    }
     return d.tick([&s](screen_size size, const auto& log) { return render_run(s, size, log); },
                   [&s] { return run_line(s); });
   };

@@ -168,6 +168,21 @@ void add_client(std::vector<std::string>& lines, const run_screen& s, const run_
   }
 }
 
+// The analytic streams' line: their queries so far and the queries per hour of the
+// measurement interval so far (as the result computes them); nothing without streams.
+std::string ch_live_text(const run_screen& s, const run_figures& f, const char* label) {
+  if (!s.ch) return {};
+  const double per_hour = f.measured_seconds > 0
+                              ? static_cast<double>(s.ch->completed) * 3600 / f.measured_seconds
+                              : 0.0;
+  return format(
+      "%s%lld stream%s  queries completed %llu  failed %llu  cancelled %llu  QphH so far %s", label,
+      static_cast<long long>(s.ch->streams), s.ch->streams == 1 ? "" : "s",
+      static_cast<unsigned long long>(s.ch->completed),
+      static_cast<unsigned long long>(s.ch->failed),
+      static_cast<unsigned long long>(s.ch->cancelled), fixed(per_hour, 1).c_str());
+}
+
 }  // namespace
 
 void add_log_pane(std::vector<std::string>& lines, screen_size size,
@@ -193,6 +208,7 @@ std::vector<std::string> render_run(const run_screen& s, screen_size size,
   lines.push_back(timing(s, f));
   lines.push_back(bar(f, size.columns));
   lines.push_back(headline(f));
+  if (s.ch) lines.push_back(ch_live_text(s, f, "CH      "));
   lines.emplace_back();
   add_table(lines, s.view);
   lines.emplace_back();
@@ -222,6 +238,7 @@ std::string run_line(const run_screen& s) {
   if (f.pool_wait_p90_us) line += " | pool wait p90 " + millis(*f.pool_wait_p90_us) + " ms";
   line += failures_text(v.window);
   if (f.client.bound) line += " | CLIENT-BOUND: " + f.client.reason;
+  if (s.ch) line += " | " + ch_live_text(s, f, "CH ");
   if (!s.note.empty()) line += " | " + s.note;
   return line;
 }

@@ -7,11 +7,12 @@
 // table of the measurement interval so far (counts, p50/p90/p99 response times, the latest
 // interval's rate, '-' before the first), the client (per-worker busy and coroutines resumed per
 // second, CPU, RSS, the connection pool with its wait p90, timer lateness and ready-queue delay
-// p99) with a warning line when the client is the bottleneck, and the last lines of `log` (what was
-// written to stderr). Every line is printable ASCII and at most size.columns wide; there are
-// at most size.rows lines. render_starting() is the frame shown before the terminals start.
-// run_line() is the plain line printed per interval without a terminal (or with --no-tui).
-// Thread-safety: pure functions; they never read a clock or a live counter.
+// p99) with a warning line when the client is the bottleneck, CH-benCHmark's analytic streams
+// while they run (queries completed, failed, cancelled, queries per hour so far), and the last
+// lines of `log` (what was written to stderr). Every line is printable ASCII and at most
+// size.columns wide; there are at most size.rows lines. render_starting() is the frame shown before
+// the terminals start. run_line() is the plain line printed per interval without a terminal (or
+// with --no-tui). Thread-safety: pure functions; they never read a clock or a live counter.
 #pragma once
 
 #include <string>

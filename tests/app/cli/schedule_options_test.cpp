@@ -124,6 +124,39 @@ TEST(schedule_file, ScheduleTablesAreStepsInOrder) {
   EXPECT_EQ(c.schedule[1].duration, 90s);
 }
 
+// CH-benCHmark: a step's analytic streams (streams=N; -1 when not given: every stream), on the
+// command line and in a [[schedule]] table; a step asking for more than --analytic-streams
+// opens, or a malformed N, refused naming the step.
+TEST(schedule_options, AStepMaySayHowManyAnalyticStreamsRunInIt) {
+  const auto s =
+      steps_of(tpcc::cli::parse_schedule("600:4s:streams=0,rate=600:4s:streams=3,600:4s"));
+  ASSERT_EQ(s.size(), 3U);
+  EXPECT_EQ(s[0].analytic_streams, 0);
+  EXPECT_EQ(s[1].analytic_streams, 3);
+  EXPECT_EQ(s[1].duration, 4s);
+  EXPECT_EQ(s[2].analytic_streams, -1);
+  for (const char* bad : {"600:4s:streams=", "600:4s:streams=-1", "600:4s:streams=1001",
+                          "600:4s:tpw=2", "600:4s:streams=1:x"}) {
+    EXPECT_NE(error_in(tpcc::cli::parse_schedule(bad)).find("expects RATE:DURATION[:streams=N]"),
+              std::string::npos)
+        << bad;
+  }
+  EXPECT_NE(error_of({"run", "--analytic-streams", "2", "--schedule", "600:4s:streams=3"})
+                .find("--schedule's step 1 asks for 3 analytic streams"),
+            std::string::npos);
+  EXPECT_EQ(error_of({"run", "--analytic-streams", "2", "--schedule", "600:4s:streams=2"}), "");
+  tpcc::cli::testing::scratch_toml toml("schedule-streams");
+  const std::string file = toml.write(
+      "analytic-streams = 1\n[[schedule]]\nrate = 600\nduration = \"4s\"\nstreams = 0\n"
+      "[[schedule]]\nrate = 600\nduration = \"4s\"\nstreams = 1\n");
+  auto r = parse({"run", "--config", file});
+  ASSERT_TRUE(std::holds_alternative<config>(r)) << std::get<std::string>(r);
+  const config& c = std::get<config>(r);
+  ASSERT_EQ(c.schedule.size(), 2U);
+  EXPECT_EQ(c.schedule[0].analytic_streams, 0);
+  EXPECT_EQ(c.schedule[1].analytic_streams, 1);
+}
+
 TEST(schedule_file, BadScheduleTablesNameTheFileAndTheStep) {
   tpcc::cli::testing::scratch_toml toml("schedule-bad");
   std::string file = toml.write("[[schedule]]\nrate = 1000\n");

@@ -104,6 +104,21 @@ TEST(run_screen, AScheduleShowsTheCurrentStepAndItsRate) {
   EXPECT_TRUE(has(render_run(s, {120, 40}, {}), "step 3/3 rate 3000 tpm"));
 }
 
+// CH-benCHmark's streams while they run: a line of their queries and the queries per hour so
+// far (12 completed in the 5 s measured: 8640 an hour), on the dashboard and the plain line;
+// none without streams.
+TEST(run_screen, AnalyticStreamsShowTheirQueriesAndQueriesPerHourSoFar) {
+  run_screen s = measuring();
+  EXPECT_FALSE(has(render_run(s, {120, 40}, {}), "QphH so far"));
+  EXPECT_EQ(run_line(s).find("QphH"), std::string::npos);
+  s.ch = tpcc::figures::ch_live{2, 12, 1, 0};
+  EXPECT_TRUE(has(render_run(s, {120, 40}, {}),
+                  "CH      2 streams  queries completed 12  failed 1  cancelled 0  "
+                  "QphH so far 8640.0"));
+  EXPECT_NE(run_line(s).find("| CH 2 streams  queries completed 12  failed 1"), std::string::npos)
+      << run_line(s);
+}
+
 TEST(run_screen, TableHasEveryTypeWithCountsAndPercentiles) {
   const auto lines = render_run(measuring(), {120, 40}, {});
   EXPECT_TRUE(has(lines, "p50 ms"));
