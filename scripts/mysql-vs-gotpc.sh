@@ -178,15 +178,23 @@ for line in open(sys.argv[1]):
 med = lambda xs: statistics.median(xs)
 print("\n| median of %d runs | transactions/min | client CPU us/tx | server CPU us/tx | TCP segments/tx | peak client RSS MiB |" % len(next(iter(runs.values()))))
 print("|---|---|---|---|---|---|")
+medians = {}
 for tool in ("go-tpc", "shoal-prepared", "shoal-text", "shoal-prepared-procedures",
              "shoal-text-procedures"):
     r = runs.get(tool, [])
     if not r:
         continue
+    medians[tool] = (med([x[5] for x in r]), med([x[1] / x[0] * 1e6 for x in r]),
+                     med([x[3] / x[0] * 1e6 for x in r]))
     print("| %s | %.0f | %.0f | %.0f | %.1f | %.1f |" % (
-        tool, med([x[5] for x in r]), med([x[1] / x[0] * 1e6 for x in r]),
-        med([x[3] / x[0] * 1e6 for x in r]), med([x[4] / x[0] for x in r]),
-        med([x[2] / 1024 for x in r])))
+        tool, *medians[tool], med([x[4] / x[0] for x in r]), med([x[2] / 1024 for x in r])))
+g = medians.get("go-tpc")
+if g and all(g):
+    print("\n| shoal-tpcc mode / go-tpc | transactions/min | client CPU per tx | server CPU per tx |")
+    print("|---|---|---|---|")
+    for tool, m in medians.items():
+        if tool != "go-tpc":
+            print("| %s | %.2fx | %.2fx | %.2fx |" % (tool, m[0] / g[0], m[1] / g[1], m[2] / g[2]))
 EOF
 
 if [[ ${COUNTERS:-0} == 1 ]]; then

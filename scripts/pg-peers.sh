@@ -46,13 +46,15 @@
 # A tool whose binary is not given is skipped (TOOLS lists the ones to run). The tool
 # shoal-tpcc-procedures is shoal-tpcc with --procedures (one stored-procedure call per
 # transaction: init --procedures, run --procedures; docs/tpcc/procedures.md), on shoal-tpcc's
-# database: add it to TOOLS to measure both modes in the same rounds.
+# database: add it to TOOLS, or set PROCEDURES=1 (which adds it), to measure both modes in the
+# same rounds; the ratio table then has each shoal-tpcc mode against each peer.
 #
 # Settings (environment): WAREHOUSES (10), CONNECTIONS (16), DURATION (60, seconds), REPS (3),
 # TOOLS ("go-tpc shoal-tpcc benchbase"; also shoal-tpcc-procedures), PORT (15432), SCRATCH (/tmp/shoal-pg-peers),
 # SHOAL (build/release/app/tpcc/shoal-tpcc), GO_TPC, GO_TPC_SRC, GO (go, or /usr/local/go/bin/go),
 # BENCHBASE, JAVA (java), PG_BIN (newest /usr/lib/postgresql/*/bin), SHARED_BUFFERS (1GB),
-# CHECK_TIMEOUT (600, seconds, go-tpc's check; 0 skips it).
+# CHECK_TIMEOUT (600, seconds, go-tpc's check; 0 skips it), PROCEDURES (0; 1 adds
+# shoal-tpcc-procedures to TOOLS).
 # Example: GO_TPC=/work/scratch/pgpeers/bin/go-tpc-pg \
 #   BENCHBASE=/work/scratch/benchbase/target/benchbase-postgres \
 #   JAVA=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java WAREHOUSES=10 DURATION=60 REPS=3 \
@@ -71,6 +73,9 @@ java=${JAVA:-java}
 shared_buffers=${SHARED_BUFFERS:-1GB}
 check_timeout=${CHECK_TIMEOUT:-600}
 read -r -a tools <<<"${TOOLS:-go-tpc shoal-tpcc benchbase}"
+if [[ ${PROCEDURES:-0} == 1 && " ${tools[*]} " != *" shoal-tpcc-procedures "* ]]; then
+  tools+=(shoal-tpcc-procedures)
+fi
 go=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
 pg_bin=${PG_BIN:-$(find /usr/lib/postgresql -maxdepth 2 -name bin -type d 2>/dev/null | sort -V | tail -1)}
 
@@ -270,6 +275,8 @@ for tool in "${active[@]}"; do
       fi
       ;;
     shoal-tpcc | shoal-tpcc-procedures)
+      [[ -z "${shoal_checked:-}" ]] || continue # one database for both modes: checked once
+      shoal_checked=1
       "$shoal" check --db "$shoal_db" | tail -1 | sed "s/^/  $tool (one database for both modes) /" ;;
     benchbase) echo "  benchbase: has no consistency check" ;;
   esac
@@ -301,13 +308,15 @@ print("|---|---|---|---|---|---|---|---|")
 for tool, v in rows.items():
     print("| %s | %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.1f |" % (
         tool, v["runs"], v["tpm"], v["tpmc"], v["failed"], v["cpu"], v["server"], v["rss"]))
-s = rows.get("shoal-tpcc")
-if s:
-    print("\n| shoal-tpcc / peer | transactions/min | client CPU per tx | server CPU per tx | peak client RSS |")
+shoal_modes = [t for t in ("shoal-tpcc", "shoal-tpcc-procedures") if t in rows]
+if shoal_modes:
+    print("\n| shoal-tpcc mode / peer | transactions/min | client CPU per tx | server CPU per tx | peak client RSS |")
     print("|---|---|---|---|---|")
-    for tool, v in rows.items():
-        if tool != "shoal-tpcc":
-            print("| / %s | %.2fx | %.2fx | %.2fx | %.2fx |" % (
-                tool, s["tpm"] / v["tpm"], s["cpu"] / v["cpu"], s["server"] / v["server"],
-                s["rss"] / v["rss"]))
+    for mode in shoal_modes:
+        s = rows[mode]
+        for tool, v in rows.items():
+            if tool != mode and (tool not in shoal_modes or mode == "shoal-tpcc-procedures"):
+                print("| %s / %s | %.2fx | %.2fx | %.2fx | %.2fx |" % (
+                    mode, tool, s["tpm"] / v["tpm"], s["cpu"] / v["cpu"],
+                    s["server"] / v["server"], s["rss"] / v["rss"]))
 EOF

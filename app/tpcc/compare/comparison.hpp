@@ -12,7 +12,7 @@
 // A's value, counting only tpmC, each type's p90 and QphH. When either ran CH-benCHmark's
 // analytic streams, QphH after tpmTotal and each query's rate, p50 and p90 after the types
 // (ch_rows.hpp). Then, when both ran the same --schedule,
-// each step's tpmTotal and worst p90 side by side (steps.hpp).
+// each step's achieved tpmTotal, backlog and worst p90 side by side (steps.hpp).
 // Definitions: docs/tpcc/compare.md. Thread-safety: pure functions over plain values.
 #pragma once
 
@@ -46,7 +46,7 @@ struct comparison {
   std::string file_a, file_b;
   std::vector<config_difference> config;
   std::vector<row> rows;
-  step_comparison steps;  // --schedule: each step's tpmTotal and p90 side by side (steps.hpp)
+  step_comparison steps;  // --schedule: each step's tpmTotal, backlog and p90 (steps.hpp)
 };
 
 /// B against A (see above). `file_a` and `file_b` name them in every output.

@@ -56,19 +56,43 @@ std::string gate_html(const comparison& c, const std::optional<double>& fail_if_
          escape(names) + "</div>";
 }
 
-// --schedule: each step's tpmTotal and worst p90 of A and B (steps.hpp), or why not compared.
+// A step's backlog cell, marked as a failure when it grew.
+std::string backlog_td(const step_side& s) {
+  const bool grew = s.pacing && s.pacing->grew();
+  return std::string(grew ? "<td class=\"fail\">" : "<td>") + escape(step_backlog_cell(s)) +
+         "</td>";
+}
+
+// A step's achieved tpmTotal with its interval and its share of the offered rate.
+std::string achieved_td(const step_side& s, double offered_tpm) {
+  return "<td>" + escape(step_tpm_text(s)) + " <small>(" +
+         escape(step_achieved_text(s, offered_tpm)) + ")</small></td>";
+}
+
+// The steps where one run kept up and the other did not (steps.hpp), as a banner.
+std::string kept_up_html(const step_comparison& s) {
+  const auto differences = kept_up_differences(s);
+  if (differences.empty()) return {};
+  std::string out = "<div class=\"banner bad\">Kept up in one run only:<ul>";
+  for (const std::string& d : differences) out += "<li>" + escape(d) + "</li>";
+  return out + "</ul></div>";
+}
+
+// --schedule: each step's offered rate, A's and B's achieved tpmTotal, backlog and worst p90
+// (steps.hpp), or why not compared.
 std::string steps_html(const step_comparison& s) {
   if (!s.why_not.empty()) return "<p>Steps: not compared: " + escape(s.why_not) + ".</p>";
   if (s.lines.empty()) return {};
   std::string out =
-      "<h3>Steps (shown, not judged; 95 % intervals)</h3><table class=\"compare\"><thead><tr>"
-      "<th>step</th><th>offered tpm</th><th>A tpmTotal</th><th>B tpmTotal</th><th>B - A</th>"
-      "<th>A worst p90</th><th>B worst p90</th></tr></thead><tbody>";
+      "<h3>Steps (shown, not judged; 95 % intervals)</h3>" + kept_up_html(s) +
+      "<table class=\"compare\"><thead><tr><th>step</th><th>offered tpm</th>"
+      "<th>A achieved tpm</th><th>B achieved tpm</th><th>B - A</th><th>A backlog</th>"
+      "<th>B backlog</th><th>A worst p90</th><th>B worst p90</th></tr></thead><tbody>";
   for (const step_line& l : s.lines) {
-    put(out, {format("<tr><td>%zu</td><td>%.0f</td><td>", l.step, l.offered_tpm),
-              escape(step_tpm_text(l.a)), "</td><td>", escape(step_tpm_text(l.b)),
-              format("</td><td>%+.1f %%</td><td>%.1f ms</td><td>%.1f ms</td></tr>", l.percent,
-                     l.a.worst_p90_ms, l.b.worst_p90_ms)});
+    put(out, {format("<tr><td>%zu</td><td>%.0f</td>", l.step, l.offered_tpm),
+              achieved_td(l.a, l.offered_tpm), achieved_td(l.b, l.offered_tpm),
+              format("<td>%+.1f %%</td>", l.percent), backlog_td(l.a), backlog_td(l.b),
+              format("<td>%.1f ms</td><td>%.1f ms</td></tr>", l.a.worst_p90_ms, l.b.worst_p90_ms)});
   }
   return out + "</tbody></table>";
 }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare/render.hpp"
+#include "report/json_pace.hpp"
 #include "report/text_file.hpp"
 
 namespace tpcc::compare {
@@ -39,7 +40,14 @@ json step_side_json(const step_side& s) {
       {"tpm_total", s.tpm_total},
       {"tpm_total_half_width", std::isfinite(s.half_width) ? json(s.half_width) : json(nullptr)},
       {"worst_p90_ms", s.worst_p90_ms},
-      {"partial", s.partial}};
+      {"partial", s.partial},
+      {"pacing", s.pacing ? report::detail::pace_json(*s.pacing) : json(nullptr)}};
+}
+
+// "A", "B" or null: which run alone kept up with the step's rate (steps.hpp).
+json kept_up_alone_json(kept_up_alone k) {
+  if (k == kept_up_alone::neither_alone) return nullptr;
+  return k == kept_up_alone::a ? "A" : "B";
 }
 
 // --schedule: null when neither ran one; else the lines and why they were not compared.
@@ -51,9 +59,12 @@ json steps_json(const step_comparison& s) {
                      {"offered_tpm", l.offered_tpm},
                      {"a", step_side_json(l.a)},
                      {"b", step_side_json(l.b)},
-                     {"tpm_total_difference_percent", l.percent}});
+                     {"tpm_total_difference_percent", l.percent},
+                     {"kept_up_alone", kept_up_alone_json(l.kept_up_in_one)}});
   }
-  return {{"lines", lines}, {"not_compared", s.why_not.empty() ? json(nullptr) : json(s.why_not)}};
+  return {{"lines", lines},
+          {"kept_up_in_one_only", kept_up_differences(s)},
+          {"not_compared", s.why_not.empty() ? json(nullptr) : json(s.why_not)}};
 }
 
 json comparison_json(const comparison& c, const std::optional<double>& fail_if_slower) {

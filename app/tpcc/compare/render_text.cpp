@@ -68,21 +68,39 @@ std::string summary_lines(const comparison& c, const std::optional<double>& fail
          format(" by more than %g %% beyond noise: ", *fail_if_slower) + row_names(slower) + "\n";
 }
 
-// --schedule: each step's tpmTotal and worst p90 of A and B (steps.hpp), or why not compared.
+// A step's achieved tpmTotal, its interval and its share of the offered rate.
+std::string achieved_cell(const step_side& s, double offered_tpm) {
+  return step_tpm_text(s) + " (" + step_achieved_text(s, offered_tpm) + ")";
+}
+
+// The steps where one run kept up and the other did not (steps.hpp), one line each.
+std::string kept_up_lines(const step_comparison& s) {
+  std::string out;
+  for (const std::string& d : kept_up_differences(s))
+    out += "  kept up in one run only: " + d + "\n";
+  return out;
+}
+
+// --schedule: each step's offered rate, A's and B's achieved tpmTotal, backlog and worst p90
+// (steps.hpp), or why not compared.
 std::string steps_text(const step_comparison& s) {
   if (!s.why_not.empty()) return "\n  steps: not compared: " + s.why_not + "\n";
   if (s.lines.empty()) return {};
   std::string out =
-      format("\n  %-5s %-12s %-24s %-24s %-10s %-12s %s\n", "step", "offered", "A tpmTotal (95 %)",
-             "B tpmTotal (95 %)", "B - A", "A worst p90", "B worst p90");
+      format("\n  %-5s %-10s %-32s %-32s %-10s %-30s %-30s %-12s %s\n", "step", "offered",
+             "A achieved (95 %, of offered)", "B achieved (95 %, of offered)", "B - A", "A backlog",
+             "B backlog", "A worst p90", "B worst p90");
   for (const step_line& l : s.lines) {
     out +=
-        format("  %-5zu %-12.0f %-24s %-24s %-10s %-12s %s\n", l.step, l.offered_tpm,
-               step_tpm_text(l.a).c_str(), step_tpm_text(l.b).c_str(),
-               format("%+.1f %%", l.percent).c_str(), format("%.1f ms", l.a.worst_p90_ms).c_str(),
+        format("  %-5zu %-10.0f %-32s %-32s %-10s %-30s %-30s %-12s %s\n", l.step, l.offered_tpm,
+               achieved_cell(l.a, l.offered_tpm).c_str(), achieved_cell(l.b, l.offered_tpm).c_str(),
+               format("%+.1f %%", l.percent).c_str(), step_backlog_cell(l.a).c_str(),
+               step_backlog_cell(l.b).c_str(), format("%.1f ms", l.a.worst_p90_ms).c_str(),
                format("%.1f ms", l.b.worst_p90_ms).c_str());
   }
-  return out + "  (per step: shown, not judged; the steps' intervals are 95 % ones)\n";
+  return out + kept_up_lines(s) +
+         "  (per step: shown, not judged; the steps' intervals are 95 % ones; a backlog GREW "
+         "when the database did not keep up with the step's rate)\n";
 }
 
 std::string comparison_text(const comparison& c, const std::optional<double>& fail_if_slower) {

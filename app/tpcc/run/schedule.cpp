@@ -3,6 +3,8 @@
 // schedule.hpp).
 #include "run/schedule.hpp"
 
+#include <algorithm>
+
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
 
@@ -45,7 +47,7 @@ std::vector<step_window> step_windows(const std::vector<rate_step>& steps, doubl
     const double length = std::chrono::duration<double>(step.duration).count();
     step_window w;
     w.rate_tpm = step.rate_tpm;
-    w.start_seconds = at;
+    w.start_seconds = std::max(0.0, at);
     w.window_start = at + settle_seconds(length);
     w.end_seconds = std::min(at + length, measure_end);
     w.partial = at + length > measure_end + end_slack;

@@ -45,7 +45,9 @@ shoal::task<void> follow_stream_steps(analytic_streams& streams, std::vector<rat
                                       stats::clock::time_point start, std::stop_token stop);
 
 /// The windows of the steps begun when the measurement interval starts `offset_seconds` after
-/// the terminals and covered `measured_seconds`.
+/// the terminals and covered `measured_seconds`. No step starts before the terminals: with
+/// --warmup 0s the interval's start is taken a moment before them (a negative offset), and the
+/// first step's start is then 0 (the result's reader refuses a negative time).
 [[nodiscard]] std::vector<step_window> step_windows(const std::vector<rate_step>& steps,
                                                     double offset_seconds, double measured_seconds);
 

@@ -2,7 +2,9 @@
 // tests/app/compare/compare_binary_test.cpp: `shoal-tpcc compare` as users run it: two
 // simulated runs of the same binary and seed show no difference beyond noise in any row; a run
 // whose New-Orders the simulated database answers 200 ms later is named slower, and
-// --fail-if-slower 5 exits 4; bad input exits 2 naming the file or the value.
+// --fail-if-slower 5 exits 4; two runs of one schedule, one on a simulated database too slow
+// for its second step, name that step as kept up by one run only; bad input exits 2 naming the
+// file or the value.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -34,16 +36,33 @@ binary_result simulated_run(const std::string& target, const std::string& json_f
                     120s);
 }
 
+// One warehouse's 10 terminals paced by a schedule of 600 tpm for 1 s, then 12,000 tpm for 2 s
+// (250 ms intervals: windows of 0.75 and 1.5 s), seed 7, on `target`. On sim:latency=1ms both
+// steps keep up (200 a second for terminals that each take hundreds; low enough for a loaded
+// machine under ASan). With capacity=20 (1,200 tpm) the first keeps up and the second cannot:
+// its oldest intended start falls behind by 0.9 s a second, 1.35 s over the window, past
+// grew()'s 1 s.
+binary_result scheduled_run(const std::string& target, const std::string& json_file) {
+  return run_binary({"run", "--db", target, "--warehouses", "1", "--warmup", "0s", "--schedule",
+                     "rate=600:1s,rate=12000:2s", "--interval", "250ms", "--drain", "5s", "--seed",
+                     "7", "--no-tui", "--no-progress", "--json", json_file},
+                    120s);
+}
+
 class compare_binary : public ::testing::Test {
  protected:
-  // The three runs at once (each mostly waits on its simulated latency).
+  // The five runs at once (each mostly waits on its simulated latency or its pacing).
   static void SetUpTestSuite() {
     scratch = new tpcc::testing::temp_dir("shoal-compare");
     auto a = std::async(std::launch::async, simulated_run, "sim:latency=1ms", file("a.json"));
     auto b = std::async(std::launch::async, simulated_run, "sim:latency=1ms", file("b.json"));
     auto slow = std::async(std::launch::async, simulated_run,
                            "sim:latency=1ms,slow=new_order:200ms", file("slow.json"));
-    for (auto* run : {&a, &b, &slow}) {
+    auto steady =
+        std::async(std::launch::async, scheduled_run, "sim:latency=1ms", file("steady.json"));
+    auto choked = std::async(std::launch::async, scheduled_run, "sim:latency=1ms,capacity=20",
+                             file("choked.json"));
+    for (auto* run : {&a, &b, &slow, &steady, &choked}) {
       const binary_result r = run->get();
       ASSERT_EQ(r.exit_code, 0) << describe(r);
     }
@@ -87,6 +106,32 @@ TEST_F(compare_binary, ASlowedNewOrderIsNamedAndFailsTheGate) {
   EXPECT_TRUE(contains(page, "Gate FAILED")) << page.substr(0, 400);
   // Without the gate: the same report, exit 0.
   EXPECT_EQ(run_binary({"compare", file("a.json"), file("slow.json")}).exit_code, 0);
+}
+
+TEST_F(compare_binary, AStepOnlyOneRunKeptUpWithIsNamedWithBothBacklogs) {
+  const binary_result r = run_binary({"compare", file("steady.json"), file("choked.json"), "--json",
+                                      file("steps.json"), "--html", file("steps.html")});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(contains(r.out, "A backlog")) << r.out;
+  EXPECT_TRUE(contains(r.out,
+                       "kept up in one run only: step 2 (12000 tpm offered): A kept up "
+                       "(kept up, "))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "B did not (GREW: ")) << r.out;
+  EXPECT_FALSE(contains(r.out, "only: step 1")) << "both kept up with the first step: " << r.out;
+  const json steps = read("steps.json")["comparisons"][0]["steps"];
+  ASSERT_EQ(steps["lines"].size(), 2U) << steps.dump(1);
+  EXPECT_TRUE(steps["lines"][0]["kept_up_alone"].is_null()) << steps.dump(1);
+  EXPECT_EQ(steps["lines"][1]["kept_up_alone"], "A") << steps.dump(1);
+  const json& choked = steps["lines"][1]["b"]["pacing"];
+  EXPECT_GT(choked["backlog_at_end"]["oldest_seconds"].get<double>() -
+                choked["backlog_at_start"]["oldest_seconds"].get<double>(),
+            1.0)
+      << choked.dump();
+  EXPECT_LT(steps["lines"][1]["b"]["tpm_total"].get<double>(), 12000 * 0.5) << steps.dump(1);
+  std::ifstream html(file("steps.html"));
+  const std::string page((std::istreambuf_iterator<char>(html)), {});
+  EXPECT_TRUE(contains(page, "Kept up in one run only")) << page.substr(0, 400);
 }
 
 TEST_F(compare_binary, BadInputExitsTwoNamingTheFileOrTheValue) {

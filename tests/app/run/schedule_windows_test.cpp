@@ -29,6 +29,15 @@ TEST(schedule_windows, StepsRunBackToBackWithoutTheirSettleTime) {
   for (const auto& step : w) EXPECT_FALSE(step.partial);
 }
 
+// --warmup 0s: the measurement's start is taken a moment before the terminals start.
+TEST(schedule_windows, AMeasurementStartJustBeforeTheTerminalsStartsTheFirstStepAtZero) {
+  const auto w = step_windows(three_steps, -0.001, 48);
+  ASSERT_EQ(w.size(), 3U);
+  EXPECT_DOUBLE_EQ(w[0].start_seconds, 0);
+  EXPECT_DOUBLE_EQ(w[0].window_start, -0.001 + tpcc::run::settle_seconds(4));
+  EXPECT_DOUBLE_EQ(w[1].start_seconds, -0.001 + 4);
+}
+
 TEST(schedule_windows, AnInterruptMarksItsStepPartialAndDropsTheRest) {
   const auto w = step_windows(three_steps, 0, 10);
   ASSERT_EQ(w.size(), 2U);
