@@ -20,6 +20,8 @@
 # Run as root (or with sudo available): it installs the build packages with apt-get and the
 # extension into PostgreSQL's lib and share directories. The test that uses it:
 #   ctest --test-dir build/release -L citus --output-on-failure
+# Its run with every node as an endpoint (the --db list `init` prints) says how the nodes' load
+# compares: one "[citus] endpoint ..." line per node (docs/tpcc/endpoints.md, "Citus").
 set -euo pipefail
 
 die() {

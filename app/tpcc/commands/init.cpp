@@ -28,6 +28,7 @@ shoal::task<int> init_command(app& a, driver::database& db) {
                            : schema::to_string(report.detected);
   std::printf("init: %zu tables ready on %s%s\n", report.tables, engine,
               schema::distribution_summary(report).c_str());
+  std::fputs(schema::endpoints_lines(report.nodes, a.cfg.db.text).c_str(), stdout);
   std::fflush(stdout);
   if (a.cfg.ch) {
     const int made = co_await init_ch_tables(db);

@@ -6,6 +6,7 @@
 
 #include "report/endpoints.hpp"
 #include "report/html_chart.hpp"
+#include "report/html_endpoint_kinds.hpp"
 #include "report/html_sections.hpp"
 #include "report/text.hpp"
 #include "txn/kind.hpp"
@@ -38,20 +39,6 @@ std::string endpoint_row(const run::run_result& r, const run::endpoint_result& e
   return out;
 }
 
-// Completed transactions per minute of `s`, over groups of `per` intervals.
-std::vector<point> endpoint_points(const std::vector<stats::endpoint_interval>& s,
-                                   std::size_t per) {
-  std::vector<point> out;
-  for (std::size_t i = 0; i < s.size(); i += per) {
-    const std::size_t end = std::min(s.size(), i + per);
-    double done = 0;
-    for (std::size_t j = i; j < end; ++j) done += static_cast<double>(s[j].completed);
-    const double from = s[i].start_seconds, to = s[end - 1].end_seconds;
-    if (to > from) out.push_back({(from + to) / 2, done * 60.0 / (to - from)});
-  }
-  return out;
-}
-
 // One line per endpoint: its completed transactions per minute over the run.
 std::string endpoints_chart(const run::run_result& r, const phases& p) {
   const std::size_t intervals = r.endpoints.front().series.size();
@@ -66,7 +53,8 @@ std::string endpoints_chart(const run::run_result& r, const phases& p) {
   for (std::size_t k = 0; k < r.endpoints.size(); ++k) {
     const std::string key = "endpoint-" + std::to_string(k + 1);
     const std::string css = "c-" + std::to_string(k % txn::kind_count);
-    line l{key, css, r.endpoints[k].target, endpoint_points(r.endpoints[k].series, per)};
+    line l{key, css, r.endpoints[k].target,
+           endpoint_per_minute(r.endpoints[k].series, per, txn::kind_count)};
     for (const point& pt : l.points) top = std::max(top, pt.y);
     legend += legend_button(key, css, r.endpoints[k].target);
     c.lines.push_back(std::move(l));
@@ -91,7 +79,7 @@ std::string endpoints_section(const run::run_result& r, const phases& p) {
          rows +
          "</tbody></table><p>Failed counts every failure, lost ones included; the totals are "
          "the run's, and the verdict judges the whole run.</p>" +
-         endpoints_chart(r, p) + "</section>";
+         endpoints_chart(r, p) + endpoint_kinds_figure(r, p) + "</section>";
 }
 
 }  // namespace tpcc::report::html

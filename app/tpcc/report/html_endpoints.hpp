@@ -5,7 +5,8 @@
 // What: one <section id="endpoints">: a row per endpoint (its target, warehouses, tpmC,
 // completed, failed, lost, and New-Order's and Payment's p90 and p99 ms), a failure or a loss
 // marked as the outcome table marks them, then a chart of each endpoint's completed
-// transactions per minute over the run (its series; a line per endpoint, the phases shaded).
+// transactions per minute over the run (its series; a line per endpoint, the phases shaded)
+// and, per endpoint, its throughput per type over the run (html_endpoint_kinds.hpp).
 // Empty with one endpoint. Every string is escaped.
 // Thread-safety: pure functions.
 #pragma once

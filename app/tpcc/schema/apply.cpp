@@ -32,16 +32,6 @@ constexpr statement is_distributed{
 constexpr statement distribute{"tpcc_citus_distribute",
                                "SELECT create_distributed_table($1, $2, colocate_with => $3)"};
 constexpr statement make_reference{"tpcc_citus_reference", "SELECT create_reference_table($1)"};
-// The active primary workers (group 0 is the coordinator), and those without metadata: Citus 11+
-// runs queries on the distributed tables on every node with its metadata synced.
-constexpr statement count_workers{"tpcc_citus_workers",
-                                  "SELECT count(*) FROM pg_dist_node WHERE noderole = 'primary' "
-                                  "AND isactive AND groupid <> 0"};
-constexpr statement count_workers_unsynced{
-    "tpcc_citus_workers_unsynced",
-    "SELECT count(*) FROM pg_dist_node WHERE noderole = 'primary' AND isactive AND groupid <> 0 "
-    "AND NOT (hasmetadata AND metadatasynced)"};
-
 // How Citus places one table: by a warehouse column co-located with WAREHOUSE, or everywhere
 // (a reference table) when `column` is empty.
 struct placement {
@@ -107,14 +97,18 @@ shoal::task<outcome> apply_citus(driver::session& s, init_report& report,
   co_return outcome::success();
 }
 
-// Which nodes take queries (init_report::workers); left unknown when the catalog does not say.
+// Which nodes take queries (init_report::nodes, workers); left unknown when the catalog does not
+// say (a Citus without pg_dist_node's metadata columns).
 shoal::task<void> count_citus_nodes(driver::session& s, init_report& report) {
-  const counted all = co_await count_query(s, count_workers, std::vector<value>());
-  if (!all.status.ok()) co_return;
-  const counted unsynced = co_await count_query(s, count_workers_unsynced, std::vector<value>());
-  if (!unsynced.status.ok()) co_return;
-  report.workers = all.count;
-  report.workers_without_metadata = unsynced.count;
+  const outcome listed = co_await list_citus_nodes(s, report.nodes);
+  if (!listed.ok()) co_return;
+  report.workers = 0;
+  report.workers_without_metadata = 0;
+  for (const citus_node& n : report.nodes) {
+    if (n.coordinator || !n.active) continue;
+    ++report.workers;
+    if (!n.has_metadata || !n.metadata_synced) ++report.workers_without_metadata;
+  }
 }
 
 // Probes the engine; a failed probe (SQLite has no pg_extension) is "other", not an error.

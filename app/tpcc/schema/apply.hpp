@@ -28,6 +28,7 @@
 
 #include "driver/database.hpp"
 #include "driver/outcome.hpp"
+#include "schema/citus_nodes.hpp"
 #include "shoal/task.hpp"
 
 namespace tpcc::schema {
@@ -65,6 +66,8 @@ struct init_report {
   // On Citus: its active primary workers, and how many of them have no synced metadata (take no
   // queries on the distributed tables); -1 when the catalog could not say.
   std::int64_t workers = -1, workers_without_metadata = -1;
+  // On Citus: the primary nodes pg_dist_node lists (citus_nodes.hpp); empty when it could not.
+  std::vector<citus_node> nodes;
 };
 
 // What init did on Citus, for its message: " (Citus: N tables distributed by warehouse,

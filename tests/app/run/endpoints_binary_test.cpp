@@ -5,7 +5,8 @@
 // (the same server and database, two connection strings differing by application_name), one
 // endpoint's sessions terminated mid-run: lost on that endpoint only, the other unaffected, the
 // outage named in the summary, on stderr and in the JSON, exit 3, and `check` passes afterwards;
-// each endpoint's series per type (counts adding up, p90s at or above its simulated latency).
+// each endpoint's series per type (counts adding up, p90s at or above its simulated latency), and
+// drawn per type and endpoint in the HTML.
 // One server for the program; about 30 s in a release build.
 #include <gtest/gtest.h>
 
@@ -51,6 +52,27 @@ std::size_t count_of_text(const std::string& text, const std::string& part) {
   std::size_t n = 0;
   for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
   return n;
+}
+
+// The HTML's per-type chart of each endpoint: one small chart per endpoint, in --db order,
+// with a line per type (titled with the endpoint and the type), and one legend of the types.
+void expect_per_type_charts(const std::string& page, const std::vector<std::string>& targets) {
+  const std::size_t from = page.find("<figure id=\"endpoint-types\">");
+  ASSERT_NE(from, std::string::npos) << "no per-type chart per endpoint";
+  const std::string figure = page.substr(from, page.find("</figure>", from) - from);
+  std::size_t at = 0;
+  for (const std::string& target : targets) {
+    at = figure.find("<h3>" + target, at);
+    ASSERT_NE(at, std::string::npos) << "no chart of " << target << " (or out of order)";
+  }
+  for (const char* type : {"new-order", "payment", "order-status", "delivery", "stock-level"}) {
+    EXPECT_EQ(count_of_text(figure, std::string("data-series=\"") + type + "\" d=\""),
+              targets.size())
+        << type;
+  }
+  EXPECT_EQ(count_of_text(figure, " New-Order</title>"), targets.size());
+  EXPECT_EQ(count_of_text(figure, " (warehouses "), targets.size());
+  EXPECT_EQ(count_of_text(figure, "<button type=\"button\""), 5U) << "one legend of the types";
 }
 
 // Each endpoint's series has the run's cuts, and its intervals add up, over the endpoints, to
@@ -177,6 +199,7 @@ TEST(endpoints, SimulatedEndpointsSplitTheWarehousesAndAddUpToTheTotals) {
   EXPECT_TRUE(contains(page, "<td>4-5</td>")) << "no row of the third endpoint";
   EXPECT_TRUE(contains(page, "<path class=\"line c-2\" data-series=\"endpoint-3\""))
       << "no line of the third endpoint in the per-endpoint chart";
+  expect_per_type_charts(page, {"sim:latency=1ms", "sim:latency=2ms", "sim:latency=3ms"});
   const json doc = read_endpoints_doc(dir.file("r.json"));
   const json& e = doc["endpoints"];
   ASSERT_EQ(e.size(), 3U);
