@@ -36,15 +36,15 @@ binary_result simulated_run(const std::string& target, const std::string& json_f
                     120s);
 }
 
-// One warehouse's 10 terminals paced by a schedule of 600 tpm for 1 s, then 12,000 tpm for 2 s
-// (250 ms intervals: windows of 0.75 and 1.5 s), seed 7, on `target`. On sim:latency=1ms both
-// steps keep up (200 a second for terminals that each take hundreds; low enough for a loaded
-// machine under ASan). With capacity=20 (1,200 tpm) the first keeps up and the second cannot:
-// its oldest intended start falls behind by 0.9 s a second, 1.35 s over the window, past
-// grew()'s 1 s.
+// One warehouse's 10 terminals paced by a schedule of 300 tpm for 1 s, then 3,000 tpm for 3 s
+// (250 ms intervals: windows of 0.75 and 2.5 s), seed 7, on `target`. On sim:latency=1ms both
+// steps keep up (50 a second for terminals that each take hundreds: light enough for a loaded
+// machine under ASan, with four other runs beside). With capacity=10 (600 tpm) the first keeps
+// up and the second cannot: its oldest intended start falls behind by 0.8 s a second, 2 s over
+// the window, past grew()'s 1 s.
 binary_result scheduled_run(const std::string& target, const std::string& json_file) {
   return run_binary({"run", "--db", target, "--warehouses", "1", "--warmup", "0s", "--schedule",
-                     "rate=600:1s,rate=12000:2s", "--interval", "250ms", "--drain", "5s", "--seed",
+                     "rate=300:1s,rate=3000:3s", "--interval", "250ms", "--drain", "5s", "--seed",
                      "7", "--no-tui", "--no-progress", "--json", json_file},
                     120s);
 }
@@ -60,7 +60,7 @@ class compare_binary : public ::testing::Test {
                            "sim:latency=1ms,slow=new_order:200ms", file("slow.json"));
     auto steady =
         std::async(std::launch::async, scheduled_run, "sim:latency=1ms", file("steady.json"));
-    auto choked = std::async(std::launch::async, scheduled_run, "sim:latency=1ms,capacity=20",
+    auto choked = std::async(std::launch::async, scheduled_run, "sim:latency=1ms,capacity=10",
                              file("choked.json"));
     for (auto* run : {&a, &b, &slow, &steady, &choked}) {
       const binary_result r = run->get();
@@ -114,7 +114,7 @@ TEST_F(compare_binary, AStepOnlyOneRunKeptUpWithIsNamedWithBothBacklogs) {
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_TRUE(contains(r.out, "A backlog")) << r.out;
   EXPECT_TRUE(contains(r.out,
-                       "kept up in one run only: step 2 (12000 tpm offered): A kept up "
+                       "kept up in one run only: step 2 (3000 tpm offered): A kept up "
                        "(kept up, "))
       << r.out;
   EXPECT_TRUE(contains(r.out, "B did not (GREW: ")) << r.out;
@@ -128,7 +128,7 @@ TEST_F(compare_binary, AStepOnlyOneRunKeptUpWithIsNamedWithBothBacklogs) {
                 choked["backlog_at_start"]["oldest_seconds"].get<double>(),
             1.0)
       << choked.dump();
-  EXPECT_LT(steps["lines"][1]["b"]["tpm_total"].get<double>(), 12000 * 0.5) << steps.dump(1);
+  EXPECT_LT(steps["lines"][1]["b"]["tpm_total"].get<double>(), 3000 * 0.5) << steps.dump(1);
   std::ifstream html(file("steps.html"));
   const std::string page((std::istreambuf_iterator<char>(html)), {});
   EXPECT_TRUE(contains(page, "Kept up in one run only")) << page.substr(0, 400);
