@@ -107,7 +107,8 @@ void reactor::free_retired() noexcept {
 
 std::size_t reactor::poll(int timeout_ms, const void* timeout_ts) noexcept {
   free_retired();  // the previous poll's events are all dispatched: nothing refers to them
-  std::array<epoll_event, max_events> events{};
+  // Not zeroed: the kernel fills the first n, and only those are read (1.5 KiB per poll saved).
+  std::array<epoll_event, max_events> events;
   int n = -1;
   if (timeout_ts != nullptr && have_pwait2.load(std::memory_order_relaxed)) {
     n = epoll_pwait2(epoll_fd_, events.data(), max_events, static_cast<const timespec*>(timeout_ts),
