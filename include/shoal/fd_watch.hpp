@@ -58,6 +58,13 @@ class fd_watch {
   [[nodiscard]] explicit operator bool() const noexcept { return reg_ != nullptr; }
   /// The registered descriptor, or -1.
   [[nodiscard]] int fd() const noexcept { return reg_ != nullptr ? reg_->fd : -1; }
+  /// True once an event reported end of stream, a hang-up or an error (sticky): states a read
+  /// does not consume, so no later edge may come for them. Seen after the readable() wait (or
+  /// the remembered edge) that reported them; a reader that skips its read when the last one
+  /// drained the descriptor checks it first. False on an empty watch.
+  [[nodiscard]] bool hung_up() const noexcept {
+    return reg_ != nullptr && reg_->hung_up.load(std::memory_order_relaxed);
+  }
 
   /// Waits until data (or EOF, or an error) may be read.
   ///   Result: bool, true when the direction became ready (possibly spuriously: retry the call),

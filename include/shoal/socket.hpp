@@ -57,6 +57,9 @@ class stream_socket {
 
  private:
   int fd_ = -1;
+  // The last read_some returned fewer bytes than asked: the next one waits for an edge before
+  // calling recv (docs/design/reactor.md, "Reads that would fail"). Touched by the reader only.
+  bool read_drained_ = false;
   fd_watch watch_;
 };
 

@@ -233,4 +233,60 @@ TEST(IoStress, StopsRacingTheSuspensionOfUnboundIoWaitsResumeEachOnceOnItsOwnTer
   for (const int c : cancelled) EXPECT_EQ(c, rounds);
 }
 
+// Sends `chunks` chunks of 1..48 bytes from worker 1 and ends the stream at once, so the last
+// data and the end often arrive in one event; the sum of the bytes sent.
+task<std::size_t> send_chunks_then_end(shoal::thread_pool& pool, stream_socket& s, int chunks,
+                                       unsigned seed) {
+  co_await pool.schedule_on(1);
+  std::mt19937 rng(seed);
+  std::array<std::byte, 48> chunk{};
+  std::size_t sum = 0;
+  for (int c = 0; c < chunks; ++c) {
+    const std::size_t size = 1 + rng() % chunk.size();
+    for (std::size_t k = 0; k < size; ++k) {
+      chunk[k] = static_cast<std::byte>(rng() & 0xff);
+      sum += std::to_integer<std::size_t>(chunk[k]);
+    }
+    co_await s.write_all(std::span(chunk).first(size));
+    if (c % 8 == 0) co_await pool.schedule();  // let the reader drain between bursts
+  }
+  s.shutdown_write();
+  co_return sum;
+}
+
+// Reads until end of stream with a buffer larger than any chunk (so reads often drain the
+// socket and the next one waits for an edge), hopping between workers; the sum of the bytes.
+task<std::size_t> sum_until_end(shoal::thread_pool& pool, stream_socket& s) {
+  std::array<std::byte, 64> buf{};
+  std::size_t sum = 0;
+  for (;;) {
+    co_await pool.schedule();
+    const std::size_t n = co_await s.read_some(buf);
+    if (n == 0) co_return sum;
+    for (const std::byte b : std::span(buf).first(n)) sum += std::to_integer<std::size_t>(b);
+  }
+}
+
+TEST(IoStress, DrainedReadsOnMigratingWorkersSeeEveryByteAndTheEndThatFollowsIt) {
+  running_pool p(2);
+  constexpr int connections = 48;
+  constexpr int chunks = 40;
+  auto one = [&](stream_listener& listener, int id) -> task<bool> {
+    auto sock = co_await stream_socket::connect_tcp("127.0.0.1", listener.port());
+    auto peer = co_await listener.accept();
+    auto [sent, read] = co_await shoal::when_all(
+        send_chunks_then_end(p.pool, sock, chunks, static_cast<unsigned>(id)),
+        sum_until_end(p.pool, peer));
+    co_return sent == read;
+  };
+  auto run = [&]() -> task<int> {
+    co_await p.pool.schedule_on(0);
+    auto listener = stream_listener::listen_tcp("127.0.0.1", 0);
+    int good = 0;
+    for (int i = 0; i < connections; ++i) good += co_await one(listener, i) ? 1 : 0;
+    co_return good;
+  };
+  EXPECT_EQ(shoal::sync_wait(run()), connections);
+}
+
 }  // namespace

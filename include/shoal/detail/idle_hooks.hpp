@@ -60,6 +60,10 @@ class idle_hooks {
     any_.store(true, std::memory_order_release);        // pairs with run()'s acquire load
   }
 
+  // True while a hook may be registered (a hint: one may be unlinking meanwhile).
+  [[nodiscard]] bool any() const noexcept {
+    return any_.load(std::memory_order_acquire);  // pairs with add's release store
+  }
   // Calls every hook; true when one of them made work ready. One relaxed-cost load when empty.
   bool run() noexcept {
     if (!any_.load(std::memory_order_acquire)) return false;  // pairs with add's release store

@@ -31,6 +31,9 @@ struct io_registration {
   int fd = -1;
   readiness read;
   readiness write;
+  // Set (sticky) by the owner's poll before it signals `read` when the event said end of stream,
+  // hang-up or error: states a recv does not consume, unlike data (fd_watch::hung_up()).
+  std::atomic<bool> hung_up{false};
 };
 
 class reactor {

@@ -19,6 +19,7 @@ constexpr std::size_t max_events = 128;
 constexpr std::uint32_t watched_events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
 constexpr std::uint32_t read_events = EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLPRI;
 constexpr std::uint32_t write_events = EPOLLOUT | EPOLLHUP | EPOLLERR;
+constexpr std::uint32_t ended_events = EPOLLRDHUP | EPOLLHUP | EPOLLERR;
 
 // Any address unique to the calling thread.
 const void* this_thread_id() noexcept {
@@ -106,7 +107,8 @@ void reactor::free_retired() noexcept {
 
 std::size_t reactor::poll(int timeout_ms, const void* timeout_ts) noexcept {
   free_retired();  // the previous poll's events are all dispatched: nothing refers to them
-  std::array<epoll_event, max_events> events{};
+  // Not zeroed: the kernel fills the first n, and only those are read (1.5 KiB per poll saved).
+  std::array<epoll_event, max_events> events;
   int n = -1;
   if (timeout_ts != nullptr && have_pwait2.load(std::memory_order_relaxed)) {
     n = epoll_pwait2(epoll_fd_, events.data(), max_events, static_cast<const timespec*>(timeout_ts),
@@ -125,6 +127,8 @@ std::size_t reactor::poll(int timeout_ms, const void* timeout_ts) noexcept {
       (void)read(wake_fd_, &count, sizeof count);  // re-arm the edge
       continue;
     }
+    // relaxed: published by signal()'s acq_rel CAS, which the waiter or take_ready acquires.
+    if ((ev.events & ended_events) != 0) reg->hung_up.store(true, std::memory_order_relaxed);
     if ((ev.events & read_events) != 0) reg->read.signal();
     if ((ev.events & write_events) != 0) reg->write.signal();
   }

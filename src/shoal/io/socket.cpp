@@ -76,12 +76,15 @@ stream_socket::stream_socket(int fd) : fd_(fd) {
 }
 
 stream_socket::stream_socket(stream_socket&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)), watch_(std::move(other.watch_)) {}
+    : fd_(std::exchange(other.fd_, -1)),
+      read_drained_(std::exchange(other.read_drained_, false)),
+      watch_(std::move(other.watch_)) {}
 
 stream_socket& stream_socket::operator=(stream_socket&& other) noexcept {
   if (this != &other) {
     close();
     fd_ = std::exchange(other.fd_, -1);
+    read_drained_ = std::exchange(other.read_drained_, false);
     watch_ = std::move(other.watch_);
   }
   return *this;
@@ -132,9 +135,21 @@ task<stream_socket> stream_socket::connect_unix(std::string path) {
 }
 
 task<std::size_t> stream_socket::read_some(std::span<std::byte> buffer) {
+  // The last read drained the socket: nothing is there unless an edge came since, so wait for
+  // it first rather than pay a recv that fails (the wait consumes a remembered edge at once).
+  // Not after a hang-up: end of stream or an error stays readable with no edge to come.
+  if (std::exchange(read_drained_, false) && !watch_.hung_up()) {
+    const bool ready = co_await watch_.readable();  // not in the if: g++ 12 (task-and-transfer.md)
+    if (!ready) cancelled("read");
+  }
   for (;;) {
     const ssize_t n = ::recv(fd_, buffer.data(), buffer.size(), 0);
-    if (n >= 0) co_return static_cast<std::size_t>(n);
+    if (n >= 0) {
+      // Fewer bytes than asked: the receive queue was empty when recv returned, and whatever
+      // arrives later raises an edge. End of stream (0) stays readable: not drained.
+      read_drained_ = n > 0 && static_cast<std::size_t>(n) < buffer.size();
+      co_return static_cast<std::size_t>(n);
+    }
     if (errno == EINTR) continue;
     if (errno != EAGAIN && errno != EWOULDBLOCK) fail(errno, "read");
     const bool ready = co_await watch_.readable();

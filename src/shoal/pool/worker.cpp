@@ -320,6 +320,13 @@ bool worker::timer_due() const noexcept {
 
 bool worker::poll_io() noexcept { return reactor_.active() && reactor_.poll_now() != 0; }
 
+// With no work found, this worker would go straight to its reactor's wait: no idle hook to run
+// first, no reason to spin. That wait dispatches what is ready as well, so a non-blocking poll
+// before it would be a second epoll call whenever nothing is ready (docs/design/reactor.md).
+bool worker::parks_in_reactor_at_once() const noexcept {
+  return reactor_.active() && !idle_hooks_.any() && !inbox_active_ && !pool_->worth_spinning();
+}
+
 bool worker::spin_for_work() noexcept {
   // Spinning pays while other workers run and may produce work to steal, or while other
   // threads are handing this worker work (a ping-pong: the answer comes in microseconds, far
@@ -391,7 +398,7 @@ void worker::stop_searching(bool found) noexcept {
 bool worker::wait_for_work() {
   if (searching_) stop_searching(false);
   if (pool_->finished()) return false;
-  if (poll_io()) return true;
+  if (!parks_in_reactor_at_once() && poll_io()) return true;
   if (idle_hooks_.run()) return true;  // a hook made work ready: run it rather than wait
   if (spin_for_work()) return true;
   park();

@@ -121,6 +121,7 @@ class worker final : public executor {
   void stop_searching(bool found) noexcept;
   bool spin_for_work() noexcept;
   bool poll_io() noexcept;
+  [[nodiscard]] bool parks_in_reactor_at_once() const noexcept;
   bool timer_due() const noexcept;
   bool has_local_work() const noexcept;
   void park();
