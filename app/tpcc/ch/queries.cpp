@@ -325,12 +325,17 @@ constexpr std::array<query, query_count> all_queries{{
      "AND ol_quantity <= 10 AND i_price BETWEEN 1 AND 400000 AND ol_w_id IN (1, 2, 4)) "
      "OR (ol_i_id = i_id AND CAST(i_data AS BINARY) LIKE '%c' AND ol_quantity >= 1 "
      "AND ol_quantity <= 10 AND i_price BETWEEN 1 AND 400000 AND ol_w_id IN (1, 5, 3))"},
+    // PostgreSQL's text filters the groups outside them, where the others have HAVING: the same
+    // rows, but Citus 13.2 loses groups when a HAVING follows a repartition join (ORDER_LINE and
+    // STOCK joined on the item alone): 25 keys instead of 72 on ch_cross_db's data, while the
+    // groups themselves come out right (docs/tpcc/ch-benchmark.md).
     {20, "German suppliers with excess stock of co- items",
      "SELECT su_name, su_address FROM supplier, nation WHERE su_suppkey IN "
-     "(SELECT (s_i_id * s_w_id) % 10000 FROM stock, order_line WHERE s_i_id IN "
+     "(SELECT (s_i_id * s_w_id) % 10000 FROM (SELECT s_i_id, s_w_id, s_quantity, "
+     "sum(ol_quantity) AS ol_quantity_sum FROM stock, order_line WHERE s_i_id IN "
      "(SELECT i_id FROM item WHERE i_data LIKE 'co%') AND ol_i_id = s_i_id "
-     "AND ol_delivery_d > '2010-05-23 12:00:00' GROUP BY s_i_id, s_w_id, s_quantity "
-     "HAVING 2 * s_quantity > sum(ol_quantity)) AND su_nationkey = n_nationkey "
+     "AND ol_delivery_d > '2010-05-23 12:00:00' GROUP BY s_i_id, s_w_id, s_quantity) grouped "
+     "WHERE 2 * s_quantity > ol_quantity_sum) AND su_nationkey = n_nationkey "
      "AND n_name = 'Germany' ORDER BY su_name",
      "SELECT su_name, su_address FROM supplier, nation WHERE su_suppkey IN "
      "(SELECT (s_i_id * s_w_id) % 10000 FROM stock, order_line WHERE s_i_id IN "

@@ -29,16 +29,25 @@ shoal::task<query_result> autocommit_read(driver::session& s, const driver::stat
 
 }  // namespace
 
-shoal::task<query_result> run_query(driver::session& s, driver::engine dialect, int number) {
+shoal::task<query_result> run_query(driver::session& s, driver::engine dialect, int number,
+                                    const driver::statement* setup) {
   const driver::statement& stmt = statement_for(number, dialect);  // throws before any call
-  co_return co_await run_statement(s, dialect, stmt);
+  co_return co_await run_statement(s, dialect, stmt, setup);
 }
 
 shoal::task<query_result> run_statement(driver::session& s, driver::engine dialect,
-                                        const driver::statement& stmt) {
+                                        const driver::statement& stmt,
+                                        const driver::statement* setup) {
   if (dialect == driver::engine::sqlite) co_return co_await autocommit_read(s, stmt);
   const driver::outcome began = co_await s.begin();
   if (!began.ok()) co_return failed_with(began);
+  if (setup != nullptr) {
+    driver::statement_result set = co_await s.execute(*setup, {});
+    if (!set.ok()) {
+      co_await shoal::with_stop_token(std::stop_token(), s.rollback());
+      co_return failed_with(std::move(set.status));
+    }
+  }
   driver::statement_result answer = co_await s.execute(stmt, {});
   if (!answer.ok()) {
     co_await shoal::with_stop_token(std::stop_token(), s.rollback());

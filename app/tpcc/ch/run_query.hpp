@@ -37,11 +37,16 @@ struct query_result {
   [[nodiscard]] bool ok() const noexcept { return status.ok(); }
 };
 
-shoal::task<query_result> run_query(driver::session& s, driver::engine dialect, int number);
+// `setup`, when given, runs first in the query's transaction (Citus: citus_joins.hpp); its
+// failure is the query's.
+shoal::task<query_result> run_query(driver::session& s, driver::engine dialect, int number,
+                                    const driver::statement* setup = nullptr);
 
 // The same for any statement without parameters (run_query's body; the streams' tests run a
-// deliberately slow one through it). The caller keeps `stmt` alive until the call completes.
+// deliberately slow one through it). The caller keeps `stmt` and `setup` alive until the call
+// completes.
 shoal::task<query_result> run_statement(driver::session& s, driver::engine dialect,
-                                        const driver::statement& stmt);
+                                        const driver::statement& stmt,
+                                        const driver::statement* setup = nullptr);
 
 }  // namespace tpcc::ch

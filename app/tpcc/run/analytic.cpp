@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "ch/citus_joins.hpp"
 #include "ch/queries.hpp"
 #include "ch/run_query.hpp"
 #include "run/run.hpp"
@@ -75,8 +76,21 @@ void tally_ch_query(shared_state& sh, int number, const ch::query_result& r,
                r.status.sqlstate.empty() ? "" : " ", r.status.message.c_str());
 }
 
-// Runs query `number` on a session of `db`; a cancel request reaches it when the streams end.
-shoal::task<void> run_one_query(shared_state& sh, std::size_t index, int number) {
+// Whether stream `index`'s queries need a setup statement first (on Citus, its repartition
+// joins: ch/citus_joins.hpp), probed once on a lease of its database; none when the probe fails.
+shoal::task<const driver::statement*> probe_setup(shared_state& sh, std::size_t index) {
+  if (sh.plan.dialect != driver::engine::postgres) co_return nullptr;
+  driver::database& db = *sh.plan.databases[index];
+  const std::stop_token hard = sh.hard[index].get_token();
+  driver::lease l = co_await shoal::with_stop_token(hard, db.acquire());
+  if (!l) co_return nullptr;
+  co_return co_await shoal::with_stop_token(hard, ch::setup_for(*l, sh.plan.dialect));
+}
+
+// Runs query `number` on a session of `db` (`setup` first, when given); a cancel request reaches
+// it when the streams end.
+shoal::task<void> run_one_query(shared_state& sh, std::size_t index, int number,
+                                const driver::statement* setup) {
   driver::database& db = *sh.plan.databases[index];
   std::stop_source& hard = sh.hard[index];
   const auto started = stats::clock::now();
@@ -92,7 +106,7 @@ shoal::task<void> run_one_query(shared_state& sh, std::size_t index, int number)
     const driver::statement& stmt =
         sh.plan.only != nullptr ? *sh.plan.only : ch::statement_for(number, sh.plan.dialect);
     r = co_await shoal::with_stop_token(hard.get_token(),
-                                        ch::run_statement(s, sh.plan.dialect, stmt));
+                                        ch::run_statement(s, sh.plan.dialect, stmt, setup));
   }
   const auto ended = stats::clock::now();
   tally_ch_query(sh, number, r, ended - started, ended, hard.stop_requested());
@@ -103,12 +117,13 @@ shoal::task<void> run_stream(shared_state& sh, std::size_t index, shoal::gate_to
   const int first = static_cast<int>(index % ch::query_count) + 1;
   int number = first;
   std::size_t rounds = 0;
+  const driver::statement* setup = co_await probe_setup(sh, index);
   while (!sh.ending.stop_requested()) {
     // Paused by set_active: waits here, between queries, until resumed or ended.
     const bool go =
         co_await shoal::with_stop_token(sh.ending.get_token(), sh.running[index]->wait());
     if (!go) break;
-    co_await run_one_query(sh, index, number);
+    co_await run_one_query(sh, index, number, setup);
     number = number % ch::query_count + 1;
     if (number == first && sh.plan.passes != 0 && ++rounds == sh.plan.passes) break;
   }

@@ -173,10 +173,11 @@ inline std::vector<std::string> normalized_rows(const std::vector<driver::row>& 
 
 // Query `number`'s rows, normalized; a failed query throws, naming it and the error.
 inline task<std::vector<std::string>> ch_rows(driver::database& db, driver::engine dialect,
-                                              int number) {
+                                              int number,
+                                              const driver::statement* setup = nullptr) {
   driver::lease l = co_await db.acquire();
   if (!l) throw std::runtime_error("acquire: " + l.status().message);
-  const ch::query_result r = co_await ch::run_query(*l, dialect, number);
+  const ch::query_result r = co_await ch::run_query(*l, dialect, number, setup);
   if (!r.ok()) {
     throw std::runtime_error("Q" + std::to_string(number) + " failed: " + r.status.sqlstate + " " +
                              r.status.message);
