@@ -49,10 +49,10 @@ class [[nodiscard]] local_scope {
   local_scope(detail::promise_base& owner, const coroutine_local<T>& key, T value)
       : value_(std::move(value)),
         env_(detail::inherited_env(owner)),
-        binding_{&key, &value_, env_.locals},
+        binding_{&key, &value_, env_.locals()},
         owner_(&owner),
         saved_(owner.env) {
-    env_.locals = &binding_;
+    env_.set_locals(&binding_);
     detail::adopt_env(owner, env_);
   }
   local_scope(const local_scope&) = delete;
@@ -122,7 +122,7 @@ class coroutine_local {
   [[nodiscard]] const T* find() const noexcept {
     const detail::task_env* env = detail::current_env;
     if (env == nullptr) return nullptr;
-    for (const detail::local_binding* b = env->locals; b != nullptr; b = b->next) {
+    for (const detail::local_binding* b = env->locals(); b != nullptr; b = b->next) {
       if (b->key == this) return static_cast<const T*>(b->value);
     }
     return nullptr;

@@ -86,7 +86,7 @@ class join_point {
         parent_(parent),
         parent_promise_(parent_promise) {
     env_.stop = stop_ref(stop_);
-    env_.fork_shared = true;
+    env_.mark_fork_shared();
   }
   ~join_point() {
     // acquire: pairs with keep's release (the countdown already ordered it).
@@ -136,7 +136,7 @@ task_env& unshare_env(promise_base& running);
 // The env of `running`'s chain, to be written (its home rebound): the env itself, or a private
 // copy when it is a join's shared env (unshare_env). Throws std::bad_alloc.
 inline task_env& writable_env(promise_base& running) {
-  if (!running.env->fork_shared) [[likely]] {
+  if (!running.env->fork_shared()) [[likely]] {
     return *running.env;
   }
   return unshare_env(running);

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <coroutine>
+#include <cstdint>
 #include <stop_token>
 #include <type_traits>
 
@@ -37,27 +38,46 @@ struct local_binding {
 };
 
 struct task_env {
-  executor* home = nullptr;               // non-null: the chain is bound here, resumes here
-  stop_ref stop;                          // stop_possible() false: nothing can stop the chain
-  const local_binding* locals = nullptr;  // innermost binding first; null: none bound
-  // True for the env every child of one when_all/when_any shares (detail/join_point.hpp): it is
-  // never written while they run; a child that rebinds its chain (schedule_on) first gets a
-  // private copy (writable_env). A copy of an env is never shared.
-  bool fork_shared = false;
+  executor* home = nullptr;  // non-null: the chain is bound here, resumes here
+  stop_ref stop;             // stop_possible() false: nothing can stop the chain
 
   task_env() noexcept = default;
+  // A copy is never shared (below).
   task_env(const task_env& other) noexcept
-      : home(other.home), stop(other.stop), locals(other.locals) {}
+      : home(other.home), stop(other.stop), locals_(other.locals_ & ~shared_bit) {}
   task_env& operator=(const task_env& other) noexcept {
     if (this == &other) return *this;
     home = other.home;
     stop = other.stop;
-    locals = other.locals;
-    fork_shared = false;
+    locals_ = other.locals_ & ~shared_bit;
     return *this;
   }
   ~task_env() = default;
+
+  // The innermost coroutine-local binding; null: none bound.
+  [[nodiscard]] const local_binding* locals() const noexcept {
+    // NOLINTNEXTLINE(performance-no-int-to-ptr): a tagged pointer, made from a pointer
+    return reinterpret_cast<const local_binding*>(locals_ & ~shared_bit);
+  }
+  void set_locals(const local_binding* innermost) noexcept {
+    locals_ = reinterpret_cast<std::uintptr_t>(innermost) | (locals_ & shared_bit);
+  }
+
+  // True for the env every child of one when_all/when_any shares (detail/join_point.hpp): it is
+  // never written while they run; a child that rebinds its chain (schedule_on) first gets a
+  // private copy (writable_env). A copy of an env is never shared.
+  [[nodiscard]] bool fork_shared() const noexcept { return (locals_ & shared_bit) != 0; }
+  void mark_fork_shared() noexcept { locals_ |= shared_bit; }
+
+ private:
+  // The flag is the low bit of the bindings' address (a local_binding is pointer-aligned), so
+  // that an env stays three words: every spawned chain's root frame holds one (a million
+  // sleeping terminals are a million of them).
+  static constexpr std::uintptr_t shared_bit = 1;
+  static_assert(alignof(local_binding) > shared_bit);
+  std::uintptr_t locals_ = 0;
 };
+static_assert(sizeof(task_env) == 3 * sizeof(void*), "an env is three words (see locals_)");
 
 // The env of the shoal coroutine running on this thread, or nullptr. Set each time a shoal task
 // starts or resumes from an await; restored by detail::resume when the chain suspends.
