@@ -39,6 +39,9 @@ struct ch_interval {
 
 struct ch_totals {
   std::int64_t streams = 0;  // --analytic-streams; 0: none ran
+  // Live figures only (the metrics endpoint; never written): the streams running now, fewer
+  // than `streams` in a --schedule step with streams=N; -1: not known (a result read back).
+  std::int64_t active_streams = -1;
   // index = query number - 1; on the heap: 22 histograms would make every run_result, a
   // value tests and merge keep several of on the stack, hundreds of KiB larger.
   std::vector<ch_query_totals> queries = std::vector<ch_query_totals>(ch_query_count);

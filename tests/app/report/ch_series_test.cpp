@@ -170,9 +170,10 @@ TEST(ch_series, TheSeriesCsvHasOneRowPerIntervalAndIsWrittenOnlyWithStreams) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("older.ch_series.csv")));
 }
 
-// Shard `index` of 2 of ch_series_sample(), its terminals started `delay_s` seconds late.
-tpcc::report::merge_input ch_series_shard(int index, int delay_s) {
-  run::run_result r = ch_series_sample();
+// Shard `index` of 2 of `r` (ch_series_sample() by default), its terminals started `delay_s`
+// seconds late.
+tpcc::report::merge_input ch_series_shard(int index, int delay_s,
+                                          run::run_result r = ch_series_sample()) {
   r.config.shard = {index, 2};
   r.first_warehouse = index == 0 ? 1 : 6;
   r.last_warehouse = index == 0 ? 5 : 10;
@@ -242,6 +243,18 @@ TEST(ch_series, AShardWithStreamsButNoSeriesLeavesTheMergedSeriesOutNamingIt) {
   EXPECT_NE(std::find(m.notes.begin(), m.notes.end(),
                       "the analytic series is left out: shard-1.json has no analytic series"),
             m.notes.end());
+}
+
+TEST(ch_series, AMergedScheduleStatesTpmCWithAgainstWithoutAndTheQueriesPerHourOfBothShards) {
+  const tpcc::report::merged_result m = ch_series_merged(
+      {ch_series_shard(0, 0, ch_with_and_without()), ch_series_shard(1, 0, ch_with_and_without())});
+  const auto e = tpcc::report::ch_step_effect_of(m.result);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_DOUBLE_EQ(e->tpmc_without, 12000);  // each shard's 6000 added
+  EXPECT_DOUBLE_EQ(e->tpmc_with, 9600);
+  EXPECT_DOUBLE_EQ(e->ratio(), 0.8);
+  // 3 queries in each shard's 3 s window: 6 in the merged one, 7200 an hour.
+  EXPECT_DOUBLE_EQ(e->queries_per_hour_with, 7200);
 }
 
 }  // namespace
