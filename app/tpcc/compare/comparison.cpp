@@ -71,7 +71,7 @@ const char* describe(change c) noexcept {
 
 comparison compare(const report::loaded_result& a, const std::string& file_a,
                    const report::loaded_result& b, const std::string& file_b) {
-  comparison c{file_a, file_b, config_differences(a, b), {}, {}};
+  comparison c{file_a, file_b, config_differences(a, b), {}, {}, {}};
   const run::run_result& ra = a.result;
   const run::run_result& rb = b.result;
   c.rows.push_back(throughput_row("tpmC", true, ra, rb, txn::kind::new_order));
@@ -88,6 +88,7 @@ comparison compare(const report::loaded_result& a, const std::string& file_a,
     c.rows.push_back(judged(std::move(r)));
   }
   c.steps = compare_steps(ra, rb);
+  c.ch_effect = compare_ch_effect(ra, rb);
   return c;
 }
 

@@ -12,13 +12,15 @@
 // A's value, counting only tpmC, each type's p90 and QphH. When either ran CH-benCHmark's
 // analytic streams, QphH after tpmTotal and each query's rate, p50 and p90 after the types
 // (ch_rows.hpp). Then, when both ran the same --schedule,
-// each step's achieved tpmTotal, backlog and worst p90 side by side (steps.hpp).
+// each step's achieved tpmTotal, backlog and worst p90 side by side (steps.hpp); when either
+// measured tpmC with analytic streams against without, both ratios (ch_effect.hpp).
 // Definitions: docs/tpcc/compare.md. Thread-safety: pure functions over plain values.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "compare/ch_effect.hpp"
 #include "compare/config_diff.hpp"
 #include "compare/estimate.hpp"
 #include "compare/steps.hpp"
@@ -46,7 +48,8 @@ struct comparison {
   std::string file_a, file_b;
   std::vector<config_difference> config;
   std::vector<row> rows;
-  step_comparison steps;  // --schedule: each step's tpmTotal, backlog and p90 (steps.hpp)
+  step_comparison steps;           // --schedule: each step's tpmTotal, backlog and p90 (steps.hpp)
+  ch_effect_comparison ch_effect;  // tpmC with streams against without (ch_effect.hpp)
 };
 
 /// B against A (see above). `file_a` and `file_b` name them in every output.

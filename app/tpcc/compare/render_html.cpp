@@ -106,7 +106,8 @@ std::string section(const comparison& c, const std::optional<double>& fail_if_sl
             "<th>A [interval]</th><th>B [interval]</th><th>B - A (%)</th><th>judgement</th>"
             "</tr></thead><tbody>"});
   for (const row& r : c.rows) out += row_html(r);
-  return out + "</tbody></table>" + steps_html(c.steps) + "</section>\n";
+  return out + "</tbody></table>" + steps_html(c.steps) + ch_effect_html(c.ch_effect) +
+         "</section>\n";
 }
 
 }  // namespace

@@ -80,6 +80,7 @@ json comparison_json(const comparison& c, const std::optional<double>& fail_if_s
           {"config_differences", config},
           {"rows", rows},
           {"steps", steps_json(c.steps)},
+          {"with_and_without_streams", ch_effect_json(c.ch_effect)},
           {"beyond_noise", names(beyond_noise(c))},
           {"slower", fail_if_slower ? names(gate(c, *fail_if_slower)) : json(nullptr)}};
 }

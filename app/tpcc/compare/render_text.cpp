@@ -110,6 +110,7 @@ std::string comparison_text(const comparison& c, const std::optional<double>& fa
                 "B - A (%)", "judgement");
   for (const row& r : c.rows) out += row_line(r);
   out += steps_text(c.steps);
+  out += ch_effect_text(c.ch_effect);
   return out + "\n" + summary_lines(c, fail_if_slower);
 }
 

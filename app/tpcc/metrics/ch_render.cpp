@@ -51,6 +51,11 @@ void render_ch(exposition& e, const run::ch_totals& ch, double measured_seconds)
   e.family("shoal_tpcc_ch_streams", metric_type::gauge,
            "CH-benCHmark analytic streams this process runs");
   e.sample("shoal_tpcc_ch_streams", static_cast<double>(ch.streams));
+  if (ch.active_streams >= 0) {
+    e.family("shoal_tpcc_ch_active_streams", metric_type::gauge,
+             "CH-benCHmark analytic streams running now (a --schedule step's streams=N)");
+    e.sample("shoal_tpcc_ch_active_streams", static_cast<double>(ch.active_streams));
+  }
   const std::vector<std::string> names = ch_query_labels(ch.queries.size());
   ch_counts(e, ch, names);
   ch_latency(e, ch, names);

@@ -4,6 +4,8 @@
 // What: render_ch() appends, while streams run (run_control::analytic(); `query` labels "Q1" to
 // "Q22", as every report names them):
 //   shoal_tpcc_ch_streams (gauge): the streams this process runs;
+//   shoal_tpcc_ch_active_streams (gauge): those running now (fewer in a --schedule step with
+//     streams=N, 0 in one with streams=0; ch_totals::active_streams, left out when not known);
 //   shoal_tpcc_ch_queries_total{query,outcome} (counter): outcome "completed" counts the queries
 //     that ended ok inside the measurement interval (what the result counts: 0 during the
 //     warm-up), "failed" those that ended with an error and "cancelled" those the run's end or

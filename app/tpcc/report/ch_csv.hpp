@@ -8,7 +8,7 @@
 // when none completed), last_rows (of the last completed execution; empty when none),
 // queries_per_hour (its completed x 3600 / the measured seconds); then one row "all": the totals
 // and the run's queries per hour (the summary's QphH-like figure), its latency cells empty. A
-// table, not a series: the streams' figures are kept for the whole run, not per interval. RFC 4180,
+// table of the measurement interval; the series over time is ch_series_csv.hpp's. RFC 4180,
 // "\r\n" line ends; no field needs quoting. Thread-safety: pure functions.
 #pragma once
 

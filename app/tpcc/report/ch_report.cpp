@@ -95,6 +95,8 @@ nlohmann::json ch_json(const run::run_result& r) {
           {"tpmc", tpmc(r)},
           {"queries", std::move(queries)},
           {"series", ch_series_json(c.series)},
+          {"series_p90",
+           c.series_p90_max_of_shards ? "max of the merged shards' (an upper bound)" : "exact"},
           {"with_and_without_streams", ch_step_effect_json(r)}};
 }
 

@@ -10,7 +10,8 @@
 // "p99_ms", "max_ms", "mean_ms", "last_rows"}]}, null when no stream ran; the writer adds each
 // query's "latency" histogram (json_write.cpp), which the reader reads back with the counts for
 // `merge` and `compare` (docs/tpcc/ch-benchmark.md); "series": the analytic side per interval
-// ([{"start_seconds", "end_seconds", "completed", "failed", "cancelled", "p90_us"}], every phase)
+// ([{"start_seconds", "end_seconds", "completed", "failed", "cancelled", "p90_us"}], every phase;
+// "series_p90": "exact", or in a merged result "max of the merged shards' (an upper bound)")
 // and "with_and_without_streams": tpmC with streams against without (report/ch_steps.hpp).
 // Thread-safety: pure functions.
 #pragma once

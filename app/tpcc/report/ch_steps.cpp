@@ -63,12 +63,16 @@ std::string ch_step_effect_text(const run::run_result& r) {
 nlohmann::json ch_step_effect_json(const run::run_result& r) {
   const auto e = ch_step_effect_of(r);
   if (!e) return nullptr;
-  return {{"tpmc_without_streams", e->tpmc_without},
-          {"tpmc_with_streams", e->tpmc_with},
-          {"ratio", e->ratio()},
-          {"steps_without", e->steps_without},
-          {"steps_with", e->steps_with},
-          {"queries_per_hour_with_streams", e->queries_per_hour_with}};
+  return ch_step_effect_json(*e);
+}
+
+nlohmann::json ch_step_effect_json(const ch_step_effect& e) {
+  return {{"tpmc_without_streams", e.tpmc_without},
+          {"tpmc_with_streams", e.tpmc_with},
+          {"ratio", e.ratio()},
+          {"steps_without", e.steps_without},
+          {"steps_with", e.steps_with},
+          {"queries_per_hour_with_streams", e.queries_per_hour_with}};
 }
 
 }  // namespace tpcc::report

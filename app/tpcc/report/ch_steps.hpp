@@ -38,5 +38,7 @@ struct ch_step_effect {
 /// {"tpmc_without_streams", "tpmc_with_streams", "ratio", "steps_without", "steps_with",
 /// "queries_per_hour_with_streams"}; null when there is no effect.
 [[nodiscard]] nlohmann::json ch_step_effect_json(const run::run_result& r);
+/// The same object for an effect already computed.
+[[nodiscard]] nlohmann::json ch_step_effect_json(const ch_step_effect& e);
 
 }  // namespace tpcc::report

@@ -3,6 +3,7 @@
 #include "report/csv.hpp"
 
 #include "report/ch_csv.hpp"
+#include "report/ch_series_csv.hpp"
 #include "report/endpoints_csv.hpp"
 #include "report/json_detail.hpp"
 #include "report/server_csv.hpp"
@@ -112,6 +113,11 @@ std::optional<std::string> write_csv(const run::run_result& r, const std::string
   if (r.ch.ran()) {
     auto failed =
         write_text_file(ch_csv_path(path), format_ch_csv(r), "the CSV of the analytic queries");
+    if (failed) return failed;
+  }
+  if (r.ch.ran() && !r.ch.series.empty()) {
+    auto failed = write_text_file(ch_series_csv_path(path), format_ch_series_csv(r),
+                                  "the CSV of the analytic series");
     if (failed) return failed;
   }
   return write_text_file(errors_csv_path(path), format_errors_csv(r), "the CSV of errors");

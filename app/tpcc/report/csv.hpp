@@ -19,7 +19,7 @@
 // asks (a database message may hold commas, quotes, line breaks). When the run read the
 // database's own figures, a third file beside them: server_csv.hpp; when it had several
 // endpoints, another: endpoints_csv.hpp; when analytic streams ran, the per-query table:
-// ch_csv.hpp. Thread-safety: pure functions.
+// ch_csv.hpp, and their series: ch_series_csv.hpp. Thread-safety: pure functions.
 #pragma once
 
 #include <optional>

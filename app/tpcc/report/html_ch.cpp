@@ -89,8 +89,8 @@ std::string ch_queries_chart(const run::run_result& r) {
 // The plot over time beside tpmC (id "ch-over-time"); a sentence when there is no series.
 std::string ch_over_time(const run::run_result& r) {
   if (r.ch.series.empty()) {
-    return "<p id=\"ch-over-time\">No analytic series over time in this result (a merged "
-           "result, or one written before it was recorded).</p>";
+    return "<p id=\"ch-over-time\">No analytic series over time in this result (one written "
+           "before it was recorded, or a merge of such a result).</p>";
   }
   return "<div class=\"grid2\" id=\"ch-over-time\">" + ch_tpmc_chart(r) + ch_queries_chart(r) +
          "</div>";

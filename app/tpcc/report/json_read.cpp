@@ -501,6 +501,14 @@ std::vector<run::ch_interval> read_ch_series(const at& list) {
   return out;
 }
 
+// "ch.series_p90": whether each interval's p90 is exact or, merged, the shards' largest.
+bool read_series_p90(const at& a) {
+  const std::string what = a.text();
+  if (what == "exact") return false;
+  if (what == "max of the merged shards' (an upper bound)") return true;
+  a.fail("expected \"exact\" or \"max of the merged shards' (an upper bound)\"");
+}
+
 // CH-benCHmark's "ch" (run --analytic-streams); absent (older files) or null: no stream ran.
 // Each query's counts and latency histogram are read; the totals and the queries per hour are
 // recomputed from them (run_result/ch_result.hpp).
@@ -526,6 +534,7 @@ run::ch_totals read_ch(const at& doc) {
     if (!q["last_rows"].value.is_null()) t.last_rows = q["last_rows"].integer();
   }
   if (ch.has("series")) c.series = read_ch_series(ch["series"]);  // older files: none
+  if (ch.has("series_p90")) c.series_p90_max_of_shards = read_series_p90(ch["series_p90"]);
   return c;
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "report/merge_ch.hpp"
+#include "report/merge_ch_series.hpp"
 #include "report/merge_series.hpp"
 #include "report/merge_steps.hpp"
 #include "report/text.hpp"
@@ -249,6 +250,25 @@ void add_shard(merged_result& m, const merge_input& b) {
   }
 }
 
+// The analytic series on the same axis (merge_ch_series.hpp), or a note saying why none.
+void merge_analytic_series(merged_result& m, const std::vector<shard_ch_series>& shards,
+                           double width) {
+  run::ch_totals& ch = m.result.ch;
+  if (!ch.ran()) return;
+  merged_ch_series merged = merge_ch_series(shards, width);
+  ch.series = std::move(merged.series);
+  ch.series_p90_max_of_shards = shards.size() > 1;
+  for (const shard_ch_series& s : shards) {
+    ch.series_p90_max_of_shards = ch.series_p90_max_of_shards || s.ch->series_p90_max_of_shards;
+  }
+  if (!merged.why_not.empty()) {
+    m.notes.push_back("the analytic series is left out: " + merged.why_not);
+  } else if (ch.series_p90_max_of_shards) {
+    m.notes.push_back(
+        "the analytic series' p90 per interval is the largest of the shards' (an upper bound)");
+  }
+}
+
 // The measurement interval: the earliest start of measurement to the latest end; the series
 // on one wall-clock axis; the wall-clock start and end.
 void align(merged_result& m, const std::vector<merge_input>& inputs) {
@@ -264,16 +284,20 @@ void align(merged_result& m, const std::vector<merge_input>& inputs) {
     ended = std::max(ended, r.ended);
   }
   std::vector<shard_series> shards;
+  std::vector<shard_ch_series> analytic;
   std::vector<shard_steps> steps;
   double skew = 0;
   for (const merge_input& in : inputs) {
     const run::run_result& r = in.loaded.result;
     shards.push_back({&r.series, seconds_between(started, r.started)});
+    analytic.push_back({&in.file, &r.ch, seconds_between(started, r.started)});
     steps.push_back({&r, seconds_between(started, r.started)});
     skew = std::max(skew, seconds_between(first, window_start(r)));
   }
   run::run_result& out = m.result;
-  out.series = merge_series(shards, std::chrono::duration<double>(out.config.interval).count());
+  const double width = std::chrono::duration<double>(out.config.interval).count();
+  out.series = merge_series(shards, width);
+  merge_analytic_series(m, analytic, width);
   out.steps = merge_steps(steps, m.notes);
   out.measured_seconds = std::max(0.0, seconds_between(first, last));
   out.started = started;

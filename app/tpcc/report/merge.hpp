@@ -10,7 +10,8 @@
 // measurement interval is the wall-clock span from the earliest shard's start of measurement
 // to the latest one's end; --schedule steps as merge_steps.hpp says (their rates added, their
 // figures from the merged series); CH-benCHmark's analytic side as merge_ch.hpp says (counts and
-// buckets added, queries per hour over the merged interval). Inputs must be compatible: the same
+// buckets added, queries per hour over the merged interval, the analytic series aligned as the
+// transactions' one: merge_ch_series.hpp). Inputs must be compatible: the same
 // warehouse total, NURand constants, wait scale, interval length and schedule, all with
 // analytic streams or none, and disjoint warehouse ranges; otherwise the merge is refused naming
 // the file.

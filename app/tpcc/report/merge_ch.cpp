@@ -18,7 +18,6 @@ std::optional<std::string> different_analytic_side(const run::ch_totals& a, cons
 
 void add_ch(run::ch_totals& a, const run::ch_totals& b) {
   a.streams += b.streams;
-  a.series.clear();  // each shard's at its own cuts: not merged (ch_result.hpp)
   for (std::size_t i = 0; i < a.queries.size() && i < b.queries.size(); ++i) {
     run::ch_query_totals& mine = a.queries[i];
     const run::ch_query_totals& theirs = b.queries[i];

@@ -7,8 +7,9 @@
 // add (percentiles come from the sum, never averaged). The queries per hour are not added:
 // they are recomputed from the summed completed queries over the merged measurement interval
 // (merge.hpp: the earliest shard's start of measurement to the latest one's end), as tpmC is.
-// A query's last row count is the first shard's that has one. The analytic series is left out
-// of a merged result (each shard cut its own at its own times). A result with streams and one
+// A query's last row count is the first shard's that has one. The analytic series is merged
+// on the transactions' time axis by merge_ch_series.hpp (counts exact, p90 an upper bound).
+// A result with streams and one
 // without do not merge (different_analytic_side): the merged result would be labelled
 // CH-benCHmark while part of its terminals ran TPC-C alone.
 // Thread-safety: pure functions.

@@ -2,6 +2,7 @@
 // app/tpcc/run/analytic.cpp: CH-benCHmark's analytic streams (see analytic.hpp).
 #include "run/analytic.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cassert>
 #include <cstdio>
@@ -135,6 +136,7 @@ shoal::task<void> run_stream(shared_state& sh, std::size_t index, shoal::gate_to
 analytic_streams::analytic_streams(shoal::thread_pool& pool, analytic_plan plan)
     : pool_(pool), shared_(std::make_unique<shared>(std::move(plan))) {
   shared_->totals.streams = static_cast<std::int64_t>(shared_->plan.databases.size());
+  shared_->totals.active_streams = shared_->totals.streams;
 }
 
 analytic_streams::~analytic_streams() {
@@ -164,6 +166,11 @@ shoal::task<void> analytic_streams::join() {
 }
 
 void analytic_streams::set_active(std::size_t n) {
+  {
+    const std::scoped_lock lock(shared_->mutex);
+    shared_->totals.active_streams =
+        static_cast<std::int64_t>(std::min(n, shared_->running.size()));
+  }
   for (std::size_t i = 0; i < shared_->running.size(); ++i) {
     if (i < n) {
       shared_->running[i]->set();

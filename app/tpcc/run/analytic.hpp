@@ -69,7 +69,7 @@ class analytic_streams {
   /// Lets streams 0..n-1 run and pauses the others (see the header); all run until called.
   /// Any thread.
   void set_active(std::size_t n);
-  /// The figures so far. Any thread.
+  /// The figures so far, with the streams set_active() lets run. Any thread.
   [[nodiscard]] ch_totals take() const;
   /// What has ended so far in every phase, for the series (run/ch_series.hpp). Any thread.
   [[nodiscard]] ch_progress progress() const;

@@ -39,12 +39,18 @@ struct ch_interval {
 
 struct ch_totals {
   std::int64_t streams = 0;  // --analytic-streams; 0: none ran
+  // Live figures only (the metrics endpoint; never written): the streams running now, fewer
+  // than `streams` in a --schedule step with streams=N; -1: not known (a result read back).
+  std::int64_t active_streams = -1;
   // index = query number - 1; on the heap: 22 histograms would make every run_result, a
   // value tests and merge keep several of on the stack, hundreds of KiB larger.
   std::vector<ch_query_totals> queries = std::vector<ch_query_totals>(ch_query_count);
-  // Every interval of the run, in order; empty while the run goes on, in a merged result and
-  // in results written before it was recorded.
+  // Every interval of the run, in order; empty while the run goes on and in results written
+  // before it was recorded. In a merged result, the shards' on one axis (report/merge_ch.hpp).
   std::vector<ch_interval> series;
+  // Merged: each interval's p90_us is the largest of the shards' (an upper bound of the
+  // merged p90, not it: the series keeps no histograms).
+  bool series_p90_max_of_shards = false;
 
   [[nodiscard]] bool ran() const noexcept { return streams > 0; }
   [[nodiscard]] std::uint64_t completed() const noexcept {

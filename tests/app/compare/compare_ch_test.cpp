@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 // tests/app/compare/compare_ch_test.cpp: CH-benCHmark's analytic side in a comparison: QphH
 // beside tpmC (gated), each query's rate, p50 and p90 with the same intervals as the types, the
-// stream counts among the likely causes, and no analytic rows between two TPC-C results.
+// stream counts among the likely causes, and no analytic rows between two TPC-C results; each
+// run's tpmC with streams against without side by side (text, JSON, HTML), a TPC-C run beside a
+// CH one stated.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "compare/ch_rows.hpp"
 #include "compare/comparison.hpp"
 #include "compare/render.hpp"
 #include "sample_result.hpp"
+#include "scheduled_run.hpp"
 
 namespace {
 
@@ -112,6 +116,64 @@ TEST(compare_ch, StreamsOnOneSideOnlyAreALikelyCauseAndTheOtherSideIsNotMeasured
   for (const cmp::row& r : plain.rows) {
     EXPECT_FALSE(r.figure == "QphH" || r.figure.starts_with("Q1 ")) << r.figure;
   }
+}
+
+TEST(compare_ch, BothRunsRatiosWithAndWithoutStreamsAreShownSideBySide) {
+  // A: 80 New-Orders a second with the stream against 100 without (0.80x); B: 90 (0.90x).
+  const loaded_result a{tpcc::testing::ch_scheduled(100, 80), {"sqlite:a.db", "1.0"}};
+  const loaded_result b{tpcc::testing::ch_scheduled(100, 90), {"sqlite:b.db", "1.0"}};
+  const cmp::comparison c = cmp::compare(a, "a.json", b, "b.json");
+  ASSERT_TRUE(c.ch_effect.a.effect.has_value());
+  ASSERT_TRUE(c.ch_effect.b.effect.has_value());
+  EXPECT_DOUBLE_EQ(c.ch_effect.a.effect->ratio(), 0.8);
+  EXPECT_DOUBLE_EQ(c.ch_effect.b.effect->ratio(), 0.9);
+  const std::string text = cmp::format_text({{c}, std::nullopt});
+  EXPECT_NE(text.find("    A: 0.80x (tpmC 4800.0 with streams over 1 step, 6000.0 without over 1; "
+                      "3600.0 queries per hour with)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("    B: 0.90x (tpmC 5400.0 with"), std::string::npos) << text;
+  EXPECT_NE(text.find("    B's ratio - A's: +0.10 (0.90x against 0.80x)"), std::string::npos)
+      << text;
+  const auto doc = nlohmann::json::parse(cmp::to_json_text({{c}, std::nullopt}));
+  const auto& effect = doc["comparisons"][0]["with_and_without_streams"];
+  EXPECT_DOUBLE_EQ(effect["a"]["ratio"].get<double>(), 0.8) << effect.dump();
+  EXPECT_DOUBLE_EQ(effect["b"]["tpmc_with_streams"].get<double>(), 5400) << effect.dump();
+  EXPECT_NEAR(effect["ratio_difference"].get<double>(), 0.1, 1e-12) << effect.dump();
+  const std::string html = cmp::format_html({{c}, std::nullopt});
+  const auto section = html.find("id=\"ch-effect\"");
+  ASSERT_NE(section, std::string::npos);
+  EXPECT_NE(html.find("B's ratio - A's</td><td>+0.10", section), std::string::npos)
+      << html.substr(section, 800);
+}
+
+TEST(compare_ch, ATpcCRunBesideOneWithTheRatioIsStatedNotAnError) {
+  loaded_result tpcc_only{tpcc::testing::scheduled({100, 80}, {1000, 1000}), {"sqlite:a", "1"}};
+  const loaded_result ch{tpcc::testing::ch_scheduled(100, 80), {"sqlite:b.db", "1.0"}};
+  const cmp::comparison c = cmp::compare(tpcc_only, "a.json", ch, "b.json");
+  EXPECT_FALSE(c.ch_effect.a.effect.has_value());
+  const std::string text = cmp::format_text({{c}, std::nullopt});
+  EXPECT_NE(text.find("    A: not measured: a TPC-C run (no analytic streams)"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("    B's ratio - A's: -\n"), std::string::npos) << text;
+  const auto doc = nlohmann::json::parse(cmp::to_json_text({{c}, std::nullopt}));
+  const auto& effect = doc["comparisons"][0]["with_and_without_streams"];
+  EXPECT_EQ(effect["a"]["not_measured"], "a TPC-C run (no analytic streams)");
+  EXPECT_TRUE(effect["ratio_difference"].is_null());
+  // Streams in every step: CH-benCHmark, but no step without them to set against.
+  loaded_result all_steps = ch;
+  all_steps.result.steps[0].analytic_streams = 1;
+  const cmp::comparison d = cmp::compare(all_steps, "a.json", ch, "b.json");
+  EXPECT_NE(cmp::format_text({{d}, std::nullopt})
+                .find("    A: not measured: no complete step with streams and one without"),
+            std::string::npos);
+  // Neither carries the ratio: no block, a null in the JSON.
+  const cmp::comparison none = cmp::compare(tpcc_only, "a.json", tpcc_only, "b.json");
+  EXPECT_EQ(cmp::format_text({{none}, std::nullopt}).find("with analytic streams against"),
+            std::string::npos);
+  EXPECT_TRUE(nlohmann::json::parse(cmp::to_json_text(
+      {{none}, std::nullopt}))["comparisons"][0]["with_and_without_streams"]
+                  .is_null());
 }
 
 }  // namespace

@@ -32,6 +32,7 @@ run_view streams_view() {
   v.screen = s;
   tpcc::run::ch_totals ch;
   ch.streams = 1;
+  ch.active_streams = 1;
   ch.queries[0].completed = 3;
   for (const std::uint64_t us : {2000, 3000, 1500000}) ch.queries[0].latency.record(us);
   ch.queries[6].completed = 1;
@@ -61,9 +62,22 @@ TEST(metrics_ch_render, EachQueryHasItsCountersLatencyAndTheRunItsQueriesPerHour
   const auto sum = sample_value(page, R"(shoal_tpcc_ch_query_latency_seconds_sum{query="Q1"})");
   EXPECT_NEAR(sum.value_or(-1), 1.505, 1e-9) << page;
   EXPECT_EQ(sample_value(page, "shoal_tpcc_ch_streams"), 1);
+  EXPECT_EQ(sample_value(page, "shoal_tpcc_ch_active_streams"), 1);
   // Four completed in 90 measured seconds: 160 an hour.
   EXPECT_NEAR(sample_value(page, "shoal_tpcc_ch_queries_per_hour").value_or(-1), 160, 1e-9);
   EXPECT_EQ(tpcc::testing::format_problems(page), std::vector<std::string>{});
+}
+
+TEST(metrics_ch_render, AScheduleStepWithoutStreamsShowsNoneActiveOfTheRunsStreams) {
+  run_view v = streams_view();
+  v.ch->active_streams = 0;  // a --schedule step with streams=0
+  std::string page = tpcc::metrics::render(v);
+  EXPECT_EQ(sample_value(page, "shoal_tpcc_ch_streams"), 1);
+  EXPECT_EQ(sample_value(page, "shoal_tpcc_ch_active_streams"), 0);
+  EXPECT_EQ(tpcc::testing::format_problems(page), std::vector<std::string>{});
+  v.ch->active_streams = -1;  // not known: no sample rather than a wrong one
+  page = tpcc::metrics::render(v);
+  EXPECT_EQ(page.find("shoal_tpcc_ch_active_streams"), std::string::npos);
 }
 
 TEST(metrics_ch_render, WithoutStreamsThePageHasNoAnalyticFamily) {

@@ -2,20 +2,30 @@
 // tests/app/report/ch_series_test.cpp: CH-benCHmark's analytic side over time and against the
 // same run without streams: the series read back from the JSON exactly (and an older result
 // without it still read), the HTML plot beside tpmC, and a schedule's step at 0 streams then one
-// at 1 stating tpmC with streams against without in the summary, the JSON and the HTML.
+// at 1 stating tpmC with streams against without in the summary, the JSON and the HTML; the
+// series as CSV (written only with streams), and merged on the transactions' time axis (counts
+// added, p90 the shards' largest and labelled so, a shard without a series named).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "report/ch_report.hpp"
+#include "report/ch_series_csv.hpp"
 #include "report/ch_steps.hpp"
+#include "report/csv.hpp"
 #include "report/html_ch.hpp"
 #include "report/json.hpp"
+#include "report/merge.hpp"
 #include "sample_result.hpp"
 #include "scheduled_run.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -86,22 +96,8 @@ TEST(ch_series, TheHtmlSectionPlotsTheQueriesPerIntervalBesideTpmC) {
   EXPECT_EQ(words.find("data-series=\"ch-completed\""), std::string::npos);
 }
 
-// A schedule of two 4 s steps (scheduled_run.hpp): 100 New-Orders a second without streams,
-// then 80 with one stream, which completed a query in each of its step's measured intervals.
-run::run_result ch_with_and_without() {
-  run::run_result r = tpcc::testing::scheduled({100, 80}, {1000, 1000});
-  r.ch.streams = 1;
-  r.config.analytic_streams = 1;
-  r.config.schedule[1].analytic_streams = 1;
-  r.steps[1].analytic_streams = 1;
-  r.ch.queries[0].completed = 3;
-  r.ch.queries[0].latency.record(2000, 3);
-  for (int j = 0; j < 4; ++j) {  // the second step: 14 s to 18 s, its settle second first
-    const double at = 14.0 + j;
-    r.ch.series.push_back({at, at + 1, j == 0 ? 7U : 1U, 0, 0, 2047});
-  }
-  return r;
-}
+// 100 New-Orders a second without streams, then 80 with one (scheduled_run.hpp).
+run::run_result ch_with_and_without() { return tpcc::testing::ch_scheduled(100, 80); }
 
 TEST(ch_series, AStepWithoutStreamsThenOneWithStatesTpmCWithAgainstWithout) {
   const run::run_result r = ch_with_and_without();
@@ -151,6 +147,114 @@ TEST(ch_series, NoEffectIsStatedWithoutAStepOfEachKind) {
   r = ch_with_and_without();
   r.steps[0].partial = true;
   EXPECT_FALSE(tpcc::report::ch_step_effect_of(r).has_value());
+}
+
+TEST(ch_series, TheSeriesCsvHasOneRowPerIntervalAndIsWrittenOnlyWithStreams) {
+  const run::run_result r = ch_series_sample();
+  EXPECT_EQ(tpcc::report::format_ch_series_csv(r),
+            "start_s,end_s,completed,failed,cancelled,p90_ms,queries_per_hour\r\n"
+            "0.000,1.000,2,0,0,3.071,7200.00\r\n"
+            "1.000,2.500,3,1,0,4.095,7200.00\r\n"
+            "2.500,3.000,0,0,1,,0.00\r\n");
+  EXPECT_EQ(tpcc::report::ch_series_csv_path("out/run.csv"), "out/run.ch_series.csv");
+  EXPECT_EQ(tpcc::report::ch_series_csv_path("run"), "run.ch_series.csv");
+  const tpcc::testing::temp_dir dir("shoal-tpcc-ch-series-csv");
+  ASSERT_EQ(tpcc::report::write_csv(r, dir.file("with.csv")), std::nullopt);
+  EXPECT_TRUE(std::filesystem::exists(dir.file("with.ch_series.csv")));
+  ASSERT_EQ(tpcc::report::write_csv(tpcc::testing::compliant(), dir.file("without.csv")),
+            std::nullopt);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("without.ch_series.csv")));
+  run::run_result older = r;  // streams, but written before the series was recorded
+  older.ch.series.clear();
+  ASSERT_EQ(tpcc::report::write_csv(older, dir.file("older.csv")), std::nullopt);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("older.ch_series.csv")));
+}
+
+// Shard `index` of 2 of `r` (ch_series_sample() by default), its terminals started `delay_s`
+// seconds late.
+tpcc::report::merge_input ch_series_shard(int index, int delay_s,
+                                          run::run_result r = ch_series_sample()) {
+  r.config.shard = {index, 2};
+  r.first_warehouse = index == 0 ? 1 : 6;
+  r.last_warehouse = index == 0 ? 5 : 10;
+  r.terminals = 50;
+  r.started += std::chrono::seconds(delay_s);
+  const std::string text = tpcc::report::to_json_text(r, {"sqlite:x.db", "1.0"});
+  auto parsed = tpcc::report::parse_json(text, "shard.json");
+  if (auto* error = std::get_if<std::string>(&parsed)) ADD_FAILURE() << *error;
+  return {std::string("shard-").append(std::to_string(index)).append(".json"),
+          std::get<tpcc::report::loaded_result>(std::move(parsed))};
+}
+
+tpcc::report::merged_result ch_series_merged(const std::vector<tpcc::report::merge_input>& in) {
+  auto out = tpcc::report::merge_results(in);
+  if (auto* why = std::get_if<std::string>(&out)) ADD_FAILURE() << *why;
+  return std::get<tpcc::report::merged_result>(std::move(out));
+}
+
+TEST(ch_series, MergeAddsTheShardsCountsPerIntervalAndLabelsTheP90AnUpperBound) {
+  const tpcc::report::merged_result m =
+      ch_series_merged({ch_series_shard(0, 0), ch_series_shard(1, 0)});
+  const run::ch_totals& c = m.result.ch;
+  ASSERT_EQ(c.series.size(), 3U);
+  EXPECT_EQ(c.series[0].completed, 4U);
+  EXPECT_EQ(c.series[1].completed, 6U);
+  EXPECT_EQ(c.series[1].failed, 2U);
+  EXPECT_EQ(c.series[2].cancelled, 2U);
+  EXPECT_EQ(c.series[1].p90_us, 4095U);
+  EXPECT_DOUBLE_EQ(c.series[1].start_seconds, 1);
+  EXPECT_DOUBLE_EQ(c.series[1].end_seconds, 2.5);
+  EXPECT_TRUE(c.series_p90_max_of_shards);
+  EXPECT_NE(std::find(m.notes.begin(), m.notes.end(),
+                      "the analytic series' p90 per interval is the largest of the shards' (an "
+                      "upper bound)"),
+            m.notes.end());
+  EXPECT_NE(tpcc::report::format_ch_series_csv(m.result).find(",p90_ms_max_of_shards,"),
+            std::string::npos);
+  // The label survives the JSON; a single run's p90 is exact.
+  const std::string text = tpcc::report::to_json_text(m.result, {"sqlite:x.db", "1.0"});
+  EXPECT_EQ(nlohmann::json::parse(text)["ch"]["series_p90"],
+            "max of the merged shards' (an upper bound)");
+  EXPECT_TRUE(ch_series_read_back(text).ch.series_p90_max_of_shards);
+  const std::string single = tpcc::report::to_json_text(ch_series_sample(), {"sqlite:x", "1"});
+  EXPECT_EQ(nlohmann::json::parse(single)["ch"]["series_p90"], "exact");
+  EXPECT_FALSE(ch_series_read_back(single).ch.series_p90_max_of_shards);
+}
+
+TEST(ch_series, MergeAlignsTheShardsSeriesByTheirStartsAsTheTransactionsOnes) {
+  // The second shard started a second later: its intervals land one bin on.
+  const tpcc::report::merged_result m =
+      ch_series_merged({ch_series_shard(0, 0), ch_series_shard(1, 1)});
+  const std::vector<run::ch_interval>& s = m.result.ch.series;
+  ASSERT_EQ(s.size(), 5U);
+  std::uint64_t completed = 0;
+  for (const run::ch_interval& i : s) completed += i.completed;
+  EXPECT_EQ(completed, 10U);      // 5 in each shard's series
+  EXPECT_EQ(s[0].completed, 2U);  // the first shard's first second alone
+  EXPECT_EQ(s[1].completed, 5U);  // its second interval with the other's first
+  EXPECT_DOUBLE_EQ(s[4].start_seconds, 4);
+}
+
+TEST(ch_series, AShardWithStreamsButNoSeriesLeavesTheMergedSeriesOutNamingIt) {
+  tpcc::report::merge_input older = ch_series_shard(1, 0);
+  older.loaded.result.ch.series.clear();
+  const tpcc::report::merged_result m = ch_series_merged({ch_series_shard(0, 0), older});
+  EXPECT_TRUE(m.result.ch.series.empty());
+  EXPECT_NE(std::find(m.notes.begin(), m.notes.end(),
+                      "the analytic series is left out: shard-1.json has no analytic series"),
+            m.notes.end());
+}
+
+TEST(ch_series, AMergedScheduleStatesTpmCWithAgainstWithoutAndTheQueriesPerHourOfBothShards) {
+  const tpcc::report::merged_result m = ch_series_merged(
+      {ch_series_shard(0, 0, ch_with_and_without()), ch_series_shard(1, 0, ch_with_and_without())});
+  const auto e = tpcc::report::ch_step_effect_of(m.result);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_DOUBLE_EQ(e->tpmc_without, 12000);  // each shard's 6000 added
+  EXPECT_DOUBLE_EQ(e->tpmc_with, 9600);
+  EXPECT_DOUBLE_EQ(e->ratio(), 0.8);
+  // 3 queries in each shard's 3 s window: 6 in the merged one, 7200 an hour.
+  EXPECT_DOUBLE_EQ(e->queries_per_hour_with, 7200);
 }
 
 }  // namespace

@@ -4,7 +4,8 @@
 //
 // What: scheduled(per_second, response_us) is compliant() (sample_result.hpp) with one 4 s rate
 // step per entry, from 10 s, each with its settle second and three measured 1 s intervals;
-// pace_step gives a step its backlog.
+// pace_step gives a step its backlog; ch_scheduled a step without analytic streams, then one
+// with.
 // Thread-safety: pure functions.
 #pragma once
 
@@ -76,6 +77,24 @@ inline void pace_step(tpcc::run::run_result& r, std::size_t i, double oldest_sta
   p.at_start = {oldest_start > 0 ? 1U : 0U, oldest_start};
   p.at_end = {behind_end, oldest_end};
   r.steps[i].pacing = p;
+}
+
+// A schedule of two 4 s steps (scheduled()): `without` New-Orders a second without analytic
+// streams, then `with` beside one stream, which completed 3 of query 1 in 2 ms in its step's
+// measured intervals and 7 in its settle second (which must never count).
+inline tpcc::run::run_result ch_scheduled(std::uint64_t without, std::uint64_t with) {
+  tpcc::run::run_result r = scheduled({without, with}, {1000, 1000});
+  r.ch.streams = 1;
+  r.config.analytic_streams = 1;
+  r.config.schedule[1].analytic_streams = 1;
+  r.steps[1].analytic_streams = 1;
+  r.ch.queries[0].completed = 3;
+  r.ch.queries[0].latency.record(2000, 3);
+  for (int j = 0; j < 4; ++j) {  // the second step: 14 s to 18 s, its settle second first
+    const double at = 14.0 + j;
+    r.ch.series.push_back({at, at + 1, j == 0 ? 7U : 1U, 0, 0, 2047});
+  }
+  return r;
 }
 
 }  // namespace tpcc::testing
