@@ -223,6 +223,13 @@ class future_state : public future_state_base {
   void then(node* c) noexcept {
     if (!add(c)) c->fire(*c, *this);
   }
+  // True when the caller holds the only reference and no continuation is registered: nothing
+  // can ever read the outcome, so its provider may skip filling it (spawn_future's job of a
+  // dropped future). acquire: pairs with the releases of the handles that registered nodes and
+  // let go (release()'s acq_rel), so a node pushed before its handle went is seen here.
+  [[nodiscard]] bool unobserved() const noexcept {
+    return unique() && callbacks_.load(std::memory_order_acquire) == nullptr;
+  }
 
   // Only once succeeded() / failed() was observed.
   [[nodiscard]] const T& value() const noexcept { return value_; }
