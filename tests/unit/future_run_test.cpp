@@ -152,10 +152,14 @@ TEST(FutureRun, ADroppedFutureSkipsTheFillUnlessSomethingListens) {
         static_cast<void>(shoal::spawn_future(p.pool, work));
       }
       dropped.count_down();
-      if (kept) EXPECT_EQ(kept->value().value, 7);
+      if (kept) {
+        EXPECT_EQ(kept->value().value, 7);
+      }
     }  // the pool stops once the job has ended
     EXPECT_EQ(ran.load(), 1);
-    if (listen) EXPECT_EQ(heard.load(), 7);
+    if (listen) {
+      EXPECT_EQ(heard.load(), 7);
+    }
     return counted::moves;
   };
   EXPECT_EQ(run(false, false), 0);  // dropped, nothing listening: never moved into the state
