@@ -37,7 +37,9 @@ auto start_job(Work&& work, Spawn&& spawn) {
   using state = spawned_state<V, E>;
   state_ptr<state> s(new state(runs_a_coroutine_v<work_type>));
   std::stop_token token = s->stop.get_token();
-  spawn(run_spawned<V, E, work_type>(std::forward<Work>(work), s), std::move(token));
+  s->add_ref_unshared();  // the job's reference: nothing else sees the state yet
+  spawn(run_spawned<V, E, work_type>(std::forward<Work>(work), state_ptr<state>(s.get())),
+        std::move(token));
   return future_access::adopt<cancelable_future<V, E>>(state_ptr<future_state<V, E>>(std::move(s)));
 }
 

@@ -118,12 +118,13 @@ class thread_pool {
   ///   Thread-safety: any thread, while the pool runs.
   void spawn(task<void> t);
   /// spawn(t), the chain running under `token` (as under `with_stop_token(token, t)`, without
-  /// that wrapper's frame: 8 bytes in the root instead).
+  /// that wrapper's frame: 8 bytes in the root instead). A token that cannot be stopped
+  /// (`!token.stop_possible()`) is dropped: this is spawn(t), its entry path and errors included.
   void spawn(task<void> t, std::stop_token token);
   /// Starts `t` detached bound to worker k. Errors: std::out_of_range (thrown here) when
   /// k >= size(); std::bad_alloc. An exception escaping `t` terminates. Thread-safety: any thread.
   void spawn_on(std::size_t k, task<void> t);
-  /// spawn_on(k, t), the chain running under `token`.
+  /// spawn_on(k, t), the chain running under `token` (spawn_on(k, t) when it cannot be stopped).
   void spawn_on(std::size_t k, task<void> t, std::stop_token token);
   /// The same for a coroutine that is its own root (shoal/detached_task.hpp): one frame per
   /// chain, no root frame around it.

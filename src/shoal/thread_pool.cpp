@@ -87,7 +87,14 @@ void thread_pool::spawn(task<void> t) {
   }
 }
 
+// A token nothing can stop changes nothing the chain sees (its env's default stop cannot be
+// stopped either), so the chain takes spawn(t)'s path: from outside the pool, one frame written
+// by the poster instead of two (spawn_future's jobs of work that runs no coroutine, issue 36).
 void thread_pool::spawn(task<void> t, std::stop_token token) {
+  if (!token.stop_possible()) {
+    spawn(std::move(t));
+    return;
+  }
   post(spawned_root(detail::run_detached_under<void>(std::move(t), std::move(token)), nullptr));
 }
 
@@ -97,6 +104,10 @@ void thread_pool::spawn_on(std::size_t k, task<void> t) {
 }
 
 void thread_pool::spawn_on(std::size_t k, task<void> t, std::stop_token token) {
+  if (!token.stop_possible()) {
+    spawn_on(k, std::move(t));
+    return;
+  }
   executor& w = worker(k);
   w.post(spawned_root(detail::run_detached_under<void>(std::move(t), std::move(token)), &w), true);
 }

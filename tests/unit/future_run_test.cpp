@@ -11,6 +11,7 @@
 #include <latch>
 #include <list>
 #include <numeric>
+#include <optional>
 #include <semaphore>
 #include <stdexcept>
 #include <string>
@@ -23,6 +24,7 @@
 #include "shoal/stop.hpp"
 #include "shoal/sync_wait.hpp"
 #include "shoal/thread_pool.hpp"
+#include "support/counted.hpp"
 #include "support/running_pool.hpp"
 
 namespace {
@@ -120,6 +122,50 @@ TEST(FutureRun, AJobReturningAFutureCompletesWithItWithoutHoldingAThread) {
   inner.success(9);
   EXPECT_EQ(f.value(), 10);
   EXPECT_EQ(g.value(), 9);
+}
+
+// A job whose future was dropped, with nothing listening, still runs its work but does not fill
+// the state nobody can read: its value is never moved in. A listener registered before the drop
+// (on_success on the temporary) keeps the fill, and hears the value.
+TEST(FutureRun, ADroppedFutureSkipsTheFillUnlessSomethingListens) {
+  using shoal::testing::counted;
+  const auto run = [](bool keep, bool listen) {
+    counted::reset();
+    std::atomic<int> ran{0};
+    std::atomic<int> heard{0};
+    std::latch dropped(1);
+    {
+      running_pool p(1);
+      auto work = [&] {
+        dropped.wait();  // holds the only worker until the test has let go of the future
+        ran.fetch_add(1);
+        return counted(7);
+      };
+      std::optional<shoal::cancelable_future<counted>> kept;
+      if (keep) {
+        kept.emplace(shoal::spawn_future(p.pool, work));
+      } else if (listen) {
+        static_cast<void>(shoal::spawn_future(p.pool, work).on_success([&](const counted& c) {
+          heard.store(c.value);
+        }));
+      } else {
+        static_cast<void>(shoal::spawn_future(p.pool, work));
+      }
+      dropped.count_down();
+      if (kept) {
+        EXPECT_EQ(kept->value().value, 7);
+      }
+    }  // the pool stops once the job has ended
+    EXPECT_EQ(ran.load(), 1);
+    if (listen) {
+      EXPECT_EQ(heard.load(), 7);
+    }
+    return counted::moves;
+  };
+  EXPECT_EQ(run(false, false), 0);  // dropped, nothing listening: never moved into the state
+  EXPECT_EQ(run(true, false), 1);   // kept: moved into the state once
+  EXPECT_EQ(run(false, true), 1);   // dropped, but a listener holds the fill
+  EXPECT_EQ(counted::alive, 0);
 }
 
 TEST(FutureRun, CoAwaitResumesOnTheAwaitingBoundWorker) {

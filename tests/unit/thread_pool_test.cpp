@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <latch>
 #include <stdexcept>
 #include <stop_token>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "shoal/async_event.hpp"
+#include "shoal/frame_allocator.hpp"
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
 #include "shoal/sync_wait.hpp"
@@ -138,6 +140,34 @@ TEST(ThreadPool, SpawnWithoutATokenCannotBeStopped) {
   p.pool.spawn_on(0, job());
   done.wait();
   EXPECT_FALSE(possible.load());
+}
+
+// A token that cannot be stopped is dropped: the spawn takes the plain path, where a worker
+// makes the root (only the task's frame is written here), and the chain sees no stoppable token.
+TEST(ThreadPool, SpawnUnderATokenThatCannotStopIsAPlainSpawn) {
+  running_pool p(2);
+  std::stop_source source;
+  std::atomic<int> stoppable{0};
+  std::atomic<int> off_worker_one{0};
+  std::latch done(3);
+  auto job = [&](bool on_one) -> task<> {
+    if (shoal::current_stop_token().stop_possible()) stoppable.fetch_add(1);
+    if (on_one && shoal::executor::current() != &p.pool.worker(1)) off_worker_one.fetch_add(1);
+    done.count_down();
+    co_return;
+  };
+  const auto frames_here = [] { return shoal::this_thread_frame_stats().allocations; };
+  const std::uint64_t before = frames_here();
+  p.pool.spawn(job(false), std::stop_token{});
+  const std::uint64_t unstoppable = frames_here() - before;
+  p.pool.spawn(job(false), source.get_token());
+  const std::uint64_t under_token = frames_here() - before - unstoppable;
+  p.pool.spawn_on(1, job(true), std::stop_token{});
+  done.wait();
+  EXPECT_EQ(unstoppable, 1U);  // the task's frame; a worker makes the root
+  EXPECT_EQ(under_token, 2U);  // the task's frame and the root holding the token
+  EXPECT_EQ(stoppable.load(), 1);
+  EXPECT_EQ(off_worker_one.load(), 0);
 }
 
 TEST(ThreadPool, StopAwaitedOnItsOwnWorkerThrowsLogicError) {

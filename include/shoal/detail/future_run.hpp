@@ -65,15 +65,19 @@ class spawned_state final : public following_state<V, E> {
   std::stop_source stop;
 };
 
-// Fills `out` with what a job produced (a value, void, or a future to follow).
-template <class V, class E, class X>
-void deliver(following_state<V, E>& out, X&& produced) {
-  if constexpr (a_future<std::remove_cvref_t<X>>) {
-    static_assert(std::is_same_v<typename future_traits<std::remove_cvref_t<X>>::failure_type, E>,
-                  "spawn_future: a job returning a future must use the same failure type");
-    out.follow(future_access::state(produced));
+// Fills `out` with what a job produced (a value, void, or a future to follow), unless nothing
+// can read it any more (the future was dropped and nothing listens): then the fill's atomic
+// operations are skipped, and the value is destroyed where it was made.
+template <class V, class E, class... X>
+void deliver(following_state<V, E>& out, X&&... produced) {
+  if (out.unobserved()) return;
+  if constexpr (sizeof...(X) == 1 && (a_future<std::remove_cvref_t<X>> && ...)) {
+    static_assert(
+        (std::is_same_v<typename future_traits<std::remove_cvref_t<X>>::failure_type, E> && ...),
+        "spawn_future: a job returning a future must use the same failure type");
+    out.follow(future_access::state(produced...));
   } else {
-    out.succeed(std::forward<X>(produced));
+    out.succeed(std::forward<X>(produced)...);
   }
 }
 
@@ -87,7 +91,7 @@ task<void> run_spawned(Work work, state_ptr<spawned_state<V, E>> out) {
     if constexpr (is_shoal_task_v<Work>) {
       if constexpr (std::is_void_v<typename Work::value_type>) {
         co_await std::move(work);
-        out->succeed();
+        deliver(*out);
       } else {
         deliver(*out, co_await std::move(work));
       }
@@ -95,11 +99,11 @@ task<void> run_spawned(Work work, state_ptr<spawned_state<V, E>> out) {
       using R = std::invoke_result_t<Work&>;
       if constexpr (std::is_void_v<R>) {
         std::invoke(work);
-        out->succeed();
+        deliver(*out);
       } else if constexpr (is_shoal_task_v<std::remove_cvref_t<R>>) {
         if constexpr (std::is_void_v<typename std::remove_cvref_t<R>::value_type>) {
           co_await std::invoke(work);
-          out->succeed();
+          deliver(*out);
         } else {
           deliver(*out, co_await std::invoke(work));
         }

@@ -81,9 +81,17 @@ class future_state_base {
   future_state_base& operator=(future_state_base&&) = delete;
 
   void add_ref() noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
+  // add_ref() on a state no other thread can see yet (its maker's, before it is handed out): a
+  // plain store instead of a locked read-modify-write.
+  void add_ref_unshared() noexcept {
+    refs_.store(refs_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
   void release() noexcept {
-    // acq_rel: the last owner sees every write the others made before letting go.
-    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+    // The caller's reference is the only one: nobody else can take one from it, so no atomic
+    // read-modify-write is needed (acquire: pairs with the others' fetch_sub below, as would the
+    // fetch_sub's own acquire). Else acq_rel: the last owner sees every write the others made
+    // before letting go.
+    if (unique() || refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
   }
   // True when the caller's reference is the only one (nothing else can read the value).
   [[nodiscard]] bool unique() const noexcept { return refs_.load(std::memory_order_acquire) == 1; }
@@ -222,6 +230,13 @@ class future_state : public future_state_base {
   // Registers `c`, or fires it here when the state is already complete.
   void then(node* c) noexcept {
     if (!add(c)) c->fire(*c, *this);
+  }
+  // True when the caller holds the only reference and no continuation is registered: nothing
+  // can ever read the outcome, so its provider may skip filling it (spawn_future's job of a
+  // dropped future). acquire: pairs with the releases of the handles that registered nodes and
+  // let go (release()'s acq_rel), so a node pushed before its handle went is seen here.
+  [[nodiscard]] bool unobserved() const noexcept {
+    return unique() && callbacks_.load(std::memory_order_acquire) == nullptr;
   }
 
   // Only once succeeded() / failed() was observed.
