@@ -378,7 +378,9 @@ class batcher_state {
   // In line for the usual case, callers from the executor that came first (one executor: the
   // only slot); the others searched for, or added, out of line.
   slot* slot_for(executor* ex) SHOAL_REQUIRES(lock_) {
-    if (!slots_.empty() && slots_.front()->where == ex) [[likely]] return slots_.front().get();
+    if (!slots_.empty() && slots_.front()->where == ex) [[likely]] {
+      return slots_.front().get();
+    }
     return find_or_add_slot(ex);
   }
   [[gnu::noinline]] slot* find_or_add_slot(executor* ex) SHOAL_REQUIRES(lock_) {

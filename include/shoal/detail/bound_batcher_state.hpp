@@ -151,7 +151,9 @@ class bound_state {
   // A caller read its batch (or, stopped, let it go): the last one recycles it. Never allocates
   // (the free list has room for every batch). In line: one decrement and a test per caller.
   void release(batch_type& b) noexcept {
-    if (--b.unread == 0) [[unlikely]] recycle(b);
+    if (--b.unread == 0) [[unlikely]] {
+      recycle(b);
+    }
   }
 
   [[nodiscard]] const batch_rules<Arg, R>& rules() const noexcept { return rules_; }

@@ -41,7 +41,9 @@ class host_stop_callback {
   // Deregisters it, if made: returns once a run of it on another thread has returned, and none
   // can start afterwards.
   void reset() noexcept {
-    if (made_) [[unlikely]] destroy();
+    if (made_) [[unlikely]] {
+      destroy();
+    }
   }
 
  private:

@@ -24,8 +24,8 @@
 // Why no wake-up is lost and no frame is touched after it dies: the parent is resumed exactly
 // once, by whoever brings the countdown to zero. The launcher's own count (or, inline first, the
 // count of the child transferred into, which starts only when the launch is over) keeps it from
-// reaching zero while the launch still uses the awaiter; a child that decrements without reaching zero
-// touches nothing of the parent afterwards.
+// reaching zero while the launch still uses the awaiter; a child that decrements without reaching
+// zero touches nothing of the parent afterwards.
 // Memory ordering: each decrement is acq_rel, so everything every child did (its outcome, its
 // destructors) happens-before the parent resumes, through the RMW chain and the wake's post.
 #pragma once
@@ -407,10 +407,10 @@ class join_all_awaiter {
   // When the parent runs on its target (join_all::inline_first): every child but the first made
   // ready (work-first on a pool worker: into the worker's fork deque, or its bound stack when the
   // parent is bound there), then straight into the first one; on an executor without fork support
-  // every child but the last run from here, then straight into the last one. Elsewhere every child posted, and the
-  // parent goes on at once if they all ended during the launch. Nothing of the awaiter is touched
-  // after the transfer. Always inlined into the parent's resume function (with env_awaiter's
-  // forwarder): no call per fork.
+  // every child but the last run from here, then straight into the last one. Elsewhere every child
+  // posted, and the parent goes on at once if they all ended during the launch. Nothing of the
+  // awaiter is touched after the transfer. Always inlined into the parent's resume function (with
+  // env_awaiter's forwarder): no call per fork.
   template <class Promise>
   [[gnu::always_inline]] std::coroutine_handle<> await_suspend(
       std::coroutine_handle<Promise> parent) {
