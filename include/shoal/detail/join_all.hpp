@@ -50,6 +50,9 @@
 
 namespace shoal::detail {
 
+// The in-line launches running on this thread (join_all::ready_rest).
+inline thread_local unsigned inline_launches = 0;
+
 class join_all final : public join_point {
  public:
   // The parent is suspending to launch `children`: takes its env (with the join's own stop) and
@@ -158,9 +161,6 @@ class join_all final : public join_point {
   static constexpr unsigned inline_launch_limit = 32;
 
  private:
-  // The in-line launches running on this thread (ready_rest).
-  static inline thread_local unsigned inline_launches = 0;
-
   // ready_rest on an executor without fork support. A child run here may end (not the last one,
   // which has not started: the parent cannot resume meanwhile, so the join and the children stay).
   template <class Child>
