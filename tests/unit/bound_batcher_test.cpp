@@ -24,7 +24,9 @@
 
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
+#include "shoal/sync_wait.hpp"
 #include "shoal/thread_pool.hpp"
+#include "shoal/when_all.hpp"
 #include "support/counting_new.hpp"
 #include "support/manual_scheduler.hpp"
 #include "support/running_pool.hpp"
@@ -237,6 +239,47 @@ TEST(bound_batcher, StopsFromAnotherThreadRaceJoinsAndCompletionsSafely) {
 
 TEST(bound_batcher, SharedTokenStopsFromAnotherThreadRaceJoinsAndCompletionsSafely) {
   race_stops_from_another_thread(8);
+}
+
+// Under sync_wait (no fork support: when_all runs its children from the launch, none posted),
+// callers sharing tokens (8 a token: hosts' callbacks in host_stop_callback) race the test thread
+// stopping every third token while the launch, the fills and the awaiting bulk calls go on.
+TEST(bound_batcher, CallersLaunchedInLineOnSyncWaitRaceStopsFromAnotherThreadSafely) {
+  constexpr int callers = 600;
+  constexpr int per_token = 8;
+  std::vector<std::stop_source> stops(callers / per_token + 1);
+  std::atomic<int> got{0};
+  std::atomic<int> none{0};
+  std::latch done(callers);
+  std::atomic<bool> go{false};
+  std::thread stopper([&] {
+    while (!go.load(std::memory_order_acquire)) std::this_thread::yield();  // pairs with store
+    for (std::size_t i = 0; i < stops.size(); i += 3) {
+      stops[i].request_stop();
+      std::this_thread::yield();
+    }
+  });
+  auto run = [&]() -> task<void> {
+    auto bulk = [](std::span<int> args) -> task<std::vector<int>> {
+      co_await shoal::sleep_for(20us);
+      std::vector<int> out;
+      for (int a : args) out.push_back(a * 10);
+      co_return out;
+    };
+    int_batcher b(bulk, {.max_size = 16});  // home: sync_wait's loop
+    std::vector<task<void>> children;
+    for (int i = 0; i < callers; ++i) {
+      const std::stop_token token = stops[static_cast<std::size_t>(i / per_token)].get_token();
+      children.push_back(stoppable_caller(b, i, token, got, none, done));
+    }
+    go.store(true, std::memory_order_release);  // pairs with the stopper's load
+    co_await shoal::when_all(std::move(children));
+  };
+  shoal::sync_wait(run());
+  stopper.join();
+  EXPECT_EQ(got.load() + none.load(), callers);
+  EXPECT_LT(got.load(), 1000000);  // every value was the caller's own
+  EXPECT_TRUE(done.try_wait());
 }
 
 }  // namespace

@@ -78,7 +78,7 @@ TEST(WhenAll, ChildrenRunConcurrentlyNotOneAfterAnother) {
 
 // The parent runs on its executor, so the first child starts at once, without a trip through
 // the ready queue; the others are posted (and run when it suspends or ends).
-TEST(WhenAll, TheFirstChildRunsInlineAndTheOthersArePosted) {
+TEST(WhenAll, TheLaunchRunsEveryChildInOrderAndPostsNone) {
   manual_scheduler sched;
   std::vector<int> ran;
   auto record = [&ran](int i) -> task<int> {
@@ -90,13 +90,72 @@ TEST(WhenAll, TheFirstChildRunsInlineAndTheOthersArePosted) {
     co_return a + b + c;
   };
   auto s = sched.spawn(body());
-  ASSERT_TRUE(sched.run_one());  // the body: launches, and runs child 0 to its end
-  EXPECT_EQ(ran, std::vector<int>{0});
-  EXPECT_EQ(sched.ready_count(), 2u) << "children 1 and 2 posted";
+  ASSERT_TRUE(sched.run_one());  // the body: launches, runs children 0 and 1, then into 2
+  EXPECT_EQ(ran, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(sched.ready_count(), 1u) << "only the parent, deferred by the last child";
   sched.run_all();
   ASSERT_TRUE(s.done());
   EXPECT_EQ(s.get(), 3);
-  EXPECT_EQ(ran.size(), 3u);
+}
+
+TEST(WhenAll, TheRangeLaunchRunsEachChildToItsFirstSuspensionInOrder) {
+  manual_scheduler sched;
+  std::vector<int> events;  // i: child i started; 100 + i: child i resumed after its sleep
+  auto child = [&events](int i) -> task<int> {
+    events.push_back(i);
+    if (i % 2 == 0) {
+      (void)co_await shoal::sleep_for(1ms);
+      events.push_back(100 + i);
+    }
+    co_return i;
+  };
+  auto body = [&]() -> task<int> {
+    std::vector<task<int>> children;
+    for (int i = 0; i < 5; ++i) children.push_back(child(i));
+    const std::vector<int> values = co_await shoal::when_all(std::move(children));
+    int sum = 0;
+    for (const int v : values) sum += v;
+    co_return sum;
+  };
+  auto s = sched.spawn(body());
+  ASSERT_TRUE(sched.run_one());
+  EXPECT_EQ(events, (std::vector<int>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(sched.ready_count(), 0u) << "no child posted";
+  sched.advance(1ms);
+  sched.run_all();
+  ASSERT_TRUE(s.done());
+  EXPECT_EQ(s.get(), 10);
+  EXPECT_EQ(events.size(), 8u);
+}
+
+// Launches nest in line (a first child that forks in its first run) up to a limit; deeper ones
+// post their other children, so the stack stays bounded however deep the fork chain is.
+task<int> nested_fork(int depth) {
+  if (depth == 0) co_return 1;
+  auto leaf = []() -> task<int> { co_return 1; };
+  auto [a, b] = co_await shoal::when_all(nested_fork(depth - 1), leaf());
+  co_return a + b;
+}
+
+TEST(WhenAll, InLineLaunchesNestOnlyUpToTheirLimitThenPost) {
+  constexpr int limit = static_cast<int>(shoal::detail::join_all::inline_launch_limit);
+  constexpr int depth = limit + 8;
+  manual_scheduler sched;
+  auto s = sched.spawn(nested_fork(depth));
+  ASSERT_TRUE(sched.run_one());
+  // Launches 1 .. limit ran their first child in line; the 8 below them posted their leaf.
+  EXPECT_EQ(sched.ready_count(), 8u);
+  sched.run_all();
+  ASSERT_TRUE(s.done());
+  EXPECT_EQ(s.get(), depth + 1);
+}
+
+TEST(WhenAll, AForkChainFarDeeperThanTheInLineLimitCompletes) {
+  manual_scheduler sched;
+  auto s = sched.spawn(nested_fork(20000));
+  sched.run_all();
+  ASSERT_TRUE(s.done());
+  EXPECT_EQ(s.get(), 20001);
 }
 
 TEST(WhenAll, VoidChildrenGiveMonostatePlaceholders) {

@@ -44,6 +44,7 @@
 #include <utility>
 
 #include "shoal/detail/batch_core.hpp"
+#include "shoal/detail/host_stop_callback.hpp"
 #include "shoal/detail/task_env.hpp"
 #include "shoal/detail/timer_node.hpp"
 #include "shoal/detail/transfer.hpp"
@@ -269,7 +270,7 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
   batch_call* next_cancelled_ = nullptr;  // removed together by a host's callback; under lock
   node_with_owner node_;
   resume_link link_;
-  std::optional<std::stop_callback<on_stop>> stop_;  // a host's only
+  host_stop_callback<on_stop> stop_;  // a host's only
 };
 
 }  // namespace shoal::detail

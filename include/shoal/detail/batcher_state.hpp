@@ -335,7 +335,8 @@ class batcher_state {
   // Under the lock: which stop callback covers c (it just joined b). True: c hosts a new one.
   static bool cover(batch_type& b, call& c) noexcept {
     if (c.token_ == nullptr) return false;
-    if (b.stop_host != nullptr && *b.stop_host->token_ == *c.token_) {
+    const call* h = b.stop_host;
+    if (h != nullptr && (h->token_ == c.token_ || *h->token_ == *c.token_)) {
       c.host_ = b.stop_host;
       return false;
     }
@@ -374,7 +375,15 @@ class batcher_state {
   }
 
   // Under the lock: the slot of `ex`, created on first use.
+  // In line for the usual case, callers from the executor that came first (one executor: the
+  // only slot); the others searched for, or added, out of line.
   slot* slot_for(executor* ex) SHOAL_REQUIRES(lock_) {
+    if (!slots_.empty() && slots_.front()->where == ex) [[likely]] {
+      return slots_.front().get();
+    }
+    return find_or_add_slot(ex);
+  }
+  [[gnu::noinline]] slot* find_or_add_slot(executor* ex) SHOAL_REQUIRES(lock_) {
     for (auto& s : slots_) {
       if (s->where == ex) return s.get();
     }

@@ -40,6 +40,7 @@
 
 #include "shoal/detail/batch_core.hpp"
 #include "shoal/detail/batcher_call.hpp"  // batch_call_base, resume_link
+#include "shoal/detail/host_stop_callback.hpp"
 #include "shoal/detail/task_env.hpp"
 #include "shoal/detail/transfer.hpp"
 #include "shoal/executor.hpp"
@@ -165,7 +166,7 @@ class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
   bound_call* next_out_ = nullptr;          // taken out together with its host
   bound_call* next_host_ = nullptr;         // the batch's hosts, while it fills
   resume_link link_;  // its handle; linked like next_ (resume_here takes the batch's chain)
-  std::optional<std::stop_callback<on_stop>> stop_;  // a host's only
+  host_stop_callback<on_stop> stop_;  // a host's only: reset at the flush or by leave
 };
 
 }  // namespace shoal::detail

@@ -149,11 +149,11 @@ class bound_state {
   }
 
   // A caller read its batch (or, stopped, let it go): the last one recycles it. Never allocates
-  // (the free list has room for every batch).
+  // (the free list has room for every batch). In line: one decrement and a test per caller.
   void release(batch_type& b) noexcept {
-    if (--b.unread != 0) return;
-    b.clear();
-    free_.push_back(&b);
+    if (--b.unread == 0) [[unlikely]] {
+      recycle(b);
+    }
   }
 
   [[nodiscard]] const batch_rules<Arg, R>& rules() const noexcept { return rules_; }
@@ -247,6 +247,13 @@ class bound_state {
     disarm_timer();
     count_flush(counters_, why, full.args.size());
     return runner;
+  }
+
+  // The last reader of b let it go: cleared (its arguments and results destroyed, capacity kept)
+  // and back on the free list. Out of line: once per batch, not per caller.
+  [[gnu::noinline]] void recycle(batch_type& b) noexcept {
+    b.clear();
+    free_.push_back(&b);
   }
 
   void add_spare() {

@@ -13,7 +13,8 @@
 // forks work-first too, on that worker alone: the others go into its owner-only bound stack
 // (detail/bound_fork_stack.hpp: never stolen, served before its pinned queue), and its children
 // end into the next one there. When the parent runs on its target otherwise (sync_wait's loop,
-// the manual scheduler) the first child runs inline and the others are posted there. Elsewhere
+// the manual scheduler) the launch runs the children itself, in order, each up to its first
+// suspension, and transfers into the last one: no child is posted. Elsewhere
 // every child is posted, the launcher holds a count of its own and gives it up after the launch: if
 // children are still running the parent stays suspended and the last child to end resumes it (on
 // the parent's executor, see detail::wake); if they all ended during the launch, it goes on at
@@ -21,10 +22,10 @@
 // tasks, nothing else.
 //
 // Why no wake-up is lost and no frame is touched after it dies: the parent is resumed exactly
-// once, by whoever brings the countdown to zero. The launcher's own count (or, work-first, the
-// count of the first child, which starts only when the launch is over) keeps it from reaching
-// zero while the launch still uses the awaiter; a child that decrements without reaching zero
-// touches nothing of the parent afterwards.
+// once, by whoever brings the countdown to zero. The launcher's own count (or, inline first, the
+// count of the child transferred into, which starts only when the launch is over) keeps it from
+// reaching zero while the launch still uses the awaiter; a child that decrements without reaching
+// zero touches nothing of the parent afterwards.
 // Memory ordering: each decrement is acq_rel, so everything every child did (its outcome, its
 // destructors) happens-before the parent resumes, through the RMW chain and the wake's post.
 #pragma once
@@ -49,6 +50,9 @@
 
 namespace shoal::detail {
 
+// The in-line launches running on this thread (join_all::ready_rest).
+inline thread_local unsigned inline_launches = 0;
+
 class join_all final : public join_point {
  public:
   // The parent is suspending to launch `children`: takes its env (with the join's own stop) and
@@ -61,8 +65,8 @@ class join_all final : public join_point {
         forking_(target.pinned ? nullptr : target.where->fork_support()),
         inline_first_(forking_ != nullptr || target.where == executor::current()) {
     // relaxed: published to the children by the pushes and posts that launch them. The
-    // launcher holds a count of its own unless the first child runs inline: that child cannot
-    // end before the launch is over, so its count is the launcher's.
+    // launcher holds a count of its own unless it transfers into a child (inline_first): that
+    // child starts only when the launch is over, so its count is the launcher's.
     pending_.store(children + (inline_first_ ? 0 : 1), std::memory_order_relaxed);
   }
   // True: the parent transfers into the first child at once instead of making it ready (prepare,
@@ -70,8 +74,8 @@ class join_all final : public join_point {
   // unbound parent on a pool worker): into this worker's fork deque, the second on top, so
   // children start left to right. Otherwise (this thread is the parent's target) ready_rest: a
   // parent bound to this pool worker pushes them onto its bound stack, the second on top; on
-  // sync_wait's loop or a test scheduler they are posted there in order. They run when the first
-  // one suspends or ends; none can end before the launch is over.
+  // sync_wait's loop or a test scheduler the launch runs all but the last itself and transfers
+  // into that one. Only children run by the launch itself can end before it is over.
   [[nodiscard]] bool inline_first() const noexcept { return inline_first_; }
   // What prepare writes into each child's promise, taken once per launch: a launcher that
   // prepares several children through one copy keeps it in registers (the join's own fields
@@ -121,16 +125,25 @@ class join_all final : public join_point {
     return n > 0;
   }
   // inline_first without work_first (this thread is the parent's target, and the parent is bound
-  // or the executor lends no fork deque): makes `n` prepared children item(0) .. item(n - 1)
-  // ready, item(n - 1) the second child, each item(i) called once. A parent bound to this pool
-  // worker: onto its bound stack, the second on top (depth first, never stolen; when full, all
-  // posted as below). Otherwise posted to the target, second child first. Called from out of
-  // line (fork_tuple, fork_range): the unbound fork's inlined path stays as short as it was.
-  template <class Item>
-  void ready_rest(std::size_t n, Item item) noexcept {
-    fork_support* fs = target_.pinned ? target_.where->fork_support() : nullptr;
-    if (fs != nullptr && fs->bound.push_all(n, item)) return;
-    for (std::size_t i = n; i-- > 0;) target_.post(item(i));
+  // or the executor lends no fork deque): makes the n children ready and returns the one to
+  // transfer into; child(i) prepares child i (0 the first) and is called once for each. A parent
+  // bound to this pool worker: children 1 .. n-1 onto its bound stack, the second on top (depth
+  // first, never stolen; when full, posted as below), and child 0 returned. An executor that
+  // lends no fork support (sync_wait's loop, a test scheduler): children 0 .. n-2 run from here,
+  // in order, each up to its first suspension or its end, and the last one is returned, so no
+  // child is posted; such launches nest at most inline_launch_limit deep on a thread (a child
+  // that forks in its first run), past which children 1 .. n-1 are posted, second first, and
+  // child 0 returned. Called from out of line (fork_tuple, fork_range): the unbound fork's
+  // inlined path stays as short as it was.
+  template <class Child>
+  std::coroutine_handle<> ready_rest(std::size_t n, Child child) noexcept {
+    fork_support* const fs = target_.where->fork_support();
+    if (fs == nullptr && inline_launches < inline_launch_limit) return run_in_line(n, child);
+    const auto item = [&child, n](std::size_t i) { return child(n - 1 - i); };
+    if (!target_.pinned || fs == nullptr || !fs->bound.push_all(n - 1, item)) {
+      for (std::size_t i = n - 1; i-- > 0;) target_.post(item(i));
+    }
+    return child(0);
   }
   // Work-first only: after children went into the fork deque, wakes an idle worker to steal.
   void notify_pushed() const noexcept { notify_forked(*forking_); }
@@ -143,7 +156,21 @@ class join_all final : public join_point {
 
   using join_point::first;
 
+  // How deep in-line launches (ready_rest) may nest on one thread: each level holds a few stack
+  // frames while its children run.
+  static constexpr unsigned inline_launch_limit = 32;
+
  private:
+  // ready_rest on an executor without fork support. A child run here may end (not the last one,
+  // which has not started: the parent cannot resume meanwhile, so the join and the children stay).
+  template <class Child>
+  static std::coroutine_handle<> run_in_line(std::size_t n, Child& child) noexcept {
+    ++inline_launches;
+    for (std::size_t i = 0; i + 1 < n; ++i) resume(child(i));
+    --inline_launches;
+    return child(n - 1);
+  }
+
   // Work-first: this worker's fork support (the parent is unbound on a pool worker); else null.
   fork_support* const forking_;
   const bool inline_first_;
@@ -196,9 +223,10 @@ class fork_tuple {
   void launch_all(join_all& join) noexcept {
     std::apply([&join](auto&... child) { (join.launch(child.handle()), ...); }, children_);
   }
-  // Launch with the first child inline (join_all::inline_first): readies every child, makes
-  // children 1 .. n-1 ready (push_prepared: the worker takes child 1 next, and children start
-  // left to right) and returns child 0, to be transferred into. True in *pushed when some went
+  // Launch with a child inline (join_all::inline_first): readies every child, makes children
+  // 1 .. n-1 ready (push_prepared: the worker takes child 1 next, and children start left to
+  // right) and returns child 0, to be transferred into; without work-first, join_all::ready_rest
+  // decides (it may run all but the last and return that one). True in *pushed when some went
   // into the fork deque.
   [[gnu::always_inline]] std::coroutine_handle<> launch_all_but_first(join_all& join,
                                                                       bool* pushed) noexcept {
@@ -218,7 +246,7 @@ class fork_tuple {
           *pushed =
               join.push_prepared(rest, [&handles](std::size_t i) { return handles[rest - i]; });
         } else {
-          ready_rest(join);
+          return ready_rest(join);
         }
       }
       return handles[0];
@@ -246,16 +274,15 @@ class fork_tuple {
  private:
   using indices = std::index_sequence_for<Ts...>;
 
-  // join_all::ready_rest for every prepared child but the first (out of the inlined launch, whose
-  // handles then stay in registers).
-  [[gnu::noinline]] void ready_rest(join_all& join) noexcept {
+  // join_all::ready_rest for the prepared children (out of the inlined launch, whose handles then
+  // stay in registers): the child to transfer into.
+  [[gnu::noinline]] std::coroutine_handle<> ready_rest(join_all& join) noexcept {
     const std::array<std::coroutine_handle<>, sizeof...(Ts)> handles = std::apply(
         [](auto&... child) {
           return std::array<std::coroutine_handle<>, sizeof...(Ts)>{child.handle()...};
         },
         children_);
-    constexpr std::size_t rest = sizeof...(Ts) - 1;
-    join.ready_rest(rest, [&handles](std::size_t i) { return handles[rest - i]; });
+    return join.ready_rest(sizeof...(Ts), [&handles](std::size_t i) { return handles[i]; });
   }
   template <std::size_t... I>
   std::size_t index_of([[maybe_unused]] const void* frame,
@@ -310,7 +337,7 @@ class fork_range {
     if (join.work_first()) [[likely]] {
       *pushed = join.push_prepared(tasks_.size() - 1, preparer(link));
     } else {
-      ready_rest(join);
+      return ready_rest(join);
     }
     return link.prepare(frame_of(*first));
   }
@@ -339,9 +366,12 @@ class fork_range {
       return link.prepare(frame_of(tasks[rest - i]));
     };
   }
-  // join_all::ready_rest for every child but the first (out of the inlined launch).
-  [[gnu::noinline]] void ready_rest(join_all& join) noexcept {
-    join.ready_rest(tasks_.size() - 1, preparer(join.link()));
+  // join_all::ready_rest for the children (out of the inlined launch): the one to transfer into.
+  [[gnu::noinline]] std::coroutine_handle<> ready_rest(join_all& join) noexcept {
+    return join.ready_rest(tasks_.size(),
+                           [link = join.link(), tasks = tasks_.data()](std::size_t i) {
+                             return link.prepare(frame_of(tasks[i]));
+                           });
   }
   std::vector<task<T>> tasks_;
 };
@@ -376,10 +406,11 @@ class join_all_awaiter {
   bool await_ready() const noexcept { return children_.size() == 0; }
   // When the parent runs on its target (join_all::inline_first): every child but the first made
   // ready (work-first on a pool worker: into the worker's fork deque, or its bound stack when the
-  // parent is bound there), then straight into the first one. Elsewhere every child posted, and the
-  // parent goes on at once if they all ended during the launch. Nothing of the awaiter is touched
-  // after the transfer. Always inlined into the parent's resume function (with env_awaiter's
-  // forwarder): no call per fork.
+  // parent is bound there), then straight into the first one; on an executor without fork support
+  // every child but the last run from here, then straight into the last one. Elsewhere every child
+  // posted, and the parent goes on at once if they all ended during the launch. Nothing of the
+  // awaiter is touched after the transfer. Always inlined into the parent's resume function (with
+  // env_awaiter's forwarder): no call per fork.
   template <class Promise>
   [[gnu::always_inline]] std::coroutine_handle<> await_suspend(
       std::coroutine_handle<Promise> parent) {
