@@ -190,7 +190,7 @@ void frame_deallocate_in_class(void* frame, std::size_t index) noexcept {
 
 namespace detail {
 
-constinit thread_local frame_thread_cache frame_cache{};
+constinit thread_local frame_thread_cache frame_cache SHOAL_FRAME_CACHE_TLS_MODEL{};
 
 // frame_allocate's way when this thread's list of the class is empty (or the frame is too big):
 // the class's spill, else a batch from the depot, else the system.

@@ -65,7 +65,14 @@ struct frame_thread_cache {
   int state = 0;  // 0: not set up yet, 1: alive, 2: the thread is exiting
   frame_allocator_stats stats{};
 };
-extern constinit thread_local frame_thread_cache frame_cache;
+#if SHOAL_FRAME_CACHE_INITIAL_EXEC
+// Initial-exec (set by shoal's CMake when libshoal is a static library, linked into an
+// executable): the cache at a fixed offset from the thread pointer, no TLS descriptor call.
+#define SHOAL_FRAME_CACHE_TLS_MODEL __attribute__((tls_model("initial-exec")))
+#else
+#define SHOAL_FRAME_CACHE_TLS_MODEL
+#endif
+extern constinit thread_local frame_thread_cache frame_cache SHOAL_FRAME_CACHE_TLS_MODEL;
 
 // The paths off the fast one: refill from the spill or the depot, or the system; set the cache
 // up, spill, or free to the system.
