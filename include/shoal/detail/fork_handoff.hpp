@@ -52,7 +52,7 @@ inline bool may_resume_here(const executor* here, const fork_support& fs,
 inline std::coroutine_handle<> continue_parent(wake_target target,
                                                std::coroutine_handle<> parent) noexcept {
   executor* here = executor::current();
-  fork_support* fs = here != nullptr ? here->fork_support() : nullptr;
+  fork_support* fs = current_fork_support;  // here's, or null
   if (fs == nullptr || !may_resume_here(here, *fs, target)) {
     wake(target, parent);
     return nullptr;
@@ -67,10 +67,34 @@ inline std::coroutine_handle<> continue_parent(wake_target target,
 }
 
 inline std::coroutine_handle<> next_forked() noexcept {
-  executor* here = executor::current();
-  fork_support* fs = here != nullptr ? here->fork_support() : nullptr;
+  fork_support* fs = current_fork_support;  // this worker's, or null
   if (fs == nullptr || !fs->may_hand_off()) return nullptr;
   return fs->deque.pop_or([fs]() noexcept { return fs->bound.pop(); });
+}
+
+// next_forked(), or std::noop_coroutine() (back to the loop) instead of nullptr: never null.
+inline std::coroutine_handle<> next_forked_or_noop() noexcept {
+  const std::coroutine_handle<> next = next_forked();
+  return next ? next : std::noop_coroutine();
+}
+
+// What the child that ended its parent's wait goes on into, never null: continue_parent's
+// parent, else next_forked_or_noop(). The way of everything but the common case (resume_parent).
+[[gnu::noinline]] inline std::coroutine_handle<> continue_parent_or_next(
+    wake_target target, std::coroutine_handle<> parent) noexcept {
+  const std::coroutine_handle<> next = continue_parent(target, parent);
+  return next ? next : next_forked_or_noop();
+}
+
+// continue_parent_or_next, with the common case inline: the parent's target is this worker, which
+// has fork support and budget left, so the parent goes on here at once.
+inline std::coroutine_handle<> resume_parent(wake_target target,
+                                             std::coroutine_handle<> parent) noexcept {
+  fork_support* fs = current_fork_support;
+  if (fs != nullptr && target.where == executor::current() && fs->may_hand_off()) [[likely]] {
+    return parent;
+  }
+  return continue_parent_or_next(target, parent);
 }
 
 // Makes `h` (a child just launched) ready on `where`. On that worker itself, when it has fork
@@ -100,6 +124,6 @@ inline void notify_forked(const fork_support& fs) noexcept {
   // relaxed: a hint, as for any push onto a running worker's own queue (pool_state.hpp).
   if (fs.idle->load(std::memory_order_relaxed) != 0) fs.notify(fs.notify_arg);
 }
-inline void notify_forked() noexcept { notify_forked(*executor::current()->fork_support()); }
+inline void notify_forked() noexcept { notify_forked(*current_fork_support); }
 
 }  // namespace shoal::detail

@@ -65,7 +65,9 @@ class join_all final : public join_point {
     bool inline_first;
 
     [[nodiscard]] static plan of(wake_target target) noexcept {
-      fork_support* const forking = target.pinned ? nullptr : target.where->fork_support();
+      // An unbound target is this thread's executor (wake_target::of): its fork support is
+      // current_fork_support.
+      fork_support* const forking = target.pinned ? nullptr : current_fork_support;
       return {forking, forking != nullptr || target.where == executor::current()};
     }
   };

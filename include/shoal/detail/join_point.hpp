@@ -45,8 +45,10 @@ class join_point {
   join_point& operator=(const join_point&) = delete;
 
   // The child whose frame is at `frame` has ended (`failed`: with an exception in its result).
-  // Returns the parent when this was the last child and the parent may go on here at once
-  // (continue_parent), else nullptr. The child's frame is not touched afterwards.
+  // Returns what this thread goes on into, never null: the parent when this was the last child
+  // and the parent may go on here at once (resume_parent), else the next forked child of this
+  // worker, else std::noop_coroutine() (fork_handoff.hpp). The child's frame is not touched
+  // afterwards.
   [[gnu::always_inline]] std::coroutine_handle<> child_ended(void* frame, bool failed) noexcept {
     if (failed || policy_ == stop_on::first_end) [[unlikely]] {
       claim(frame);
@@ -56,9 +58,9 @@ class join_point {
     // parent, so the join lives until it does (a child that did not reach zero reads nothing, so
     // a sibling that did may already have resumed the parent and destroyed the join).
     if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) [[unlikely]] {
-      return continue_parent(target_, parent_);
+      return resume_parent(target_, parent_);
     }
-    return nullptr;
+    return next_forked_or_noop();
   }
 
   // Asks every child to stop. Any thread.

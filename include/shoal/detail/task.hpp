@@ -186,10 +186,7 @@ struct final_transfer {
   std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> self) noexcept {
     auto& promise = self.promise();
     if (promise.fork != nullptr) {
-      std::coroutine_handle<> next =
-          promise.fork->child_ended(self.address(), promise.result().failed());
-      if (!next) next = next_forked();
-      return transfer(next);
+      return transfer_nonnull(promise.fork->child_ended(self.address(), promise.result().failed()));
     }
     return transfer(promise.continuation);
   }
