@@ -151,6 +151,7 @@ class join_all final : public join_point {
 };
 
 // One child of when_all / when_any: the task's own frame, started as is (no root around it).
+// Owned by its fork_tuple, which destroys it (a handle, moved from: null).
 template <class T>
 class join_child {
  public:
@@ -159,11 +160,11 @@ class join_child {
   join_child& operator=(join_child&&) = delete;
   join_child(const join_child&) = delete;
   join_child& operator=(const join_child&) = delete;
-  ~join_child() { destroy(); }
+  ~join_child() = default;
 
-  // Destroys the child's frame (once it has ended, or before it was launched).
-  void destroy() noexcept {
-    if (h_) std::exchange(h_, nullptr).destroy();
+  // Destroys the child's frame, if any (never launched: the awaitable was not awaited).
+  void destroy_if_any() const noexcept {
+    if (h_) h_.destroy();
   }
   [[nodiscard]] std::coroutine_handle<task_promise<T>> handle() const noexcept { return h_; }
 
@@ -192,6 +193,16 @@ class fork_tuple {
   static_assert((!std::is_reference_v<Ts> && ...),
                 "shoal: children of when_all/when_any return values, not references");
   explicit fork_tuple(task<Ts>... tasks) : children_(join_child<Ts>(std::move(tasks))...) {}
+  fork_tuple(fork_tuple&&) noexcept = default;  // the moved-from children are null
+  fork_tuple(const fork_tuple&) = delete;
+  fork_tuple& operator=(const fork_tuple&) = delete;
+  fork_tuple& operator=(fork_tuple&&) = delete;
+  // The children's frames, unless destroy_all did (one test, not one per child).
+  ~fork_tuple() {
+    if (!destroyed_) {
+      std::apply([](const auto&... child) { (child.destroy_if_any(), ...); }, children_);
+    }
+  }
 
   [[nodiscard]] static constexpr std::size_t size() noexcept { return sizeof...(Ts); }
   void launch_all(join_all& join) noexcept {
@@ -234,8 +245,10 @@ class fork_tuple {
   [[nodiscard]] std::exception_ptr error(std::size_t i) const noexcept {
     return error(i, indices{});
   }
+  // Destroys every child's frame (all launched, all ended).
   void destroy_all() noexcept {
-    std::apply([](auto&... child) { (child.destroy(), ...); }, children_);
+    std::apply([](const auto&... child) { (child.handle().destroy(), ...); }, children_);
+    destroyed_ = true;
   }
   // Every child's value, in order. Only when none failed.
   values take_all() {
@@ -286,6 +299,7 @@ class fork_tuple {
   }
 
   std::tuple<join_child<Ts>...> children_;
+  bool destroyed_ = false;  // by destroy_all
 };
 
 // The children of when_all(vector) / when_any(vector): the vector of tasks itself (moved in: no
