@@ -51,16 +51,9 @@ class join_point {
   // afterwards.
   [[gnu::always_inline]] std::coroutine_handle<> child_ended(void* frame, bool failed) noexcept {
     if (failed || policy_ == stop_on::first_end) [[unlikely]] {
-      claim(frame);
+      return claim_and_count_down(frame);  // a tail call: the common path saves no register
     }
-    // acq_rel: release publishes this child's outcome; the last decrement acquires all others'.
-    // Only the child that brings the count to zero reads the join afterwards: it alone resumes the
-    // parent, so the join lives until it does (a child that did not reach zero reads nothing, so
-    // a sibling that did may already have resumed the parent and destroyed the join).
-    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) [[unlikely]] {
-      return resume_parent(target_, parent_);
-    }
-    return next_forked_or_noop();
+    return count_down();
   }
 
   // Asks every child to stop. Any thread.
@@ -113,7 +106,22 @@ class join_point {
   std::atomic<std::size_t> pending_{0};
 
  private:
-  [[gnu::cold, gnu::noinline]] void claim(void* frame) noexcept {
+  // child_ended's countdown, and what this thread goes on into.
+  [[gnu::always_inline]] std::coroutine_handle<> count_down() noexcept {
+    // acq_rel: release publishes this child's outcome; the last decrement acquires all others'.
+    // Only the child that brings the count to zero reads the join afterwards: it alone resumes the
+    // parent, so the join lives until it does (a child that did not reach zero reads nothing, so
+    // a sibling that did may already have resumed the parent and destroyed the join).
+    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) [[unlikely]] {
+      return resume_parent(target_, parent_);
+    }
+    return next_forked_or_noop();
+  }
+  [[gnu::cold, gnu::noinline]] std::coroutine_handle<> claim_and_count_down(void* frame) noexcept {
+    claim(frame);
+    return count_down();
+  }
+  void claim(void* frame) noexcept {
     void* expected = nullptr;
     // relaxed: ordered before the parent's read by the countdown that follows (acq_rel).
     if (first_.compare_exchange_strong(expected, frame, std::memory_order_relaxed)) {
