@@ -14,7 +14,9 @@
 // Both spend the worker's hand-off budget (fork_support::handoff_budget): past it the parent is
 // pushed onto this worker's fork deque (its bound stack when bound) and no child is popped, so
 // the loop gets its turn (timers, I/O, other queues) at least every so many hand-offs even under
-// a chain that forks forever.
+// a chain that forks forever. A when_all/when_any child uses the forms that never return null
+// (std::noop_coroutine() instead), so its final suspension returns them untested:
+// resume_parent (continue_parent's common case inline) and next_forked_or_noop.
 //
 // Thread-safety: called on the thread that ran the child. Reading another executor's
 // fork_support is safe: a worker sets it before it runs anything and never changes it.

@@ -128,8 +128,8 @@ class join_all final : public join_point {
     }
     return n > 0;
   }
-  // plan::inline_first without plan::forking (this thread is the parent's target, and the parent is bound
-  // or the executor lends no fork deque): makes `n` prepared children item(0) .. item(n - 1)
+  // plan::inline_first without plan::forking (this thread is the parent's target, and the parent is
+  // bound or the executor lends no fork deque): makes `n` prepared children item(0) .. item(n - 1)
   // ready, item(n - 1) the second child, each item(i) called once. A parent bound to this pool
   // worker: onto its bound stack, the second on top (depth first, never stolen; when full, all
   // posted as below). Otherwise posted to the target, second child first. Called from out of
@@ -391,12 +391,12 @@ class join_all_awaiter {
   join_all_awaiter& operator=(const join_all_awaiter&) = delete;
 
   bool await_ready() const noexcept { return children_.size() == 0; }
-  // When the parent runs on its target (join_all::plan::inline_first): every child but the first made
-  // ready (work-first on a pool worker: into the worker's fork deque, or its bound stack when the
-  // parent is bound there), then straight into the first one. Elsewhere every child posted, and the
-  // parent goes on at once if they all ended during the launch. Nothing of the awaiter is touched
-  // after the transfer. Always inlined into the parent's resume function (with env_awaiter's
-  // forwarder): no call per fork.
+  // When the parent runs on its target (join_all::plan::inline_first): every child but the first
+  // made ready (work-first on a pool worker: into the worker's fork deque, or its bound stack when
+  // the parent is bound there), then straight into the first one. Elsewhere every child posted, and
+  // the parent goes on at once if they all ended during the launch. Nothing of the awaiter is
+  // touched after the transfer. Always inlined into the parent's resume function (with
+  // env_awaiter's forwarder): no call per fork.
   template <class Promise>
   [[gnu::always_inline]] std::coroutine_handle<> await_suspend(
       std::coroutine_handle<Promise> parent) {
