@@ -41,6 +41,9 @@ struct fork_support;
 
 namespace detail {
 inline thread_local executor* current_executor = nullptr;
+// current_executor's fork_support(), or null: what every fork/join hand-off reads, in one
+// thread-local load rather than two dependent loads. Set with it (executor_scope).
+inline thread_local fork_support* current_fork_support = nullptr;
 }  // namespace detail
 
 class executor {
@@ -98,15 +101,21 @@ namespace detail {
 // Makes `ex` the current executor of this thread for the scope's lifetime (nests).
 class executor_scope {
  public:
-  explicit executor_scope(executor* ex) noexcept : saved_(current_executor) {
+  explicit executor_scope(executor* ex) noexcept
+      : saved_(current_executor), saved_forks_(current_fork_support) {
     current_executor = ex;
+    current_fork_support = ex != nullptr ? ex->fork_support() : nullptr;
   }
   executor_scope(const executor_scope&) = delete;
   executor_scope& operator=(const executor_scope&) = delete;
-  ~executor_scope() { current_executor = saved_; }
+  ~executor_scope() {
+    current_executor = saved_;
+    current_fork_support = saved_forks_;
+  }
 
  private:
   executor* saved_;
+  fork_support* saved_forks_;
 };
 
 }  // namespace detail

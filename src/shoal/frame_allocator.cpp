@@ -87,7 +87,12 @@ free_block* depot_take(std::size_t index) noexcept {
 // State 0: the reaper is not yet constructed on this thread, 1: alive, 2: destroyed (thread
 // exit): frames freed that late go straight to the system.
 struct cache_reaper {
-  cache_reaper() noexcept { detail::frame_cache.state = 1; }
+  cache_reaper() noexcept {
+    for (std::size_t i = 0; i < frame_size_classes; ++i) {
+      detail::frame_cache.classes[i].room = detail::frame_class_limits[i];  // the lists are empty
+    }
+    detail::frame_cache.state = 1;
+  }
   cache_reaper(const cache_reaper&) = delete;
   cache_reaper& operator=(const cache_reaper&) = delete;
   ~cache_reaper() {
@@ -95,7 +100,7 @@ struct cache_reaper {
     for (size_class& c : detail::frame_cache.classes) {
       free_chain(std::exchange(c.head, nullptr));
       free_chain(std::exchange(c.spill, nullptr));
-      c.count = 0;
+      c.room = 0;  // frees from now on go to the system (state 2)
       c.spilled = 0;
     }
   }
@@ -123,14 +128,14 @@ void spill(size_class& c, std::size_t index, void* frame) noexcept {
 bool refill(size_class& c, std::size_t index) noexcept {
   if (c.spill != nullptr) {
     c.head = std::exchange(c.spill, nullptr);
-    c.count = std::exchange(c.spilled, 0);
+    c.room = detail::frame_class_limits[index] - std::exchange(c.spilled, 0);
     return true;
   }
   if (!cache_alive()) return false;  // recycling off, or this thread is exiting
   free_block* batch = depot_take(index);
   if (batch == nullptr) return false;
   c.head = batch;
-  c.count = batch_frames;
+  c.room = detail::frame_class_limits[index] - batch_frames;
   return true;
 }
 
@@ -162,7 +167,7 @@ void* frame_allocate_in_class(std::size_t index) {
   size_class& c = frame_cache.classes[index];
   if (free_block* frame = c.head) {
     c.head = frame->next;
-    --c.count;
+    ++c.room;
     // A frame recycled from another thread (through the depot) is a cache miss: start the
     // next one's header and promise now, while this one is being filled (a hint; it may be
     // null, and a prefetch never faults).
@@ -173,15 +178,13 @@ void* frame_allocate_in_class(std::size_t index) {
 }
 
 void frame_deallocate_in_class(void* frame, std::size_t index) noexcept {
-  if (frame_cache.state == 1) {
-    size_class& c = frame_cache.classes[index];
-    if (c.count < frame_class_limits[index]) {
-      auto* block = new (frame) free_block;  // next_batch: set only when a batch enters the depot
-      block->next = c.head;
-      c.head = block;
-      ++c.count;
-      return;
-    }
+  size_class& c = frame_cache.classes[index];
+  if (c.room != 0) {  // 0 as well when the cache is not alive: no test of its state here
+    auto* block = new (frame) free_block;  // next_batch: set only when a batch enters the depot
+    block->next = c.head;
+    c.head = block;
+    --c.room;
+    return;
   }
   frame_deallocate_slow(frame, frame_class_bytes(index));
 }
@@ -190,7 +193,7 @@ void frame_deallocate_in_class(void* frame, std::size_t index) noexcept {
 
 namespace detail {
 
-constinit thread_local frame_thread_cache frame_cache{};
+constinit thread_local frame_thread_cache frame_cache SHOAL_FRAME_CACHE_TLS_MODEL{};
 
 // frame_allocate's way when this thread's list of the class is empty (or the frame is too big):
 // the class's spill, else a batch from the depot, else the system.
@@ -199,7 +202,7 @@ constinit thread_local frame_thread_cache frame_cache{};
   if (index < frame_size_classes) {
     size_class& c = frame_cache.classes[index];  // empty unless this thread's cache is alive
     if (refill(c, index)) {
-      --c.count;
+      ++c.room;
       return std::exchange(c.head, c.head->next);
     }
     // Always the whole class: the block may be freed on a thread whose cache is alive and be
@@ -217,9 +220,9 @@ constinit thread_local frame_thread_cache frame_cache{};
   const std::size_t index = frame_class_index(size);
   if (index < frame_size_classes && (frame_cache.state == 1 || cache_alive())) {
     size_class& c = frame_cache.classes[index];
-    if (c.count < frame_class_limits[index]) {
+    if (c.room != 0) {
       c.head = new (frame) free_block{c.head, nullptr};
-      ++c.count;
+      --c.room;
       return;
     }
     spill(c, index, frame);
@@ -253,7 +256,9 @@ frame_allocator_stats this_thread_frame_stats() noexcept {
   frame_allocator_stats now = detail::frame_cache.stats;
   for (std::size_t i = 0; i < frame_size_classes; ++i) {
     const size_class& c = detail::frame_cache.classes[i];
-    now.cached_bytes[i] = (c.count + c.spilled) * frame_class_bytes(i);
+    const std::size_t listed =
+        detail::frame_cache.state == 1 ? detail::frame_class_limits[i] - c.room : 0;
+    now.cached_bytes[i] = (listed + c.spilled) * frame_class_bytes(i);
   }
   return now;
 }

@@ -30,9 +30,11 @@ static_assert(sizeof(frame_free_block) <= frame_size_class_bytes);
 // One class of one thread's cache: a list of at most frame_class_limits[index] free frames, and
 // the spill where frames freed beyond that gather into a batch for the depot. Together they hold
 // at most frame_cache_bytes_per_class bytes (see frame_class_limits).
+// `room` is what the list may still take (its limit minus its length) while the thread's cache
+// is alive, and 0 otherwise (not set up yet, or the thread is exiting), so a free tests one field.
 struct frame_size_class {
   frame_free_block* head = nullptr;
-  std::size_t count = 0;
+  std::size_t room = 0;
   frame_free_block* spill = nullptr;
   std::size_t spilled = 0;
 };
@@ -65,7 +67,14 @@ struct frame_thread_cache {
   int state = 0;  // 0: not set up yet, 1: alive, 2: the thread is exiting
   frame_allocator_stats stats{};
 };
-extern constinit thread_local frame_thread_cache frame_cache;
+#if SHOAL_FRAME_CACHE_INITIAL_EXEC
+// Initial-exec (set by shoal's CMake when libshoal is a static library, linked into an
+// executable): the cache at a fixed offset from the thread pointer, no TLS descriptor call.
+#define SHOAL_FRAME_CACHE_TLS_MODEL __attribute__((tls_model("initial-exec")))
+#else
+#define SHOAL_FRAME_CACHE_TLS_MODEL
+#endif
+extern constinit thread_local frame_thread_cache frame_cache SHOAL_FRAME_CACHE_TLS_MODEL;
 
 // The paths off the fast one: refill from the spill or the depot, or the system; set the cache
 // up, spill, or free to the system.

@@ -102,6 +102,40 @@ TEST(NestedSyncWait, AMutexWaiterWokenFromANestedSyncWaitResumesOnAWorker) {
   EXPECT_EQ(b_resumed_on, &p.pool.worker(0));
 }
 
+// Issue 36: a fork/join hand-off reads the running executor's fork support from a thread-local of
+// its own (detail::current_fork_support), set with the running executor: none on a sync_wait
+// nested on a worker (a when_all there posts its children to that loop, never into the worker's
+// deque, which the loop does not serve), the worker's again once the nested loop has returned.
+TEST(NestedSyncWait, TheForkSupportFollowsTheRunningExecutorIntoAndOutOfANestedSyncWait) {
+  running_pool p(1);
+  const shoal::detail::fork_support* before = nullptr;
+  const shoal::detail::fork_support* inside = nullptr;
+  const shoal::detail::fork_support* after = nullptr;
+  executor* nested = nullptr;
+  executor* children_ran_on[2] = {nullptr, nullptr};
+  auto record_executor = [](executor** out) -> task<> {
+    *out = executor::current();
+    co_return;
+  };
+  auto body = [&]() -> task<> {
+    co_await p.pool.schedule();
+    before = shoal::detail::current_fork_support;
+    shoal::sync_wait([&]() -> task<> {
+      nested = executor::current();
+      inside = shoal::detail::current_fork_support;
+      co_await shoal::when_all(record_executor(&children_ran_on[0]),
+                               record_executor(&children_ran_on[1]));
+    }());
+    after = shoal::detail::current_fork_support;
+  };
+  shoal::sync_wait(body());
+  EXPECT_EQ(before, p.pool.worker(0).fork_support());
+  EXPECT_EQ(inside, nullptr) << "the nested loop lent the worker's fork deque";
+  EXPECT_EQ(children_ran_on[0], nested);
+  EXPECT_EQ(children_ran_on[1], nested);
+  EXPECT_EQ(after, before) << "the worker's fork support was not restored";
+}
+
 TEST(NestedSyncWait, ASemaphoreWaiterInANestedSyncWaitResumesThereWhenAnotherWorkerReleases) {
   running_pool p(2);
   shoal::async_semaphore sem(0);

@@ -14,7 +14,9 @@
 // Both spend the worker's hand-off budget (fork_support::handoff_budget): past it the parent is
 // pushed onto this worker's fork deque (its bound stack when bound) and no child is popped, so
 // the loop gets its turn (timers, I/O, other queues) at least every so many hand-offs even under
-// a chain that forks forever.
+// a chain that forks forever. A when_all/when_any child uses the forms that never return null
+// (std::noop_coroutine() instead), so its final suspension returns them untested:
+// resume_parent (continue_parent's common case inline) and next_forked_or_noop.
 //
 // Thread-safety: called on the thread that ran the child. Reading another executor's
 // fork_support is safe: a worker sets it before it runs anything and never changes it.
@@ -52,7 +54,7 @@ inline bool may_resume_here(const executor* here, const fork_support& fs,
 inline std::coroutine_handle<> continue_parent(wake_target target,
                                                std::coroutine_handle<> parent) noexcept {
   executor* here = executor::current();
-  fork_support* fs = here != nullptr ? here->fork_support() : nullptr;
+  fork_support* fs = current_fork_support;  // here's, or null
   if (fs == nullptr || !may_resume_here(here, *fs, target)) {
     wake(target, parent);
     return nullptr;
@@ -67,10 +69,34 @@ inline std::coroutine_handle<> continue_parent(wake_target target,
 }
 
 inline std::coroutine_handle<> next_forked() noexcept {
-  executor* here = executor::current();
-  fork_support* fs = here != nullptr ? here->fork_support() : nullptr;
+  fork_support* fs = current_fork_support;  // this worker's, or null
   if (fs == nullptr || !fs->may_hand_off()) return nullptr;
   return fs->deque.pop_or([fs]() noexcept { return fs->bound.pop(); });
+}
+
+// next_forked(), or std::noop_coroutine() (back to the loop) instead of nullptr: never null.
+inline std::coroutine_handle<> next_forked_or_noop() noexcept {
+  const std::coroutine_handle<> next = next_forked();
+  return next ? next : std::noop_coroutine();
+}
+
+// What the child that ended its parent's wait goes on into, never null: continue_parent's
+// parent, else next_forked_or_noop(). The way of everything but the common case (resume_parent).
+[[gnu::noinline]] inline std::coroutine_handle<> continue_parent_or_next(
+    wake_target target, std::coroutine_handle<> parent) noexcept {
+  const std::coroutine_handle<> next = continue_parent(target, parent);
+  return next ? next : next_forked_or_noop();
+}
+
+// continue_parent_or_next, with the common case inline: the parent's target is this worker, which
+// has fork support and budget left, so the parent goes on here at once.
+inline std::coroutine_handle<> resume_parent(wake_target target,
+                                             std::coroutine_handle<> parent) noexcept {
+  fork_support* fs = current_fork_support;
+  if (fs != nullptr && target.where == executor::current() && fs->may_hand_off()) [[likely]] {
+    return parent;
+  }
+  return continue_parent_or_next(target, parent);
 }
 
 // Makes `h` (a child just launched) ready on `where`. On that worker itself, when it has fork
@@ -100,6 +126,6 @@ inline void notify_forked(const fork_support& fs) noexcept {
   // relaxed: a hint, as for any push onto a running worker's own queue (pool_state.hpp).
   if (fs.idle->load(std::memory_order_relaxed) != 0) fs.notify(fs.notify_arg);
 }
-inline void notify_forked() noexcept { notify_forked(*executor::current()->fork_support()); }
+inline void notify_forked() noexcept { notify_forked(*current_fork_support); }
 
 }  // namespace shoal::detail

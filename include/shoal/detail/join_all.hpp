@@ -55,28 +55,41 @@ inline thread_local unsigned inline_launches = 0;
 
 class join_all final : public join_point {
  public:
-  // The parent is suspending to launch `children`: takes its env (with the join's own stop) and
-  // where it resumes. On a pool worker, with the parent unbound, the launch is work-first; when
-  // the parent runs on its target, the first child runs inline (see inline_first).
+  // How a launch goes, decided where the parent suspends and kept in registers (not in the join,
+  // where each use would be a load). `forking`: work-first, into this worker's fork support (an
+  // unbound parent on a pool worker), else null. `inline_first`, true: the parent transfers into
+  // the first child at once instead of making it ready (prepare, not launch, for that one); the
+  // others are made ready first. Work-first: into this worker's fork deque (push_prepared), the
+  // second on top, so children start left to right. Otherwise (this thread is the parent's
+  // target) ready_rest: a parent bound to this pool worker pushes them onto its bound stack, the
+  // second on top; on sync_wait's loop or a test scheduler the launch runs all but the last
+  // itself, in order, and transfers into the last one. Only children the launch runs itself can
+  // end before it is over.
+  struct plan {
+    fork_support* forking;
+    bool inline_first;
+
+    [[nodiscard]] static plan of(wake_target target) noexcept {
+      // An unbound target is this thread's executor (wake_target::of): its fork support is
+      // current_fork_support.
+      fork_support* const forking = target.pinned ? nullptr : current_fork_support;
+      return {forking, forking != nullptr || target.where == executor::current()};
+    }
+  };
+
+  // The parent is suspending to launch `children` as `how` says: takes its env (with the join's
+  // own stop) and where it resumes.
   template <class Promise>
   join_all(stop_on policy, std::coroutine_handle<Promise> parent, wake_target target,
-           std::size_t children) noexcept
-      : join_point(policy, target, parent, promise_of(parent), env_of(parent)),
-        forking_(target.pinned ? nullptr : target.where->fork_support()),
-        inline_first_(forking_ != nullptr || target.where == executor::current()) {
+           std::size_t children, plan how) noexcept
+      : join_point(policy, target, parent, promise_of(parent), env_of(parent)) {
     // relaxed: published to the children by the pushes and posts that launch them. The
-    // launcher holds a count of its own unless it transfers into a child (inline_first): that
-    // child starts only when the launch is over, so its count is the launcher's.
-    pending_.store(children + (inline_first_ ? 0 : 1), std::memory_order_relaxed);
+    // launcher holds a count of its own unless the first child runs inline: that child cannot
+    // end before the launch is over, so its count is the launcher's (on an executor without fork
+    // support the launch runs all but the last child itself, and the last, transferred into,
+    // starts only when the launch is over).
+    pending_.store(children + (how.inline_first ? 0 : 1), std::memory_order_relaxed);
   }
-  // True: the parent transfers into the first child at once instead of making it ready (prepare,
-  // not launch, for that one); the others are made ready first (push_prepared). Work-first (an
-  // unbound parent on a pool worker): into this worker's fork deque, the second on top, so
-  // children start left to right. Otherwise (this thread is the parent's target) ready_rest: a
-  // parent bound to this pool worker pushes them onto its bound stack, the second on top; on
-  // sync_wait's loop or a test scheduler the launch runs all but the last itself and transfers
-  // into that one. Only children run by the launch itself can end before it is over.
-  [[nodiscard]] bool inline_first() const noexcept { return inline_first_; }
   // What prepare writes into each child's promise, taken once per launch: a launcher that
   // prepares several children through one copy keeps it in registers (the join's own fields
   // would be read again after each child's promise is written, which may alias them).
@@ -110,22 +123,20 @@ class join_all final : public join_point {
   bool launch(std::coroutine_handle<task_promise<T>> h) noexcept {
     return push_forked(target_, prepare(h));
   }
-  // True: inline_first on a pool worker with the parent unbound; the other children go into this
-  // worker's fork deque (push_prepared). False with inline_first: ready_rest.
-  [[nodiscard]] bool work_first() const noexcept { return forking_ != nullptr; }
-  // Work-first only: makes `n` prepared children item(0) .. item(n - 1) ready (item(n - 1) is the
-  // second child), into this worker's fork deque at once when it has room for all, else one by
-  // one (posted once it is full). item(i) is called once, before child i can be seen by a thief,
-  // so it may prepare the child itself. True when there were any (notify_pushed).
+  // Work-first only (`forking`: plan::forking): makes `n` prepared children item(0) ..
+  // item(n - 1) ready (item(n - 1) is the second child), into this worker's fork deque at once
+  // when it has room for all, else one by one (posted once it is full). item(i) is called once,
+  // before child i can be seen by a thief, so it may prepare the child itself. True when there
+  // were any (notify_forked).
   template <class Item>
-  bool push_prepared(std::size_t n, Item item) noexcept {
-    if (!forking_->deque.push_all(n, item)) [[unlikely]] {
+  bool push_prepared(fork_support& forking, std::size_t n, Item item) noexcept {
+    if (!forking.deque.push_all(n, item)) [[unlikely]] {
       for (std::size_t i = 0; i < n; ++i) push_forked(target_, item(i));
     }
     return n > 0;
   }
-  // inline_first without work_first (this thread is the parent's target, and the parent is bound
-  // or the executor lends no fork deque): makes the n children ready and returns the one to
+  // plan::inline_first without plan::forking (this thread is the parent's target, and the parent is
+  // bound or the executor lends no fork deque): makes the n children ready and returns the one to
   // transfer into; child(i) prepares child i (0 the first) and is called once for each. A parent
   // bound to this pool worker: children 1 .. n-1 onto its bound stack, the second on top (depth
   // first, never stolen; when full, posted as below), and child 0 returned. An executor that
@@ -145,8 +156,6 @@ class join_all final : public join_point {
     }
     return child(0);
   }
-  // Work-first only: after children went into the fork deque, wakes an idle worker to steal.
-  void notify_pushed() const noexcept { notify_forked(*forking_); }
   // Gives up the launcher's count. True: the parent stays suspended (the last child resumes it);
   // false: every child has already ended, the parent goes on.
   bool end_launch() noexcept {
@@ -170,13 +179,10 @@ class join_all final : public join_point {
     --inline_launches;
     return child(n - 1);
   }
-
-  // Work-first: this worker's fork support (the parent is unbound on a pool worker); else null.
-  fork_support* const forking_;
-  const bool inline_first_;
 };
 
 // One child of when_all / when_any: the task's own frame, started as is (no root around it).
+// Owned by its fork_tuple, which destroys it (a handle, moved from: null).
 template <class T>
 class join_child {
  public:
@@ -185,11 +191,11 @@ class join_child {
   join_child& operator=(join_child&&) = delete;
   join_child(const join_child&) = delete;
   join_child& operator=(const join_child&) = delete;
-  ~join_child() { destroy(); }
+  ~join_child() = default;
 
-  // Destroys the child's frame (once it has ended, or before it was launched).
-  void destroy() noexcept {
-    if (h_) std::exchange(h_, nullptr).destroy();
+  // Destroys the child's frame, if any (never launched: the awaitable was not awaited).
+  void destroy_if_any() const noexcept {
+    if (h_) h_.destroy();
   }
   [[nodiscard]] std::coroutine_handle<task_promise<T>> handle() const noexcept { return h_; }
 
@@ -218,17 +224,28 @@ class fork_tuple {
   static_assert((!std::is_reference_v<Ts> && ...),
                 "shoal: children of when_all/when_any return values, not references");
   explicit fork_tuple(task<Ts>... tasks) : children_(join_child<Ts>(std::move(tasks))...) {}
+  fork_tuple(fork_tuple&&) noexcept = default;  // the moved-from children are null
+  fork_tuple(const fork_tuple&) = delete;
+  fork_tuple& operator=(const fork_tuple&) = delete;
+  fork_tuple& operator=(fork_tuple&&) = delete;
+  // The children's frames, unless destroy_all did (one test, not one per child).
+  ~fork_tuple() {
+    if (!destroyed_) {
+      std::apply([](const auto&... child) { (child.destroy_if_any(), ...); }, children_);
+    }
+  }
 
   [[nodiscard]] static constexpr std::size_t size() noexcept { return sizeof...(Ts); }
   void launch_all(join_all& join) noexcept {
     std::apply([&join](auto&... child) { (join.launch(child.handle()), ...); }, children_);
   }
-  // Launch with a child inline (join_all::inline_first): readies every child, makes children
-  // 1 .. n-1 ready (push_prepared: the worker takes child 1 next, and children start left to
-  // right) and returns child 0, to be transferred into; without work-first, join_all::ready_rest
-  // decides (it may run all but the last and return that one). True in *pushed when some went
-  // into the fork deque.
+  // Launch with a child inline (join_all::plan::inline_first; `forking`: its plan::forking):
+  // readies every child, makes children 1 .. n-1 ready (push_prepared: the worker takes child 1
+  // next, and children start left to right) and returns child 0, to be transferred into; without
+  // work-first, join_all::ready_rest decides (it may run all but the last and return that one).
+  // True in *pushed when some went into the fork deque.
   [[gnu::always_inline]] std::coroutine_handle<> launch_all_but_first(join_all& join,
+                                                                      fork_support* forking,
                                                                       bool* pushed) noexcept {
     if constexpr (sizeof...(Ts) == 0) {
       return nullptr;  // never called: when_all() is ready at once
@@ -242,9 +259,9 @@ class fork_tuple {
           children_);
       constexpr std::size_t rest = sizeof...(Ts) - 1;
       if constexpr (rest > 0) {
-        if (join.work_first()) [[likely]] {
-          *pushed =
-              join.push_prepared(rest, [&handles](std::size_t i) { return handles[rest - i]; });
+        if (forking != nullptr) [[likely]] {
+          *pushed = join.push_prepared(*forking, rest,
+                                       [&handles](std::size_t i) { return handles[rest - i]; });
         } else {
           return ready_rest(join);
         }
@@ -260,8 +277,10 @@ class fork_tuple {
   [[nodiscard]] std::exception_ptr error(std::size_t i) const noexcept {
     return error(i, indices{});
   }
+  // Destroys every child's frame (all launched, all ended).
   void destroy_all() noexcept {
-    std::apply([](auto&... child) { (child.destroy(), ...); }, children_);
+    std::apply([](const auto&... child) { (child.handle().destroy(), ...); }, children_);
+    destroyed_ = true;
   }
   // Every child's value, in order. Only when none failed.
   values take_all() {
@@ -311,6 +330,7 @@ class fork_tuple {
   }
 
   std::tuple<join_child<Ts>...> children_;
+  bool destroyed_ = false;  // by destroy_all
 };
 
 // The children of when_all(vector) / when_any(vector): the vector of tasks itself (moved in: no
@@ -331,11 +351,12 @@ class fork_range {
   }
   // Each child is prepared as it is made ready, in one pass (push_prepared's item prepares it).
   [[gnu::always_inline]] std::coroutine_handle<> launch_all_but_first(join_all& join,
+                                                                      fork_support* forking,
                                                                       bool* pushed) noexcept {
     const join_all::child_link link = join.link();
     const task<T>* const first = tasks_.data();
-    if (join.work_first()) [[likely]] {
-      *pushed = join.push_prepared(tasks_.size() - 1, preparer(link));
+    if (forking != nullptr) [[likely]] {
+      *pushed = join.push_prepared(*forking, tasks_.size() - 1, preparer(link));
     } else {
       return ready_rest(join);
     }
@@ -404,23 +425,26 @@ class join_all_awaiter {
   join_all_awaiter& operator=(const join_all_awaiter&) = delete;
 
   bool await_ready() const noexcept { return children_.size() == 0; }
-  // When the parent runs on its target (join_all::inline_first): every child but the first made
-  // ready (work-first on a pool worker: into the worker's fork deque, or its bound stack when the
-  // parent is bound there), then straight into the first one; on an executor without fork support
-  // every child but the last run from here, then straight into the last one. Elsewhere every child
-  // posted, and the parent goes on at once if they all ended during the launch. Nothing of the
-  // awaiter is touched after the transfer. Always inlined into the parent's resume function (with
+  // When the parent runs on its target (join_all::plan::inline_first): every child but the first
+  // made ready (work-first on a pool worker: into the worker's fork deque, or its bound stack when
+  // the parent is bound there), then straight into the first one; on an executor without fork
+  // support every child but the last run from here, then straight into the last one. Elsewhere
+  // every child posted, and the parent goes on at once if they all ended during the launch.
+  // Nothing of the awaiter is touched after the transfer. Always inlined into the parent's resume
+  // function (with
   // env_awaiter's forwarder): no call per fork.
   template <class Promise>
   [[gnu::always_inline]] std::coroutine_handle<> await_suspend(
       std::coroutine_handle<Promise> parent) {
+    const wake_target target = fork_target_of(parent);
+    const join_all::plan how = join_all::plan::of(target);
     join_all& join = *::new (static_cast<void*>(&join_))
-                         join_all(policy_, parent, fork_target_of(parent), children_.size());
-    made_ = true;
-    if (join.inline_first()) {
+                         join_all(policy_, parent, target, children_.size(), how);
+    if (how.inline_first) {
       bool pushed = false;
-      const std::coroutine_handle<> first = children_.launch_all_but_first(join, &pushed);
-      if (pushed) join.notify_pushed();
+      const std::coroutine_handle<> first =
+          children_.launch_all_but_first(join, how.forking, &pushed);
+      if (pushed) notify_forked(*how.forking);
       return transfer(first);
     }
     children_.launch_all(join);
@@ -429,17 +453,19 @@ class join_all_awaiter {
   }
 
  protected:
-  ~join_all_awaiter() {
-    if (made_) join_.~join_all();
-  }
+  // The join, made by await_suspend, is destroyed by await_resume (end_join): await_resume always
+  // follows a suspension that made it.
+  ~join_all_awaiter() {}  // NOLINT(modernize-use-equals-default): the union is left alone
 
   // The ended children, destroyed when the result goes.
   ended_children<Children> end_children() noexcept { return ended_children<Children>(children_); }
-  // The position of the child that failed first (when_all) or ended first (when_any), or
-  // none.
-  [[nodiscard]] std::size_t first() const noexcept {
-    // No child: no join (ready at once).
-    const void* frame = children_.size() == 0 ? nullptr : join_.first();
+  // Ends the join (its private envs and stop state freed: every child has ended, nothing reads
+  // them) and returns the position of the child that failed first (when_all) or ended first
+  // (when_any), or none. Once, first thing in await_resume, before any call that may throw.
+  [[nodiscard]] std::size_t end_join() noexcept {
+    if (children_.size() == 0) return none;  // no child: no join (ready at once)
+    const void* frame = join_.first();
+    join_.~join_all();
     return frame == nullptr ? none : children_.index_of(frame);
   }
 
@@ -448,10 +474,11 @@ class join_all_awaiter {
  private:
   Children& children_;
   join_all::stop_on policy_;
-  bool made_ = false;  // join_ is made (by await_suspend)
-  // Made by await_suspend, in one go: a std::optional's test before making it and its reset after
-  // cost instructions on every fork. A wrapper may destroy the awaiter without suspending it
-  // (fiber::await outside a fiber): made_ says whether there is a join to destroy.
+  // Made by await_suspend, in one go, and destroyed in await_resume (end_join): a
+  // std::optional's tests and resets, or a flag saying it was made, cost instructions on every
+  // fork. await_suspend throws only before making it; a wrapper that destroys the awaiter without
+  // suspending it (fiber::await outside a fiber) never made it; a suspension that made it always
+  // ends in await_resume (the last child resumes the parent).
   union {
     join_all join_;
   };

@@ -45,20 +45,15 @@ class join_point {
   join_point& operator=(const join_point&) = delete;
 
   // The child whose frame is at `frame` has ended (`failed`: with an exception in its result).
-  // Returns the parent when this was the last child and the parent may go on here at once
-  // (continue_parent), else nullptr. The child's frame is not touched afterwards.
+  // Returns what this thread goes on into, never null: the parent when this was the last child
+  // and the parent may go on here at once (resume_parent), else the next forked child of this
+  // worker, else std::noop_coroutine() (fork_handoff.hpp). The child's frame is not touched
+  // afterwards.
   [[gnu::always_inline]] std::coroutine_handle<> child_ended(void* frame, bool failed) noexcept {
     if (failed || policy_ == stop_on::first_end) [[unlikely]] {
-      claim(frame);
+      return claim_and_count_down(frame);  // a tail call: the common path saves no register
     }
-    // acq_rel: release publishes this child's outcome; the last decrement acquires all others'.
-    // Only the child that brings the count to zero reads the join afterwards: it alone resumes the
-    // parent, so the join lives until it does (a child that did not reach zero reads nothing, so
-    // a sibling that did may already have resumed the parent and destroyed the join).
-    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) [[unlikely]] {
-      return continue_parent(target_, parent_);
-    }
-    return nullptr;
+    return count_down();
   }
 
   // Asks every child to stop. Any thread.
@@ -111,7 +106,22 @@ class join_point {
   std::atomic<std::size_t> pending_{0};
 
  private:
-  [[gnu::cold, gnu::noinline]] void claim(void* frame) noexcept {
+  // child_ended's countdown, and what this thread goes on into.
+  [[gnu::always_inline]] std::coroutine_handle<> count_down() noexcept {
+    // acq_rel: release publishes this child's outcome; the last decrement acquires all others'.
+    // Only the child that brings the count to zero reads the join afterwards: it alone resumes the
+    // parent, so the join lives until it does (a child that did not reach zero reads nothing, so
+    // a sibling that did may already have resumed the parent and destroyed the join).
+    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) [[unlikely]] {
+      return resume_parent(target_, parent_);
+    }
+    return next_forked_or_noop();
+  }
+  [[gnu::cold, gnu::noinline]] std::coroutine_handle<> claim_and_count_down(void* frame) noexcept {
+    claim(frame);
+    return count_down();
+  }
+  void claim(void* frame) noexcept {
     void* expected = nullptr;
     // relaxed: ordered before the parent's read by the countdown that follows (acq_rel).
     if (first_.compare_exchange_strong(expected, frame, std::memory_order_relaxed)) {

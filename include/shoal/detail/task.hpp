@@ -94,6 +94,12 @@ class task_result {
     if (state_ != state::empty) [[unlikely]] {
       clear();
     }
+    set_first_value(std::forward<U>(value));
+  }
+  // set_value when nothing is stored yet (a coroutine's co_return, which runs once): no test of
+  // a previous outcome on the path every task takes.
+  template <class U>
+  void set_first_value(U&& value) {
     if constexpr (std::is_reference_v<T>) {
       ::new (static_cast<void*>(std::addressof(value_))) stored(std::addressof(value));
     } else {
@@ -180,10 +186,7 @@ struct final_transfer {
   std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> self) noexcept {
     auto& promise = self.promise();
     if (promise.fork != nullptr) {
-      std::coroutine_handle<> next =
-          promise.fork->child_ended(self.address(), promise.result().failed());
-      if (!next) next = next_forked();
-      return transfer(next);
+      return transfer_nonnull(promise.fork->child_ended(self.address(), promise.result().failed()));
     }
     return transfer(promise.continuation);
   }
@@ -221,7 +224,7 @@ class task_promise final : public task_promise_common<T>, public frame_allocated
   template <class U = T>
     requires std::is_convertible_v<U&&, T>
   void return_value(U&& value) {
-    this->result_.set_value(std::forward<U>(value));
+    this->result_.set_first_value(std::forward<U>(value));
   }
 };
 
@@ -230,7 +233,7 @@ class task_promise<T&> final : public task_promise_common<T&>,
                                public frame_allocated<task_promise<T&>> {
  public:
   task<T&> get_return_object() noexcept;
-  void return_value(T& value) noexcept { this->result_.set_value(value); }
+  void return_value(T& value) noexcept { this->result_.set_first_value(value); }
 };
 
 template <>

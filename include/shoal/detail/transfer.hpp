@@ -82,4 +82,14 @@ inline std::coroutine_handle<> transfer(std::coroutine_handle<> next) noexcept {
   }
 }
 
+// transfer(next) for a `next` that is never null (std::noop_coroutine() when there is nothing to
+// run): no test where the compiler makes the transfer.
+inline std::coroutine_handle<> transfer_nonnull(std::coroutine_handle<> next) noexcept {
+  if constexpr (symmetric_transfer) {
+    return next;
+  } else {
+    return transfer(next);
+  }
+}
+
 }  // namespace shoal::detail

@@ -25,7 +25,7 @@ class when_all_awaiter final : public join_all_awaiter<Children> {
 
   typename Children::values await_resume() {
     const ended_children<Children> ended = this->end_children();
-    const std::size_t failed = this->first();
+    const std::size_t failed = this->end_join();
     if (failed != this->none) std::rethrow_exception(ended->error(failed));
     return ended->take_all();
   }

@@ -41,7 +41,7 @@ class when_any_awaiter final : public join_all_awaiter<Children> {
 
   auto await_resume() {
     const ended_children<Children> ended = this->end_children();
-    const std::size_t winner = this->first();
+    const std::size_t winner = this->end_join();
     if (winner == this->none) throw std::invalid_argument("shoal: when_any of no tasks");
     if (const std::exception_ptr error = ended->error(winner)) std::rethrow_exception(error);
     return winner_of(*ended, winner);
