@@ -11,7 +11,7 @@ endpoint_outage outage_of(const run::endpoint_result& e) {
   endpoint_outage o;
   o.sessions_replaced = e.sessions_replaced;
   if (e.series.empty()) {
-    o.lost = count_of(e.results, stats::txn_outcome::lost);
+    o.lost = lost_all(e.results);
     return o;
   }
   for (const stats::endpoint_interval& i : e.series) {

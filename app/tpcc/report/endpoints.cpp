@@ -33,8 +33,7 @@ std::string endpoint_block(const run::run_result& r, std::size_t i) {
       "    warehouses %lld-%lld, tpmC %.2f, %llu completed, %llu failed (%llu of them lost)\n",
       static_cast<long long>(e.first_warehouse), static_cast<long long>(e.last_warehouse),
       endpoint_tpmc(r, e), static_cast<ull>(completed_all(e.results)),
-      static_cast<ull>(failures_all(e.results)),
-      static_cast<ull>(count_of(e.results, stats::txn_outcome::lost)));
+      static_cast<ull>(failures_all(e.results)), static_cast<ull>(lost_all(e.results)));
   out += format("    %-13s %10s %8s %8s %8s %8s\n", "transaction", "completed", "failed", "lost",
                 "p90 ms", "p99 ms");
   for (const txn::kind k : txn::all_kinds) out += endpoint_row(k, e.results.kinds[txn::index(k)]);
@@ -64,9 +63,13 @@ std::uint64_t completed_all(const stats::snapshot& s) {
 }
 
 std::uint64_t failures_all(const stats::snapshot& s) {
-  std::uint64_t n = 0;
+  std::uint64_t n = s.deliveries_failed;
   for (const stats::kind_totals& t : s.kinds) n += t.outcomes.failures();
   return n;
+}
+
+std::uint64_t lost_all(const stats::snapshot& s) {
+  return count_of(s, stats::txn_outcome::lost) + s.deliveries_lost;
 }
 
 std::string endpoints_text(const run::run_result& r) {

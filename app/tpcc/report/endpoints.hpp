@@ -23,7 +23,11 @@ namespace tpcc::report {
 /// outcomes; stats::txn_outcome::lost: lost only).
 [[nodiscard]] std::uint64_t count_of(const stats::snapshot& s, stats::txn_outcome o);
 [[nodiscard]] std::uint64_t completed_all(const stats::snapshot& s);
+/// Transactions of every type that failed (every outcome not completed), and the deferred
+/// deliveries queued in the window that failed, were lost or were abandoned.
 [[nodiscard]] std::uint64_t failures_all(const stats::snapshot& s);
+/// Of failures_all: those whose connection or node was lost, deferred deliveries included.
+[[nodiscard]] std::uint64_t lost_all(const stats::snapshot& s);
 
 /// "endpoint 2/3" headed lines per endpoint: its target, warehouses, tpmC, completed, failed
 /// and lost, then per type completed, failed, lost, p90 and p99 ms. Empty with one endpoint.

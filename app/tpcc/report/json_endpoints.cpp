@@ -73,6 +73,7 @@ json endpoint_deliveries_json(const stats::snapshot& s) {
           {"completed", s.deliveries_done},
           {"on_time", s.deliveries_on_time},
           {"failed", s.deliveries_failed},
+          {"lost", s.deliveries_lost},
           {"skipped_districts", s.skipped_districts},
           {"completion_p90_us", s.delivery_completion.percentile(0.9)}};
 }
@@ -88,7 +89,7 @@ json endpoint_json(const run::run_result& r, const run::endpoint_result& e) {
           {"tpmc", endpoint_tpmc(r, e)},
           {"completed", completed_all(e.results)},
           {"failed", failures_all(e.results)},
-          {"lost", count_of(e.results, stats::txn_outcome::lost)},
+          {"lost", lost_all(e.results)},
           {"transactions", kinds},
           {"deliveries", endpoint_deliveries_json(e.results)},
           {"sessions_replaced", e.sessions_replaced},

@@ -350,6 +350,8 @@ void deliveries(const at& a, stats::snapshot& s) {
   s.deliveries_done = a["completed"].count();
   s.deliveries_on_time = a["on_time"].count();
   s.deliveries_failed = a["failed"].count();
+  // Written since a lost deferred Delivery is counted apart; older results count none.
+  if (a.value.contains("lost")) s.deliveries_lost = a["lost"].count();
   s.skipped_districts = a["skipped_districts"].count();
   s.delivery_completion = cumulative(a["completion"]);
 }

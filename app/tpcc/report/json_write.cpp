@@ -151,6 +151,7 @@ json deliveries(const stats::snapshot& s) {
   return {{"completed", s.deliveries_done},
           {"on_time", s.deliveries_on_time},
           {"failed", s.deliveries_failed},
+          {"lost", s.deliveries_lost},
           {"skipped_districts", s.skipped_districts},
           {"completion", cumulative(s.delivery_completion)}};
 }

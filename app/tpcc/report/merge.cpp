@@ -123,6 +123,7 @@ void add_snapshot(stats::snapshot& a, const stats::snapshot& b) {
   a.deliveries_on_time += b.deliveries_on_time;
   a.skipped_districts += b.skipped_districts;
   a.deliveries_failed += b.deliveries_failed;
+  a.deliveries_lost += b.deliveries_lost;
   a.delivery_completion.merge(b.delivery_completion);
   stats::add(a.inputs, b.inputs);
 }

@@ -335,10 +335,11 @@ std::string deferred_delivery_figures(const stats::snapshot& s) {
                   : 100.0 * static_cast<double>(s.deliveries_on_time) / static_cast<double>(queued);
   return format(
       "%llu queued in the window: %.1f %% completed within %g s (%llu completed, %llu failed or "
-      "abandoned), %llu districts skipped, completion p90 %s ms",
+      "abandoned, %llu of them lost), %llu districts skipped, completion p90 %s ms",
       static_cast<unsigned long long>(queued), on_time, txn::deferred_delivery_limit_seconds,
       static_cast<unsigned long long>(s.deliveries_done),
       static_cast<unsigned long long>(s.deliveries_failed),
+      static_cast<unsigned long long>(s.deliveries_lost),
       static_cast<unsigned long long>(s.skipped_districts),
       percentile_ms(s.delivery_completion, 0.9).c_str());
 }

@@ -9,9 +9,16 @@ namespace {
 
 // What ended on one endpoint between two cuts, `before` and `now` being its counts then: in
 // all and per type, with each type's p90 of the interval (its response histogram's growth).
-stats::endpoint_interval endpoint_delta(const endpoint_series::kind_marks& now,
-                                        const endpoint_series::kind_marks& before) {
+// A deferred Delivery that failed or was lost counts as a failed Delivery (its terminal part,
+// the queueing, completed).
+stats::endpoint_interval endpoint_delta(const endpoint_series::marks& now_marks,
+                                        const endpoint_series::marks& before_marks) {
+  const endpoint_series::kind_marks& now = now_marks.kinds;
+  const endpoint_series::kind_marks& before = before_marks.kinds;
   stats::endpoint_interval out;
+  const stats::outcome_counts deferred = now_marks.deliveries - before_marks.deliveries;
+  out.failed += deferred.failures();
+  out.lost += deferred[stats::txn_outcome::lost];
   for (std::size_t k = 0; k < txn::kind_count; ++k) {
     stats::outcome_counts d;
     for (std::size_t o = 0; o < stats::outcome_count; ++o) {
@@ -23,6 +30,7 @@ stats::endpoint_interval endpoint_delta(const endpoint_series::kind_marks& now,
     if (k == txn::index(txn::kind::new_order)) out.new_orders = d.completed();
     out.kinds[k].completed = d.completed();
     out.kinds[k].failed = d.failures();
+    if (k == txn::index(txn::kind::delivery)) out.kinds[k].failed += deferred.failures();
     if (d.completed() > 0) {
       out.kinds[k].p90_us = stats::sparse_histogram::difference(now[k].response, before[k].response)
                                 .expand()
@@ -41,10 +49,11 @@ void endpoint_series::cut(double end_seconds, stats::phase in) {
   for (std::size_t i = 0; i < set_.routes.size(); ++i) {
     const terminal::endpoint_route& route = set_.routes[i];
     const stats::cumulative all = route.recorder->take_all();
-    kind_marks now;
+    marks now;
     for (std::size_t k = 0; k < txn::kind_count; ++k) {
-      now[k] = {all.kinds[k].outcomes, all.kinds[k].response};
+      now.kinds[k] = {all.kinds[k].outcomes, all.kinds[k].response};
     }
+    now.deliveries = all.deliveries;
     stats::endpoint_interval s = endpoint_delta(now, last_[i]);
     s.start_seconds = last_end_;
     s.end_seconds = end_seconds;

@@ -4,8 +4,9 @@
 //
 // What: at each of the monitor's cuts (monitor::on_cut), cut() reads every endpoint's recorder
 // (every phase's counts) and its pool, and appends to that endpoint's series the transactions
-// that ended since the previous cut: completed, completed New-Orders, failed, lost, and per type
-// completed, failed and the p90 of the interval's response times. Counters are
+// that ended since the previous cut: completed, completed New-Orders, failed, lost (a deferred
+// Delivery that failed or was lost too), and per type completed, failed and the p90 of the
+// interval's response times. Counters are
 // monotonic, so an endpoint's intervals add up to everything its recorder counted by the last
 // cut. Nothing is cut with one endpoint.
 // Lifetime: the endpoint_set outlives it. Thread-safety: cut() from the monitor's sampling
@@ -39,10 +40,15 @@ class endpoint_series {
     stats::histogram response;
   };
   using kind_marks = std::array<kind_mark, txn::kind_count>;
+  // An endpoint's counts at a cut: per type, and the deferred deliveries' ends.
+  struct marks {
+    kind_marks kinds;
+    stats::outcome_counts deliveries;
+  };
 
  private:
   const endpoint_set& set_;
-  std::vector<kind_marks> last_;  // per endpoint, at the previous cut (on the heap: 46 KiB each)
+  std::vector<marks> last_;  // per endpoint, at the previous cut (on the heap: 46 KiB each)
   std::vector<std::vector<stats::endpoint_interval>> series_;
   double last_end_ = 0;
 };

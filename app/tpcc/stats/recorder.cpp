@@ -124,18 +124,20 @@ void recorder::record(const txn_record& r) noexcept {
   if (outcome_table[index(o)].completed) completed_at(r.end);
 }
 
-void recorder::record_delivery(std::chrono::nanoseconds completion, int skipped, bool ok,
+void recorder::record_delivery(std::chrono::nanoseconds completion, int skipped, txn_outcome how,
                                clock::time_point end, std::uint64_t round_trips) noexcept {
   // Clause 2.7.2.2 judges the deliveries queued in the window, however they end.
   const clock::time_point queued = end - completion;
   add(all_[txn::index(txn::kind::delivery)].round_trips, round_trips);
+  add(delivery_ends_[index(how)], 1);
   if (!in_window(queued)) {
     add(outside_kinds_[txn::index(txn::kind::delivery)].round_trips, round_trips);
     return;
   }
   add(kinds_[txn::index(txn::kind::delivery)].round_trips, round_trips);
-  if (!ok) {
+  if (!outcome_table[index(how)].completed) {
     add(delivery_failed_, 1);
+    if (how == txn_outcome::lost) add(delivery_lost_, 1);
     return;
   }
   add(deliveries_, 1);
@@ -203,6 +205,8 @@ cumulative recorder::take_all() const {
     c.window[i] = copy(kinds_[i]);
     c.outside[i] = copy(outside_kinds_[i]);
   }
+  for (std::size_t o = 0; o < outcome_count; ++o)
+    c.deliveries.n[o] = delivery_ends_[o].load(relaxed);
   return c;
 }
 
@@ -214,6 +218,7 @@ snapshot recorder::take() const {
   s.deliveries_on_time = on_time_.load(relaxed);
   s.skipped_districts = skipped_.load(relaxed);
   s.deliveries_failed = delivery_failed_.load(relaxed);
+  s.deliveries_lost = delivery_lost_.load(relaxed);
   s.delivery_completion = delivery_completion_.snapshot();
   input_counts& in = s.inputs;
   in.new_orders = inputs_.new_orders.load(relaxed);

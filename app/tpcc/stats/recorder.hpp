@@ -131,8 +131,9 @@ struct snapshot {
   std::array<kind_totals, txn::kind_count> kinds;
   std::uint64_t outside_window = 0;  // transactions that ended in warm-up or drain
   std::uint64_t deliveries_done = 0, deliveries_on_time = 0, skipped_districts = 0;
-  std::uint64_t deliveries_failed = 0;
-  histogram delivery_completion;  // queue to completion of deferred deliveries
+  std::uint64_t deliveries_failed = 0;  // failed or abandoned, the lost included
+  std::uint64_t deliveries_lost = 0;    // of the failed: the connection or a node was lost
+  histogram delivery_completion;        // queue to completion of deferred deliveries
   input_counts inputs;
   clock::time_point window_start, window_end;  // window_end: as closed, or as planned
   // The longest time in the window with no transaction completing (any type; from the window's
@@ -149,6 +150,9 @@ struct cumulative {
   std::array<kind_totals, txn::kind_count> kinds;
   std::array<kind_totals, txn::kind_count> window;
   std::array<kind_totals, txn::kind_count> outside;
+  // The deferred deliveries' own ends, every phase (their terminal part is in kinds): for the
+  // endpoints' series, which count a deferred Delivery that failed or was lost.
+  outcome_counts deliveries;
 };
 
 class recorder {
@@ -156,11 +160,12 @@ class recorder {
   recorder(clock::time_point window_start, clock::time_point window_end);
 
   void record(const txn_record& r) noexcept;
-  // A deferred delivery queued at `end - completion` that ended at `end`: completed (ok), or
-  // failed or abandoned (not ok: counted, never on time). It counts for the window it was
-  // queued in (clause 2.7.2.2), wherever it ends. `round_trips`: the deliverer's, added to
-  // Delivery's (its terminal part, queueing, makes none).
-  void record_delivery(std::chrono::nanoseconds completion, int skipped, bool ok,
+  // A deferred delivery queued at `end - completion` that ended at `end` as `how`: completed
+  // (committed, first try or retried), or failed, lost or abandoned (counted as failed, never on
+  // time; the lost also as lost). It counts for the window it was queued in (clause 2.7.2.2),
+  // wherever it ends; every phase's ends also go to take_all().deliveries. `round_trips`: the
+  // deliverer's, added to Delivery's (its terminal part, queueing, makes none).
+  void record_delivery(std::chrono::nanoseconds completion, int skipped, txn_outcome how,
                        clock::time_point end, std::uint64_t round_trips = 0) noexcept;
   // Adds what one terminal keyed in at `at`.
   void record_inputs(const input_counts& keyed, clock::time_point at) noexcept;
@@ -213,6 +218,8 @@ class recorder {
   std::atomic<clock::rep> longest_gap_{0}, gap_began_{0};
   void completed_at(clock::time_point end) noexcept;
   std::atomic<std::uint64_t> deliveries_{0}, on_time_{0}, skipped_{0}, delivery_failed_{0};
+  std::atomic<std::uint64_t> delivery_lost_{0};
+  std::array<std::atomic<std::uint64_t>, outcome_count> delivery_ends_{};  // every phase
   concurrent_histogram delivery_completion_;
   inputs inputs_;
 };

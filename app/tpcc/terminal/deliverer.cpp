@@ -7,6 +7,7 @@
 #include <string>
 
 #include "shoal/stop.hpp"
+#include "stats/outcomes.hpp"
 #include "terminal/transact.hpp"
 #include "txn/delivery.hpp"
 #include "txn/procedures.hpp"
@@ -48,11 +49,11 @@ shoal::task<void> loop(run_context& ctx, std::size_t index) {
     show_failure(ctx, txn::kind::delivery, t);
     const clock::time_point end = clock::now();
     const txn::attempt_report& report = t.report;
-    ctx.recorder.record_delivery(end - request->queued_at, out.skipped, report.status.ok(), end,
+    const stats::txn_outcome how = stats::classify(report.status.kind, report.retries, t.abandoned);
+    ctx.recorder.record_delivery(end - request->queued_at, out.skipped, how, end,
                                  report.round_trips);
     if (stats::recorder* own = ctx.endpoint_recorder(request->input.w_id)) {
-      own->record_delivery(end - request->queued_at, out.skipped, report.status.ok(), end,
-                           report.round_trips);
+      own->record_delivery(end - request->queued_at, out.skipped, how, end, report.round_trips);
     }
     log(ctx, *request, end, report.status.ok() ? ending::completed : ending::failed, out);
   }
@@ -64,9 +65,10 @@ void abandon_queued(run_context& ctx) {
   const clock::time_point now = clock::now();
   for (const auto& queue : ctx.deliveries) {
     while (const std::optional<delivery_request> left = queue->try_receive()) {
-      ctx.recorder.record_delivery(now - left->queued_at, 0, false, now);
+      constexpr stats::txn_outcome abandoned = stats::txn_outcome::abandoned;
+      ctx.recorder.record_delivery(now - left->queued_at, 0, abandoned, now);
       if (stats::recorder* own = ctx.endpoint_recorder(left->input.w_id)) {
-        own->record_delivery(now - left->queued_at, 0, false, now);
+        own->record_delivery(now - left->queued_at, 0, abandoned, now);
       }
       log(ctx, *left, now, ending::abandoned, {});
     }

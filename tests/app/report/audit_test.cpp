@@ -117,10 +117,14 @@ TEST(audit, DeferredDeliveriesAreCountedByTheTimeTheyWereQueuedFailuresIncluded)
   using namespace std::chrono_literals;
   const auto t0 = tpcc::stats::clock::now();
   tpcc::stats::recorder rec(t0, t0 + 100s);
-  rec.record_delivery(15s, 0, true, t0 + 5s);    // queued in the warm-up: not this window's
-  rec.record_delivery(15s, 1, true, t0 + 110s);  // queued at 95 s, completed in the drain
-  rec.record_delivery(1s, 0, false, t0 + 51s);   // failed: counted, and not on time
-  rec.record_delivery(85s, 0, true, t0 + 99s);   // queued at 14 s, late
+  rec.record_delivery(15s, 0, tpcc::stats::txn_outcome::committed,
+                      t0 + 5s);  // queued in the warm-up: not this window's
+  rec.record_delivery(15s, 1, tpcc::stats::txn_outcome::committed,
+                      t0 + 110s);  // queued at 95 s, completed in the drain
+  rec.record_delivery(1s, 0, tpcc::stats::txn_outcome::failed,
+                      t0 + 51s);  // failed: counted, and not on time
+  rec.record_delivery(85s, 0, tpcc::stats::txn_outcome::committed,
+                      t0 + 99s);  // queued at 14 s, late
   const auto s = rec.take();
   EXPECT_EQ(s.deliveries_done, 2U);
   EXPECT_EQ(s.deliveries_on_time, 1U);
@@ -136,7 +140,8 @@ TEST(audit, TheDeliverersRoundTripsAreInDeliverysAverage) {
   queued.kind = txn::kind::delivery;
   queued.end = t0 + 10s;
   rec.record(queued);
-  rec.record_delivery(2s, 0, true, t0 + 12s, 2);  // the deliverer's: two round trips
+  rec.record_delivery(2s, 0, tpcc::stats::txn_outcome::committed, t0 + 12s,
+                      2);  // the deliverer's: two round trips
   const auto s = rec.take();
   const auto& delivery = s.kinds[txn::index(txn::kind::delivery)];
   EXPECT_EQ(delivery.round_trips, 2U);

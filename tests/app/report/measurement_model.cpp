@@ -108,7 +108,8 @@ struct terminal_model {
     rec.record_inputs(in, zero + t);
     if (k == txn::kind::delivery) {
       const double completion = shape.latency_seconds * 40 * std::exp(0.5 * normal(r));
-      rec.record_delivery(seconds(completion), 0, true, zero + end + seconds(completion));
+      rec.record_delivery(seconds(completion), 0, stats::txn_outcome::committed,
+                          zero + end + seconds(completion));
     }
     return end;
   }

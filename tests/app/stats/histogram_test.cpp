@@ -203,14 +203,38 @@ TEST(recorder, DeferredDeliveriesCountTheShareCompletedWithinEightySeconds) {
   using namespace std::chrono_literals;
   const auto t0 = tpcc::stats::clock::now();
   tpcc::stats::recorder rec(t0, t0 + 100s);
-  rec.record_delivery(79s, 0, true, t0 + 90s);  // counted by the time it was queued
-  rec.record_delivery(81s, 2, true, t0 + 90s);
-  rec.record_delivery(1s, 0, false, t0 + 90s);
+  rec.record_delivery(79s, 0, tpcc::stats::txn_outcome::committed,
+                      t0 + 90s);  // counted by the time it was queued
+  rec.record_delivery(81s, 2, tpcc::stats::txn_outcome::committed, t0 + 90s);
+  rec.record_delivery(1s, 0, tpcc::stats::txn_outcome::failed, t0 + 90s);
   const auto s = rec.take();
   EXPECT_EQ(s.deliveries_done, 2U);
   EXPECT_EQ(s.deliveries_on_time, 1U);
   EXPECT_EQ(s.skipped_districts, 2U);
   EXPECT_EQ(s.deliveries_failed, 1U);
+  EXPECT_EQ(s.deliveries_lost, 0U);
+}
+
+// A deferred Delivery whose deliverer lost its connection is failed AND lost, in the window;
+// take_all() counts every phase's deferred ends by outcome (the endpoints' series read them).
+TEST(recorder, ALostDeferredDeliveryCountsAsFailedAndLostInEveryPhaseToo) {
+  using namespace std::chrono_literals;
+  using tpcc::stats::txn_outcome;
+  const auto t0 = tpcc::stats::clock::now();
+  tpcc::stats::recorder rec(t0 + 10s, t0 + 100s);
+  rec.record_delivery(2s, 0, txn_outcome::lost, t0 + 20s);       // queued in the window
+  rec.record_delivery(2s, 0, txn_outcome::lost, t0 + 5s);        // queued in the warm-up
+  rec.record_delivery(2s, 0, txn_outcome::abandoned, t0 + 30s);  // in the window, not lost
+  rec.record_delivery(2s, 0, txn_outcome::retried, t0 + 40s);    // completed after a retry
+  const auto s = rec.take();
+  EXPECT_EQ(s.deliveries_done, 1U);
+  EXPECT_EQ(s.deliveries_failed, 2U);
+  EXPECT_EQ(s.deliveries_lost, 1U);
+  const tpcc::stats::outcome_counts all = rec.take_all().deliveries;
+  EXPECT_EQ(all[txn_outcome::lost], 2U);
+  EXPECT_EQ(all[txn_outcome::abandoned], 1U);
+  EXPECT_EQ(all[txn_outcome::retried], 1U);
+  EXPECT_EQ(all.failures(), 3U);
 }
 
 }  // namespace
