@@ -21,13 +21,12 @@
 
 #include <cassert>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <type_traits>
 #include <utility>
 
 #include "shoal/detail/channel.hpp"
-#include "shoal/detail/spin_lock.hpp"
-#include "shoal/detail/wait_queue.hpp"
 
 namespace shoal {
 
@@ -44,14 +43,14 @@ class channel {
                 "shoal::channel<T> moves values under its lock: T's move must not throw");
 
  public:
-  /// `capacity` values may wait in the buffer; 0: rendezvous.
-  explicit channel(std::size_t capacity) : buffer_(capacity) {}
+  /// `capacity` values may wait in the buffer; 0: rendezvous. Errors: std::bad_alloc.
+  explicit channel(std::size_t capacity)
+      : core_(std::make_unique<detail::channel_core<T>>(capacity)) {}
   channel(const channel&) = delete;
   channel& operator=(const channel&) = delete;
   /// Asserts (debug builds) that no coroutine waits on it; buffered values are destroyed.
   ~channel() {
-    assert(senders_.empty() && receivers_.empty() &&
-           "shoal: channel destroyed while coroutines wait on it");
+    assert(!core_->has_waiters() && "shoal: channel destroyed while coroutines wait on it");
   }
 
   /// Sends `value`, waiting while the buffer is full.
@@ -72,7 +71,7 @@ class channel {
   ///   Thread-safety: any number of senders at once.
   ///   Example: if (!co_await orders.send(std::move(order))) co_return;  // closed or cancelled
   [[nodiscard]] channel_send_awaiter<T> send(T value) noexcept {
-    return {{&lock_, &senders_, &attempt_send, this, /*near_waker=*/true}, std::move(value)};
+    return {core_->send_site(), std::move(value)};
   }
   /// Receives the oldest value, waiting while the channel is empty.
   ///   Result: std::optional<T>: the oldest value, or nullopt once the channel is closed and
@@ -85,145 +84,32 @@ class channel {
   ///   Thread-safety: any number of receivers at once.
   ///   Example: while (auto order = co_await orders.receive()) co_await process(*order);
   [[nodiscard]] channel_receive_awaiter<T> receive() noexcept {
-    return channel_receive_awaiter<T>(
-        {&lock_, &receivers_, &attempt_receive, this, /*near_waker=*/true});
+    return channel_receive_awaiter<T>(core_->receive_site());
   }
 
-  /// Delivers `value` if that needs no wait; false (value untouched) when full or closed.
-  [[nodiscard]] bool try_send(T&& value) noexcept {
-    detail::wake_list woken;
-    bool sent = false;
-    {
-      const detail::spin_lock::guard guard(lock_);
-      sent = !closed_ && offer(value, woken);
-    }
-    woken.wake_all();
-    return sent;
-  }
+  /// Delivers `value` if that needs no wait; false (value untouched) when full, when senders
+  /// wait before it, or when closed.
+  [[nodiscard]] bool try_send(T&& value) noexcept { return core_->try_send(value); }
   /// try_send of a copy of `value`. Errors: what T's copy throws.
   [[nodiscard]] bool try_send(const T& value) {
     T copy(value);
     return try_send(std::move(copy));
   }
   /// The oldest value if one is ready; nullopt when empty (or closed and drained).
-  [[nodiscard]] std::optional<T> try_receive() noexcept {
-    detail::wake_list woken;
-    std::optional<T> value;
-    {
-      const detail::spin_lock::guard guard(lock_);
-      take(value, woken);
-    }
-    woken.wake_all();
-    return value;
-  }
+  [[nodiscard]] std::optional<T> try_receive() noexcept { return core_->try_receive(); }
 
   /// Accepts no more values and wakes every waiter (see above). Closing twice does nothing.
-  void close() noexcept {
-    detail::wake_list woken;
-    {
-      const detail::spin_lock::guard guard(lock_);
-      closed_ = true;
-      while (detail::waiter* w = senders_.pop_front()) woken.push_back(*w);
-      while (detail::waiter* w = receivers_.pop_front()) woken.push_back(*w);
-    }
-    woken.wake_all();
-  }
+  void close() noexcept { core_->close(); }
 
   /// True once close() was called. Thread-safety: any thread.
-  [[nodiscard]] bool is_closed() const noexcept {
-    const detail::spin_lock::guard guard(lock_);
-    return closed_;
-  }
+  [[nodiscard]] bool is_closed() const noexcept { return core_->is_closed(); }
   /// Values in the buffer now; a snapshot.
-  [[nodiscard]] std::size_t size() const noexcept {
-    const detail::spin_lock::guard guard(lock_);
-    return buffer_.size();
-  }
+  [[nodiscard]] std::size_t size() const noexcept { return core_->size(); }
   /// The buffer's capacity, fixed at construction (0: rendezvous).
-  [[nodiscard]] std::size_t capacity() const noexcept { return buffer_.capacity(); }
+  [[nodiscard]] std::size_t capacity() const noexcept { return core_->capacity(); }
 
  private:
-  using send_waiter = detail::send_waiter<T>;
-  using receive_waiter = detail::receive_waiter<T>;
-  friend send_waiter;
-  friend receive_waiter;
-
-  /// The awaiters' fast paths, each one short critical section: buffers `value` when the
-  /// channel is open, has room and no receiver waits; false (value untouched) otherwise.
-  bool send_now(T& value) noexcept {
-    const detail::spin_lock::guard guard(lock_);
-    if (closed_ || buffer_.full() || !receivers_.empty()) return false;
-    buffer_.push(std::move(value));
-    return true;
-  }
-  /// Takes the oldest buffered value when no sender waits (a waiting sender's value must move
-  /// into the freed slot: the full path); false otherwise.
-  bool receive_now(std::optional<T>& out) noexcept {
-    const detail::spin_lock::guard guard(lock_);
-    if (buffer_.empty() || !senders_.empty()) return false;
-    out.emplace(buffer_.pop());
-    return true;
-  }
-
-  /// Under the lock: hands `value` to the oldest waiting receiver, or buffers it; false when
-  /// neither is possible now (value untouched).
-  bool offer(T& value, detail::wake_list& woken) noexcept SHOAL_REQUIRES(lock_) {
-    if (detail::waiter* w = receivers_.pop_front()) {
-      auto& receiver = static_cast<receive_waiter&>(*w);
-      receiver.slot_.emplace(std::move(value));
-      receiver.grant();
-      woken.push_back(receiver);
-      return true;
-    }
-    if (buffer_.full()) return false;
-    buffer_.push(std::move(value));
-    return true;
-  }
-
-  /// Under the lock: the oldest value (from the buffer, refilled from the oldest waiting sender,
-  /// or straight from that sender when nothing is buffered); false when there is none.
-  bool take(std::optional<T>& out, detail::wake_list& woken) noexcept SHOAL_REQUIRES(lock_) {
-    auto* sender = static_cast<send_waiter*>(senders_.pop_front());
-    if (!buffer_.empty()) {
-      out.emplace(buffer_.pop());
-      if (sender != nullptr) buffer_.push(std::move(sender->value_));
-    } else if (sender != nullptr) {
-      out.emplace(std::move(sender->value_));
-    } else {
-      return false;
-    }
-    if (sender != nullptr) {
-      sender->grant();
-      woken.push_back(*sender);
-    }
-    return true;
-  }
-
-  static bool attempt_send(void* self, detail::waiter& w, detail::wake_list& woken) noexcept {
-    auto& ch = *static_cast<channel*>(self);
-    ch.lock_.assert_held();       // the wait queue holds it (*wait_site::lock)
-    if (ch.closed_) return true;  // done, not granted: false
-    if (!ch.offer(static_cast<send_waiter&>(w).value_, woken)) return false;
-    w.grant();
-    return true;
-  }
-  static bool attempt_receive(void* self, detail::waiter& w, detail::wake_list& woken) noexcept {
-    auto& ch = *static_cast<channel*>(self);
-    ch.lock_.assert_held();  // the wait queue holds it (*wait_site::lock)
-    if (ch.take(static_cast<receive_waiter&>(w).slot_, woken)) {
-      w.grant();
-      return true;
-    }
-    return ch.closed_;  // closed and drained: done, nullopt
-  }
-
-  mutable detail::spin_lock lock_;
-  detail::value_ring<T> buffer_ SHOAL_GUARDED_BY(lock_);
-  bool closed_ SHOAL_GUARDED_BY(lock_) = false;
-  /// Senders wait only while the buffer is full, receivers only while it is empty and no sender
-  /// waits: never both at once.
-  detail::wait_list senders_ SHOAL_GUARDED_BY(lock_);
-  detail::wait_list receivers_ SHOAL_GUARDED_BY(lock_);
+  std::unique_ptr<detail::channel_core<T>> core_;
 };
 
 }  // namespace shoal
