@@ -3,14 +3,17 @@
 //
 // A channel<T> carries values from any number of senders to any number of receivers, in FIFO
 // order, through a buffer of fixed capacity allocated once at construction. `co_await ch.send(v)`
-// suspends while the buffer is full; `co_await ch.receive()` suspends while it is empty. Capacity
-// 0 makes a rendezvous channel. Both sides are served in arrival order; how, and why waiting
-// allocates nothing: docs/design/sync.md.
+// suspends while the buffer is full (or while senders that came before it wait); `co_await
+// ch.receive()` suspends while it is empty. Waiting senders' values move in, oldest first, once
+// the buffer is at most half full (a producer that filled it is woken once per half buffer, not
+// once per slot); a waiting receiver is handed a value as soon as one is sent. Capacity 0 makes a
+// rendezvous channel. Each side is served in arrival order; how, and why waiting allocates
+// nothing: docs/design/sync.md.
 // close(): no value is accepted afterwards. Waiting senders wake and return false (their values
 // are not sent); waiting receivers wake with nullopt; values already in the buffer are still
 // received, then receive() returns nullopt.
 //
-// Requirements: T is nothrow move constructible (values move under the channel's lock).
+// Requirements: T is nothrow move constructible (values move under the channel's locks).
 // Lifetime: destroy the channel only once every co_await on it has returned: a waiter woken but
 // not yet resumed still counts (queued waiters are asserted in debug builds). Values still
 // buffered are destroyed with it.
@@ -40,7 +43,7 @@ using channel_receive_awaiter = detail::receive_waiter<T>;
 template <class T>
 class channel {
   static_assert(std::is_nothrow_move_constructible_v<T>,
-                "shoal::channel<T> moves values under its lock: T's move must not throw");
+                "shoal::channel<T> moves values under its locks: T's move must not throw");
 
  public:
   /// `capacity` values may wait in the buffer; 0: rendezvous. Errors: std::bad_alloc.
@@ -53,7 +56,7 @@ class channel {
     assert(!core_->has_waiters() && "shoal: channel destroyed while coroutines wait on it");
   }
 
-  /// Sends `value`, waiting while the buffer is full.
+  /// Sends `value`, waiting while the buffer is full or senders wait before it.
   ///   Result: bool, true when v was delivered (into the buffer or to a receiver), false when the
   ///           channel is closed or the send was cancelled; v is then destroyed, not sent.
   ///   Errors: std::logic_error when it must suspend with no executor running on this thread.
@@ -62,12 +65,12 @@ class channel {
   ///                 promptly with false. A value taken before the stop arrived stays delivered:
   ///                 true.
   ///   Resumes on: its own executor, never inline on the receiving thread: the chain's home worker
-  ///               when it is bound (pinned); else, when its waker (the receive that makes room,
-  ///               close(), a stop) runs as a worker of the pool the sender suspended on a worker
-  ///               of, that worker (a local push: no cross-thread wake-up per hand-over; a
-  ///               sync_wait nested on a worker is its own executor, as for async_mutex::lock);
-  ///               else the executor it suspended on. When there is room it continues at once on
-  ///               the same thread.
+  ///               when it is bound (pinned); else, when its waker (the receive that brings the
+  ///               buffer down to half, close(), a stop) runs as a worker of the pool the sender
+  ///               suspended on a worker of, that worker (a local push: no cross-thread wake-up per
+  ///               hand-over; a sync_wait nested on a worker is its own executor, as for
+  ///               async_mutex::lock); else the executor it suspended on. When there is room and no
+  ///               sender waits, it continues at once on the same thread.
   ///   Thread-safety: any number of senders at once.
   ///   Example: if (!co_await orders.send(std::move(order))) co_return;  // closed or cancelled
   [[nodiscard]] channel_send_awaiter<T> send(T value) noexcept {
