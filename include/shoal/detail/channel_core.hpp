@@ -107,10 +107,10 @@ class channel_core {
   // The fast paths (and try_send): buffers `value` when the channel is open, no sender is
   // queued and there is room; false (value untouched) otherwise. Takes the sender lock.
   // Inlined into the awaiter, so that the waiter's own state is only built when it must wait.
-  [[gnu::always_inline]] bool send_now(T& value) noexcept;
+  [[gnu::always_inline]] inline bool send_now(T& value) noexcept;
   // Takes the oldest buffered value when no receiver is queued; false otherwise. Takes the
   // receiver lock.
-  [[gnu::always_inline]] bool receive_now(std::optional<T>& out) noexcept;
+  [[gnu::always_inline]] inline bool receive_now(std::optional<T>& out) noexcept;
   bool try_send(T& value) noexcept;
   std::optional<T> try_receive() noexcept;
   void close() noexcept;
