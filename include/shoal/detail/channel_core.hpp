@@ -55,17 +55,17 @@ class ring_cells {
   }
   // Cell i holds a value: moved into `out`, the cell left empty.
   void move_out(std::size_t i, std::optional<T>& out) noexcept {
-    T& value = at(i);
-    out.emplace(std::move(value));
-    value.~T();
+    T* const value = at(i);
+    out.emplace(std::move(*value));
+    std::destroy_at(value);  // the moved-from husk
   }
-  void destroy(std::size_t i) noexcept { at(i).~T(); }
+  void destroy(std::size_t i) noexcept { std::destroy_at(at(i)); }
 
  private:
   struct cell {
     alignas(T) std::byte bytes[sizeof(T)];
   };
-  T& at(std::size_t i) noexcept { return *std::launder(reinterpret_cast<T*>(cells_[i].bytes)); }
+  T* at(std::size_t i) noexcept { return std::launder(reinterpret_cast<T*>(cells_[i].bytes)); }
 
   std::unique_ptr<cell[]> cells_;
 };
