@@ -64,6 +64,29 @@ TEST(Channel, SendersWaitWhileFullAndKeepTheirOrderBehindTheBuffer) {
   EXPECT_TRUE(s3.done() && s3.get());
 }
 
+TEST(Channel, QueuedSendersMoveInOnlyOnceTheBufferIsAtMostHalfFull) {
+  manual_scheduler sched;
+  shoal::channel<int> ch(4);
+  for (int i = 1; i <= 4; ++i) EXPECT_TRUE(ch.try_send(i));
+  auto s5 = sched.spawn(send(ch, 5));
+  auto s6 = sched.spawn(send(ch, 6));
+  sched.run_all();
+  EXPECT_FALSE(s5.done() || s6.done());
+  EXPECT_EQ(ch.try_receive(), 1);
+  EXPECT_EQ(ch.size(), 3u) << "more than half full: the senders still wait";
+  EXPECT_FALSE(ch.try_send(7)) << "a slot is free, but senders wait before it";
+  sched.run_all();
+  EXPECT_FALSE(s5.done());
+  EXPECT_EQ(ch.try_receive(), 2);  // half full: both queued values move in, in order
+  EXPECT_EQ(ch.size(), 4u);
+  sched.run_all();
+  ASSERT_TRUE(s5.done() && s6.done());
+  EXPECT_TRUE(s5.get());
+  EXPECT_TRUE(s6.get());
+  for (const int want : {3, 4, 5, 6}) EXPECT_EQ(ch.try_receive(), want);
+  EXPECT_EQ(ch.try_receive(), std::nullopt);
+}
+
 TEST(Channel, AWaitingReceiverIsHandedTheValueDirectly) {
   manual_scheduler sched;
   shoal::channel<int> ch(2);

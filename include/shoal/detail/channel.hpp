@@ -1,66 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
-// shoal/detail/channel.hpp: the buffer and the awaiters behind shoal/channel.hpp.
+// shoal/detail/channel.hpp: the awaiters behind shoal/channel.hpp (the state they work on:
+// shoal/detail/channel_core.hpp).
 #pragma once
 
 #include <coroutine>
-#include <cstddef>
-#include <memory>
 #include <optional>
 #include <utility>
 
+#include "shoal/detail/channel_core.hpp"
 #include "shoal/detail/task_env.hpp"
 #include "shoal/detail/wait_queue.hpp"
 
-namespace shoal {
-template <class T>
-class channel;
-}  // namespace shoal
-
 namespace shoal::detail {
 
-// A fixed-capacity FIFO ring, allocated once. Capacity 0: always full and empty.
-// Thread-safety: none; guarded by its channel's lock.
-template <class T>
-class value_ring {
- public:
-  explicit value_ring(std::size_t capacity)
-      : slots_(std::make_unique<std::optional<T>[]>(capacity)), capacity_(capacity) {}
-
-  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
-  [[nodiscard]] bool full() const noexcept { return size_ == capacity_; }
-  [[nodiscard]] std::size_t size() const noexcept { return size_; }
-  [[nodiscard]] std::size_t capacity() const noexcept { return capacity_; }
-
-  // Not full: a wrap by comparison, not by division (a division costs more than the rest).
-  template <class U>
-  void push(U&& value) noexcept {
-    std::size_t tail = head_ + size_;
-    if (tail >= capacity_) tail -= capacity_;
-    slots_[tail].emplace(std::forward<U>(value));
-    ++size_;
-  }
-  // Not empty.
-  T pop() noexcept {
-    std::optional<T>& slot = slots_[head_];
-    // NOLINTNEXTLINE(bugprone-unchecked-optional-access): slots below size_ are filled
-    T value = std::move(*slot);
-    slot.reset();
-    if (++head_ == capacity_) head_ = 0;
-    --size_;
-    return value;
-  }
-
- private:
-  std::unique_ptr<std::optional<T>[]> slots_;
-  std::size_t capacity_;
-  std::size_t head_ = 0;
-  std::size_t size_ = 0;
-};
-
 // The channel awaiters' await_suspend: when the awaiting chain is not stopped and `done_now`
-// (one short critical section of the channel's) completes the operation, `w` is granted and the
-// coroutine continues at once; otherwise the full path (shoal/detail/wait_queue.hpp) decides,
-// under the channel's lock: wait, refuse (closed, stopped) or complete.
+// (one short critical section of one side of the channel) completes the operation, `w` is
+// granted and the coroutine continues at once; otherwise the full path
+// (shoal/detail/wait_queue.hpp) decides, under that side's lock: wait, refuse (closed, stopped)
+// or complete.
 template <class Promise, class DoneNow>
 bool complete_or_wait(waiter& w, std::coroutine_handle<Promise> h, DoneNow done_now) {
   const task_env* env = env_of(h);
@@ -77,15 +34,15 @@ class send_waiter : public waiter {
  public:
   send_waiter(const wait_site& site, T value) noexcept : waiter(site), value_(std::move(value)) {}
 
-  // The fast path: an open channel with room and no receiver waiting buffers the value.
+  // The fast path: an open channel with room and no sender queued buffers the value.
   template <class Promise>
   bool await_suspend(std::coroutine_handle<Promise> h) {
-    return complete_or_wait(*this, h, [this] { return channel()->send_now(value_); });
+    return complete_or_wait(*this, h, [this] { return core()->send_now(value_); });
   }
 
  private:
-  friend class shoal::channel<T>;
-  shoal::channel<T>* channel() const noexcept { return static_cast<shoal::channel<T>*>(owner()); }
+  friend class channel_core<T>;
+  channel_core<T>* core() const noexcept { return static_cast<channel_core<T>*>(owner()); }
   T value_;  // moved out by the receiver (or into the buffer) that grants this waiter
 };
 
@@ -96,10 +53,10 @@ class receive_waiter : public waiter {
  public:
   explicit receive_waiter(const wait_site& site) noexcept : waiter(site) {}
 
-  // The fast path: a value buffered and no sender waiting: it is taken.
+  // The fast path: a value buffered and no receiver queued: it is taken.
   template <class Promise>
   bool await_suspend(std::coroutine_handle<Promise> h) {
-    return complete_or_wait(*this, h, [this] { return channel()->receive_now(slot_); });
+    return complete_or_wait(*this, h, [this] { return core()->receive_now(slot_); });
   }
 
   std::optional<T> await_resume() noexcept {
@@ -108,9 +65,11 @@ class receive_waiter : public waiter {
   }
 
  private:
-  friend class shoal::channel<T>;
-  shoal::channel<T>* channel() const noexcept { return static_cast<shoal::channel<T>*>(owner()); }
+  friend class channel_core<T>;
+  channel_core<T>* core() const noexcept { return static_cast<channel_core<T>*>(owner()); }
   std::optional<T> slot_;  // filled by the sender (or receive attempt) that grants this waiter
 };
 
 }  // namespace shoal::detail
+
+#include "shoal/detail/channel_core_impl.hpp"

@@ -70,6 +70,7 @@ class wake_list {
   wake_list& operator=(const wake_list&) = delete;
   ~wake_list() = default;
 
+  [[nodiscard]] bool empty() const noexcept { return head_ == nullptr; }
   void push_back(waiter& w) noexcept;
   void wake_all() noexcept;
 
@@ -83,7 +84,12 @@ class wake_list {
 // it satisfies on the way (a receiver handed a value) go to `woken`.
 using attempt_fn = bool (*)(void* owner, waiter& w, wake_list& woken) noexcept;
 
-// Where a waiter waits: its primitive's lock, the list it joins, and the attempt above.
+// Runs after the attempt, outside the lock, before the waiters in `woken` are woken: a
+// primitive whose state has two locks (a channel's two sides) serves the other side there.
+using settle_fn = void (*)(void* owner, wake_list& woken) noexcept;
+
+// Where a waiter waits: its primitive's lock, the list it joins, the attempt above, and an
+// optional settle step.
 // `near_waker`: an unbound waiter woken by a worker of the pool it waited in is posted to that
 // worker rather than to the one it suspended on (a hand-over primitive, whose grant is held
 // until the waiter runs, would otherwise wait on a cross-thread wake-up at every hand-over: the
@@ -95,6 +101,7 @@ struct wait_site {
   attempt_fn attempt = nullptr;
   void* owner = nullptr;
   bool near_waker = false;
+  settle_fn settle = nullptr;  // optional (see settle_fn)
 };
 
 // The awaiter of every waiting operation. Result: true when granted, false when cancelled or

@@ -110,6 +110,9 @@ bool waiter::suspend(std::coroutine_handle<> h, const task_env* env, wake_target
     must_wait = !site_.attempt(site_.owner, *this, satisfied);
     if (must_wait) site_.list->push_back(*this);
   }
+  // Before the handshake below: until it, this co_await cannot return, so the primitive (and
+  // its owner pointer) is still alive even if this waiter was granted meanwhile.
+  if (site_.settle != nullptr) site_.settle(site_.owner, satisfied);
   satisfied.wake_all();
   if (!must_wait) return false;
   // A stop requested from here on unlinks the waiter (cancel); one already requested runs
