@@ -21,13 +21,14 @@
 // await_suspend still runs: a runner on its thread starts only after await_suspend returned
 // (symmetric transfer, or a post), and a post to its executor waits for its thread.
 //
-// Stop callbacks, one per batch and token: registering a std::stop_callback costs two lock
-// round trips on the token's stop state, so the callers of one batch that share a token (the
-// children of one when_all, one task_group) share one. The first of them to join becomes its
+// Stop callbacks, one per batch and stop: registering a callback costs two lock round trips on
+// the stop's state, so the callers of one batch that share a stop (a token; the children of one
+// when_all, one task_group: their scope's lazy stop, whose callbacks need no std::stop_token,
+// host_stop_callback.hpp) share one. The first of them to join becomes its
 // host (its awaiter holds the callback, registered after it joined, outside the batcher's lock);
 // the others are covered by it. The host's callback, while the batch fills, removes the host and
 // every caller it covers from the batch under the lock and posts them; once the batch is flushed
-// it does nothing, and the completion reads each caller's token instead (stop_requested() then:
+// it does nothing, and the completion reads each caller's stop instead (stop_requested() then:
 // nullopt). So a callback never touches a covered caller after its batch left the current one,
 // and the host, which outlives its callback (await_resume resets it, waiting for a run elsewhere),
 // is the only frame it reads.
@@ -163,11 +164,11 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
     owner_ = executor::current();
     if (owner_ == nullptr) throw std::logic_error("shoal: batcher awaited outside any executor");
     const task_env* env = env_of(h);
-    if (env != nullptr && env->stop.stop_possible()) {
-      // The token first: a lazy stop's, once made, answers for the whole chain of scopes in one
-      // load (no walk up the scopes), and a callback needs it anyway.
-      token_ = &env->stop.token();
-      if (token_->stop_requested()) {
+    if (env != nullptr) {
+      // The chain's stop by reference: a fork scope's lazy stop stays lazy (a host's callback
+      // registers on the scope itself, host_stop_callback.hpp).
+      chain_stop_ = env->stop;
+      if (chain_stop_.stop_requested()) {
         cancelled_ = true;  // cancelled before it began: never joins a batch
         return transfer(h);
       }
@@ -182,7 +183,7 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
       joined.runner = state_->flush_unarmed(*this);  // early rather than never
     }
     // A batch this call filled is flushed already: its completion reads the token.
-    if (joined.host_stop && !joined.runner) stop_.emplace(*token_, on_stop{this});
+    if (joined.host_stop && !joined.runner) stop_.emplace(chain_stop_, on_stop{this});
     return transfer(joined.runner);
   }
 
@@ -237,7 +238,7 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
   // `local`, links it for resume_here and returns its link.
   template <class Deliver>
   resume_link* finish_sent(Deliver&& deliver, bool local) noexcept {
-    if (token_ != nullptr && token_->stop_requested()) {
+    if (chain_stop_.stop_requested()) {
       cancelled_ = true;
     } else {
       deliver(*this);
@@ -265,7 +266,7 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
   std::exception_ptr error_;
   bool cancelled_ = false;
   bool timer_armed_ = false;
-  const std::stop_token* token_ = nullptr;  // the chain's, when a stop is possible
+  stop_ref chain_stop_;         // the chain's stop (by default a token never stopped)
   batch_call* host_ = nullptr;  // whose stop callback covers it (itself when host); under lock
   batch_call* next_cancelled_ = nullptr;  // removed together by a host's callback; under lock
   node_with_owner node_;

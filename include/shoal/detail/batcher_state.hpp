@@ -334,9 +334,9 @@ class batcher_state {
 
   // Under the lock: which stop callback covers c (it just joined b). True: c hosts a new one.
   static bool cover(batch_type& b, call& c) noexcept {
-    if (c.token_ == nullptr) return false;
+    if (!c.chain_stop_.stop_possible()) return false;
     const call* h = b.stop_host;
-    if (h != nullptr && (h->token_ == c.token_ || *h->token_ == *c.token_)) {
+    if (h != nullptr && h->chain_stop_.same_stop(c.chain_stop_)) {
       c.host_ = b.stop_host;
       return false;
     }
