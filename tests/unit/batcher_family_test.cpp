@@ -383,6 +383,49 @@ TYPED_TEST(batcher_family, CallersOfAWhenAllWhoseSiblingFailsLeaveTheFillingBatc
   }
 }
 
+// An item that counts its moves (from when the bulk function returns).
+struct move_counted {
+  static inline int moves = 0;
+  int value = 0;
+  explicit move_counted(int v) noexcept : value(v) {}
+  move_counted(const move_counted&) = delete;
+  move_counted& operator=(const move_counted&) = delete;
+  move_counted(move_counted&& other) noexcept : value(other.value) { ++moves; }
+  move_counted& operator=(move_counted&& other) noexcept {
+    value = other.value;
+    ++moves;
+    return *this;
+  }
+  ~move_counted() = default;
+};
+
+template <class B>
+task<int> call_counting_moves(B& b, int x, int& moves) {
+  std::optional<move_counted> r = co_await b(x);
+  moves = move_counted::moves;
+  co_return r ? r->value : -1;
+}
+
+// The caller reads its item from the batch's results as it resumes: one move, none through the
+// awaiter.
+TYPED_TEST(batcher_family, EachItemIsMovedOnceFromTheBulkResultToItsCaller) {
+  auto b = this->template make<int, move_counted>([](std::span<int> args) {
+    std::vector<move_counted> out;
+    out.reserve(args.size());
+    for (int a : args) out.emplace_back(a * 10);
+    move_counted::moves = 0;
+    return out;
+  });
+  int moves = -1;
+  auto one = this->sched.spawn(call_counting_moves(*b, 4, moves));
+  this->sched.run_all();
+  this->sched.idle();
+  this->sched.run_all();
+  ASSERT_TRUE(one.done());
+  EXPECT_EQ(one.get(), 40);
+  EXPECT_EQ(moves, 1);
+}
+
 TYPED_TEST(batcher_family, ACallerStoppedWhileItsBatchFillsLeavesItAndIsNotSent) {
   auto b = this->make(times_ten{&this->seen}, {.max_size = 100, .max_wait = 10ms});
   std::stop_source first_stop;

@@ -2,9 +2,12 @@
 // shoal/detail/batcher_call.hpp: the awaiter of one batched call, `co_await batcher(arg)`.
 //
 // The awaiter lives in the caller's frame and is the caller's whole footprint in the batcher:
-// its argument waits here until it joins the batch, its result slot, its timer node (when it
-// holds the batch's max-wait timer), its stop callback and its link in the list of callers to
-// resume are all members, so a call allocates nothing.
+// its argument waits here until it joins the batch, its timer node (when it holds the batch's
+// max-wait timer), its stop callback and its link in the list of callers to resume are all
+// members, so a call allocates nothing. It holds no result: the bulk function's results stay in
+// the batch, and await_resume moves the caller's item from there into the value it returns (one
+// move); the batch's last reader (an atomic count: callers resume on their own executors)
+// recycles it.
 //
 // Exceptions: await_suspend throws only before the call is in a batch (join undoes its own
 // partial work); once it is in, nothing throws: a timer the executor cannot arm flushes the
@@ -55,6 +58,8 @@ namespace shoal::detail {
 
 template <class Arg, class R>
 class batcher_state;
+template <class Arg, class R>
+struct batch;
 template <class State>
 struct batch_slot;
 
@@ -152,6 +157,7 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
 
  public:
   using state_type = batcher_state<Arg, R>;
+  using batch_type = batch<Arg, R>;
   using value_type = typename base::value_type;
 
   batch_call(state_type& state, Arg&& arg) noexcept(std::is_nothrow_move_constructible_v<Arg>)
@@ -194,14 +200,10 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
     // Still armed: this call left its batch before the deadline (cancelled); the batch's timer
     // passes to another of its callers.
     if (timer_armed_ && owner_->cancel_timer(node_)) state_->timer_holder_left(*this);
-    if (cancelled_) return std::nullopt;
-    if (error_) std::rethrow_exception(error_);
-    // deliver() set result_: neither cancelled nor failed.
-    if constexpr (std::is_same_v<R, value_type>) {
-      return std::move(result_);  // the optional itself: one move of the item
-    } else {
-      return take_item<R>(std::move(*result_));  // NOLINT(bugprone-unchecked-optional-access)
+    if (sent_ == nullptr) [[unlikely]] {
+      return std::nullopt;  // left its batch before it was sent, or never joined one
     }
+    return take();
   }
 
  private:
@@ -233,16 +235,36 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
     return true;
   }
 
-  // Completion of a sent call (bulk call returned): deliver, unless its token was stopped
-  // meanwhile. Then either posts it pinned to its executor (the last touch of *this), or, when
-  // `local`, links it for resume_here and returns its link.
-  template <class Deliver>
-  resume_link* finish_sent(Deliver&& deliver, bool local) noexcept {
-    if (chain_stop_.stop_requested()) {
-      cancelled_ = true;
-    } else {
-      deliver(*this);
+  // Releases the batch when the caller's item has been taken (or its exception copied).
+  struct release_on_exit {
+    state_type* state;
+    batch_type* batch;
+    release_on_exit(state_type* s, batch_type* b) noexcept : state(s), batch(b) {}
+    release_on_exit(const release_on_exit&) = delete;
+    release_on_exit& operator=(const release_on_exit&) = delete;
+    ~release_on_exit() { state->release(*batch); }
+  };
+
+  // The item moved from the batch's results into the returned optional (one move), or the
+  // call's or the item's exception, or nullopt when its stop was requested during the bulk call
+  // (read at the completion); then the batch has one reader less.
+  std::optional<value_type> take() {
+    const release_on_exit release(state_, sent_);
+    if (cancelled_) [[unlikely]] {
+      return std::nullopt;
     }
+    if (sent_->failure) [[unlikely]] {
+      std::rethrow_exception(sent_->failure);
+    }
+    return take_item<R>(std::move(sent_->results[index_]));
+  }
+
+  // Completion of a sent call (bulk call returned): it reads its item from b as it resumes,
+  // unless its stop was requested meanwhile. Then either posts it pinned to its executor (the
+  // last touch of *this), or, when `local`, links it for resume_here and returns its link.
+  resume_link* finish_sent(batch_type& b, bool local) noexcept {
+    sent_ = &b;  // index_ is its place in b.callers, hence in b.results
+    if (chain_stop_.stop_requested()) cancelled_ = true;
     if (!local) {
       owner_->post(handle_, true);  // pinned: resumes on its own executor
       return nullptr;
@@ -262,8 +284,7 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
   std::size_t index_ = 0;                   // position in the current batch; under state's lock
   std::uint64_t batch_seq_ = 0;             // which batch it joined; under state's lock
   batch_slot<state_type>* slot_ = nullptr;  // the owner's idle slot; under state's lock
-  std::optional<R> result_;
-  std::exception_ptr error_;
+  batch_type* sent_ = nullptr;  // the batch it reads its item from, once sent and returned
   bool cancelled_ = false;
   bool timer_armed_ = false;
   stop_ref chain_stop_;         // the chain's stop (by default a token never stopped)
