@@ -89,6 +89,18 @@ class batch_call_base {
   Arg arg_;  // moved into the batch when the call joins it
 };
 
+// Releases a caller's batch when its item has been taken (or its exception copied): the batch
+// has one reader less (State::release; its last reader recycles it).
+template <class State, class Batch>
+struct batch_release {
+  State* state;
+  Batch* batch;
+  batch_release(State* s, Batch* b) noexcept : state(s), batch(b) {}
+  batch_release(const batch_release&) = delete;
+  batch_release& operator=(const batch_release&) = delete;
+  ~batch_release() { state->release(*batch); }
+};
+
 // A caller waiting to be resumed on this thread (intrusive: lives in the caller's awaiter).
 struct resume_link {
   resume_link* next = nullptr;
@@ -235,15 +247,7 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
     return true;
   }
 
-  // Releases the batch when the caller's item has been taken (or its exception copied).
-  struct release_on_exit {
-    state_type* state;
-    batch_type* batch;
-    release_on_exit(state_type* s, batch_type* b) noexcept : state(s), batch(b) {}
-    release_on_exit(const release_on_exit&) = delete;
-    release_on_exit& operator=(const release_on_exit&) = delete;
-    ~release_on_exit() { state->release(*batch); }
-  };
+  using release_on_exit = batch_release<state_type, batch_type>;
 
   // The item moved from the batch's results into the returned optional (one move), or the
   // call's or the item's exception, or nullopt when its stop was requested during the bulk call

@@ -104,15 +104,7 @@ class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
   // left before its batch was sent, or never joined one.
   enum class phase : std::uint8_t { before, joined, cancelled };
 
-  // Releases the batch when the caller's item has been taken (or its exception copied).
-  struct release_on_exit {
-    state_type* state;
-    batch_type* batch;
-    release_on_exit(state_type* s, batch_type* b) noexcept : state(s), batch(b) {}
-    release_on_exit(const release_on_exit&) = delete;
-    release_on_exit& operator=(const release_on_exit&) = delete;
-    ~release_on_exit() { state->release(*batch); }
-  };
+  using release_on_exit = batch_release<state_type, batch_type>;
 
   // The item moved from the batch's results into the returned optional, or the call's or the
   // item's exception, or nullopt when its token was stopped during the bulk call (read now, on
