@@ -3,15 +3,18 @@
 // std::stop_source, its callbacks' registration, removal and run, and their link to the parent.
 //
 // Why no run is lost: add inserts under the lock bit unless run_callbacks has begun (ran_bit, set
-// under the lock bit), and run_callbacks takes the nodes one by one under it. So a node is either
-// refused (its caller does the work) or taken and run. A parent's stop reaches the list through
-// the link the first add makes after inserting its node: a parent stopped before the link exists
-// runs the callbacks from the link's making (a std::stop_callback on a stopped token runs at
-// once; a refused node on a lazy parent runs them here), so it cannot fall between the two.
-// Removal: a listed node is unlinked under the lock bit and never runs. A node already taken is
-// running or has run: remove waits for its done_ (release after the run, acquire here), unless
-// this thread is running it (the run removes its own node): then it tells the run, which touches
-// the node no more.
+// under the lock bit) or the scope was stopped, and run_callbacks takes the nodes one by one
+// under it. So a node is either refused (its caller does the work) or taken and run. request_stop
+// runs the list only when its RMW saw the listed bit (a scope without callbacks, the usual
+// when_any, pays no lock); the first add sets that bit with an RMW of its own and, when that saw
+// the request, runs the list itself: one of the two RMWs comes second and sees the other. A
+// parent's stop reaches the list through the link the first add makes after inserting its node: a
+// parent stopped before the link exists runs the callbacks from the link's making (a
+// std::stop_callback on a stopped token runs at once; a refused node on a lazy parent runs them
+// here), so it cannot fall between the two. Removal: a listed node is unlinked under the lock bit
+// and never runs. A node already taken is running or has run: remove waits for its done_ (release
+// after the run, acquire here), unless this thread is running it (the run removes its own node):
+// then it tells the run, which touches the node no more.
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -52,7 +55,9 @@ std::uint8_t lazy_stop::lock() const noexcept {
 void lazy_stop::stopped_now(std::uint8_t was) const noexcept {
   // made_ was published before the made bit (make's acq_rel RMW; our seq_cst RMW read it).
   if ((was & made_bit) != 0) made_->source.request_stop();
-  run_callbacks();
+  // No list yet: an add that lists after our RMW sees the request (under the lock, or in its
+  // own RMW of the listed bit) and runs the callbacks itself.
+  if ((was & listed_bit) != 0) run_callbacks();
 }
 
 lazy_stop::made* lazy_stop::make() const {
@@ -74,7 +79,7 @@ lazy_stop::made* lazy_stop::make() const {
 
 bool lazy_stop::add(lazy_stop_node& n) const noexcept {
   const std::uint8_t s = lock();
-  if ((s & ran_bit) != 0) {
+  if ((s & (ran_bit | requested_bit)) != 0) {
     unlock();
     return false;
   }
@@ -85,11 +90,14 @@ bool lazy_stop::add(lazy_stop_node& n) const noexcept {
   head_ = &n;
   n.listed_ = true;
   const bool link = (s & linked_bit) == 0 && parent_.stop_possible();
-  // relaxed: under the lock bit, whose release publishes them.
   const auto bits = static_cast<std::uint8_t>(listed_bit | (link ? linked_bit : 0));
-  if ((s & bits) != bits) state_.fetch_or(bits, std::memory_order_relaxed);
+  std::uint8_t was = s;
+  // seq_cst: one RMW order with request_stop's, which skips the list when it has no listed bit.
+  if ((s & bits) != bits) was = state_.fetch_or(bits, std::memory_order_seq_cst);
   unlock();
   if (link) link_parent();
+  // A request that came after our lock may have found no list: run them (once, whoever first).
+  if ((was & requested_bit) != 0) run_callbacks();
   return true;
 }
 
