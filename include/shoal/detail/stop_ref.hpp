@@ -43,6 +43,10 @@ class stop_ref {
   [[nodiscard]] const lazy_stop* lazy_target() const noexcept {
     return is_lazy() ? &lazy() : nullptr;
   }
+  // The plain token it refers to, or null for a fork scope's stop.
+  [[nodiscard]] const std::stop_token* plain_target() const noexcept {
+    return is_lazy() ? nullptr : &plain();
+  }
   // The same stop: one stop_ref, or two plain tokens of one stop state.
   [[nodiscard]] bool same_stop(stop_ref other) const noexcept {
     return bits_ == other.bits_ || (!is_lazy() && !other.is_lazy() && plain() == other.plain());

@@ -160,8 +160,8 @@ void lazy_stop::link_parent() const noexcept {
       node->done_.store(true, std::memory_order_relaxed);  // free_extras' remove returns at once
       run_callbacks();
     }
-  } else {
-    ::new (static_cast<void*>(link_)) parent_callback(parent_.token(), parent_forward{this});
+  } else if (const std::stop_token* token = parent_.plain_target()) {
+    ::new (static_cast<void*>(link_)) parent_callback(*token, parent_forward{this});
   }
 }
 
