@@ -119,9 +119,7 @@ class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
     const bool stopped = chain_stop_.stop_requested();
     if constexpr (plain_item) {
       if (!stopped && !batch_->failure) [[likely]] {
-        std::optional<value_type> item(std::move(batch_->results[index_]));
-        this->state_->release(*batch_);
-        return item;
+        return take_plain();
       }
     }
     const release_on_exit release(this->state_, batch_);
@@ -132,6 +130,14 @@ class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
       std::rethrow_exception(batch_->failure);
     }
     return take_item<R>(std::move(batch_->results[index_]));
+  }
+
+  // take's common case. One named return only, so that g++ too constructs the item in the
+  // caller's optional (NRVO): one move of the item.
+  std::optional<value_type> take_plain() noexcept {
+    std::optional<value_type> item(std::move(batch_->results[index_]));
+    this->state_->release(*batch_);
+    return item;
   }
 
   struct on_stop {

@@ -62,7 +62,8 @@ class host_stop_callback {
       }
       return;
     }
-    ::new (static_cast<void*>(storage_)) callback(stop.token(), std::move(fn));
+    // Not stop.token(): g++ 12 warns (-Wstringop-overflow) on its lazy branch, inlined here.
+    ::new (static_cast<void*>(storage_)) callback(*stop.plain_target(), std::move(fn));
     made_ = kind::plain;
   }
   // Deregisters it, if made: returns once a run of it on another thread has returned, and none
