@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// Stop requests racing with sleeps and timeouts on a real two-worker pool (run under TSan).
+// Stop requests racing with sleeps and timeouts on a real two-worker pool, and with callbacks
+// registered on a fork scope's lazy stop (run under TSan).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
+#include <barrier>
 #include <chrono>
 #include <latch>
+#include <memory>
 #include <stop_token>
 #include <thread>
 
+#include "shoal/detail/host_stop_callback.hpp"
+#include "shoal/detail/lazy_stop.hpp"
 #include "shoal/sleep.hpp"
 #include "shoal/stop.hpp"
 #include "shoal/timeout.hpp"
@@ -85,6 +91,63 @@ TEST(StopStress, TimeoutsOnUnboundChainsThatMigrateBetweenWorkers) {
   for (int i = 0; i < chains; ++i) p.pool.spawn(chain(i));
   all.wait();
   EXPECT_EQ(timed_out.load(), chains / 2);
+}
+
+// Callbacks on a nested fork scope's lazy stop, registered and removed on one thread while
+// another stops the scope or its parent: a callback still registered at the stop runs exactly
+// once, and one removed never runs after its removal returned, whichever wins each race (the
+// registration, the link to the parent, the run).
+struct bump_lazy_runs {
+  std::atomic<int>* runs;
+  void operator()() const noexcept { runs->fetch_add(1, std::memory_order_relaxed); }
+};
+
+struct lazy_round {
+  shoal::detail::lazy_stop outer;
+  shoal::detail::lazy_stop inner{shoal::detail::stop_ref(outer)};
+  std::array<std::atomic<int>, 4> runs{};
+};
+
+TEST(StopStress, LazyStopCallbacksRaceWithStopsFromAnotherThread) {
+  using shoal::detail::stop_ref;
+  constexpr int rounds = 3'000;
+  std::barrier sync(2);
+  std::unique_ptr<lazy_round> round;
+  std::thread stopper([&] {
+    for (int i = 0; i < rounds; ++i) {
+      sync.arrive_and_wait();  // the round is made
+      if (i % 2 == 0) {
+        round->inner.request_stop();
+      } else {
+        round->outer.request_stop();
+      }
+      sync.arrive_and_wait();  // the stop has returned
+    }
+  });
+  int lost = 0;
+  int late = 0;
+  for (int i = 0; i < rounds; ++i) {
+    round = std::make_unique<lazy_round>();
+    sync.arrive_and_wait();
+    std::array<shoal::detail::host_stop_callback<bump_lazy_runs>, 4> callbacks;
+    for (std::size_t k = 0; k < 4; ++k) {
+      callbacks[k].emplace(stop_ref(round->inner), bump_lazy_runs{&round->runs[k]});
+    }
+    callbacks[0].reset();
+    const int first = round->runs[0].load(std::memory_order_relaxed);
+    callbacks[1].reset();
+    const int second = round->runs[1].load(std::memory_order_relaxed);
+    sync.arrive_and_wait();
+    if (round->runs[0].load() != first || round->runs[1].load() != second) ++late;
+    if (first > 1 || second > 1) ++lost;
+    for (std::size_t k : {2U, 3U}) {
+      if (round->runs[k].load() != 1) ++lost;
+      callbacks[k].reset();
+    }
+  }
+  stopper.join();
+  EXPECT_EQ(lost, 0);
+  EXPECT_EQ(late, 0);
 }
 
 }  // namespace

@@ -327,6 +327,105 @@ TYPED_TEST(batcher_family, AStopOfTheEnclosingScopeRequestedBeforeTheAwaitJoinsN
   EXPECT_TRUE(this->seen.empty());
 }
 
+// Two callers in a when_all, joined to a filling batch, and a third child that fails: the scope's
+// stop reaches them through the callback its first caller hosts on the scope's lazy stop (never
+// made into a std::stop_token); with `nested`, they are the children of an inner when_all, whose
+// callbacks the outer scope's stop reaches through the inner scope's link to it.
+template <class B>
+task<std::optional<int>> call_in_scope(B& b, int x) {
+  co_return co_await b(x);
+}
+
+template <class B>
+task<int> pair_in_inner_scope(B& b, std::optional<int>& one, std::optional<int>& two) {
+  auto [a, c] = co_await shoal::when_all(call_in_scope(b, 1), call_in_scope(b, 2));
+  one = a;
+  two = c;
+  co_return 0;
+}
+
+template <class B>
+task<void> callers_then_failing_child(B& b, bool nested, std::optional<int>& one,
+                                      std::optional<int>& two, bool& threw) {
+  try {
+    if (nested) {
+      (void)co_await shoal::when_all(pair_in_inner_scope(b, one, two), fails_first_in_scope());
+    } else {
+      auto [a, c, f] = co_await shoal::when_all(call_in_scope(b, 1), call_in_scope(b, 2),
+                                                fails_first_in_scope());
+      (void)a;
+      (void)c;
+      (void)f;
+    }
+  } catch (const std::runtime_error&) {
+    threw = true;
+  }
+}
+
+TYPED_TEST(batcher_family, CallersOfAWhenAllWhoseSiblingFailsLeaveTheFillingBatch) {
+  for (const bool nested : {false, true}) {
+    auto b = this->make(times_ten{&this->seen}, {.max_size = 100, .max_wait = 10ms});
+    std::optional<int> one = 7;
+    std::optional<int> two = 7;
+    bool threw = false;
+    auto scope = this->sched.spawn(callers_then_failing_child(*b, nested, one, two, threw));
+    this->sched.run_all();
+    ASSERT_TRUE(scope.done()) << nested;
+    EXPECT_TRUE(threw) << nested;
+    EXPECT_EQ(b->stats().cancelled, 2U) << nested;  // both joined, then left
+    EXPECT_EQ(b->pending(), 0U) << nested;
+    EXPECT_EQ(this->sched.timer_count(), 0U) << nested;  // the batch's deadline went with them
+    EXPECT_TRUE(this->seen.empty()) << nested;
+    if (nested) {  // the inner when_all returned: both calls gave nullopt
+      EXPECT_EQ(one, std::nullopt);
+      EXPECT_EQ(two, std::nullopt);
+    }
+  }
+}
+
+// An item that counts its moves (from when the bulk function returns).
+struct move_counted {
+  static inline int moves = 0;
+  int value = 0;
+  explicit move_counted(int v) noexcept : value(v) {}
+  move_counted(const move_counted&) = delete;
+  move_counted& operator=(const move_counted&) = delete;
+  move_counted(move_counted&& other) noexcept : value(other.value) { ++moves; }
+  move_counted& operator=(move_counted&& other) noexcept {
+    value = other.value;
+    ++moves;
+    return *this;
+  }
+  ~move_counted() = default;
+};
+
+template <class B>
+task<int> call_counting_moves(B& b, int x, int& moves) {
+  std::optional<move_counted> r = co_await b(x);
+  moves = move_counted::moves;
+  co_return r ? r->value : -1;
+}
+
+// The caller reads its item from the batch's results as it resumes: one move, none through the
+// awaiter.
+TYPED_TEST(batcher_family, EachItemIsMovedOnceFromTheBulkResultToItsCaller) {
+  auto b = this->template make<int, move_counted>([](std::span<int> args) {
+    std::vector<move_counted> out;
+    out.reserve(args.size());
+    for (int a : args) out.emplace_back(a * 10);
+    move_counted::moves = 0;
+    return out;
+  });
+  int moves = -1;
+  auto one = this->sched.spawn(call_counting_moves(*b, 4, moves));
+  this->sched.run_all();
+  this->sched.idle();
+  this->sched.run_all();
+  ASSERT_TRUE(one.done());
+  EXPECT_EQ(one.get(), 40);
+  EXPECT_EQ(moves, 1);
+}
+
 TYPED_TEST(batcher_family, ACallerStoppedWhileItsBatchFillsLeavesItAndIsNotSent) {
   auto b = this->make(times_ten{&this->seen}, {.max_size = 100, .max_wait = 10ms});
   std::stop_source first_stop;

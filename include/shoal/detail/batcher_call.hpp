@@ -2,9 +2,12 @@
 // shoal/detail/batcher_call.hpp: the awaiter of one batched call, `co_await batcher(arg)`.
 //
 // The awaiter lives in the caller's frame and is the caller's whole footprint in the batcher:
-// its argument waits here until it joins the batch, its result slot, its timer node (when it
-// holds the batch's max-wait timer), its stop callback and its link in the list of callers to
-// resume are all members, so a call allocates nothing.
+// its argument waits here until it joins the batch, its timer node (when it holds the batch's
+// max-wait timer), its stop callback and its link in the list of callers to resume are all
+// members, so a call allocates nothing. It holds no result: the bulk function's results stay in
+// the batch, and await_resume moves the caller's item from there into the value it returns (one
+// move); the batch's last reader (an atomic count: callers resume on their own executors)
+// recycles it.
 //
 // Exceptions: await_suspend throws only before the call is in a batch (join undoes its own
 // partial work); once it is in, nothing throws: a timer the executor cannot arm flushes the
@@ -21,13 +24,14 @@
 // await_suspend still runs: a runner on its thread starts only after await_suspend returned
 // (symmetric transfer, or a post), and a post to its executor waits for its thread.
 //
-// Stop callbacks, one per batch and token: registering a std::stop_callback costs two lock
-// round trips on the token's stop state, so the callers of one batch that share a token (the
-// children of one when_all, one task_group) share one. The first of them to join becomes its
+// Stop callbacks, one per batch and stop: registering a callback costs two lock round trips on
+// the stop's state, so the callers of one batch that share a stop (a token; the children of one
+// when_all, one task_group: their scope's lazy stop, whose callbacks need no std::stop_token,
+// host_stop_callback.hpp) share one. The first of them to join becomes its
 // host (its awaiter holds the callback, registered after it joined, outside the batcher's lock);
 // the others are covered by it. The host's callback, while the batch fills, removes the host and
 // every caller it covers from the batch under the lock and posts them; once the batch is flushed
-// it does nothing, and the completion reads each caller's token instead (stop_requested() then:
+// it does nothing, and the completion reads each caller's stop instead (stop_requested() then:
 // nullopt). So a callback never touches a covered caller after its batch left the current one,
 // and the host, which outlives its callback (await_resume resets it, waiting for a run elsewhere),
 // is the only frame it reads.
@@ -54,6 +58,8 @@ namespace shoal::detail {
 
 template <class Arg, class R>
 class batcher_state;
+template <class Arg, class R>
+struct batch;
 template <class State>
 struct batch_slot;
 
@@ -81,6 +87,18 @@ class batch_call_base {
 
   State* state_;
   Arg arg_;  // moved into the batch when the call joins it
+};
+
+// Releases a caller's batch when its item has been taken (or its exception copied): the batch
+// has one reader less (State::release; its last reader recycles it).
+template <class State, class Batch>
+struct batch_release {
+  State* state;
+  Batch* batch;
+  batch_release(State* s, Batch* b) noexcept : state(s), batch(b) {}
+  batch_release(const batch_release&) = delete;
+  batch_release& operator=(const batch_release&) = delete;
+  ~batch_release() { state->release(*batch); }
 };
 
 // A caller waiting to be resumed on this thread (intrusive: lives in the caller's awaiter).
@@ -151,6 +169,7 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
 
  public:
   using state_type = batcher_state<Arg, R>;
+  using batch_type = batch<Arg, R>;
   using value_type = typename base::value_type;
 
   batch_call(state_type& state, Arg&& arg) noexcept(std::is_nothrow_move_constructible_v<Arg>)
@@ -163,11 +182,11 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
     owner_ = executor::current();
     if (owner_ == nullptr) throw std::logic_error("shoal: batcher awaited outside any executor");
     const task_env* env = env_of(h);
-    if (env != nullptr && env->stop.stop_possible()) {
-      // The token first: a lazy stop's, once made, answers for the whole chain of scopes in one
-      // load (no walk up the scopes), and a callback needs it anyway.
-      token_ = &env->stop.token();
-      if (token_->stop_requested()) {
+    if (env != nullptr) {
+      // The chain's stop by reference: a fork scope's lazy stop stays lazy (a host's callback
+      // registers on the scope itself, host_stop_callback.hpp).
+      chain_stop_ = env->stop;
+      if (chain_stop_.stop_requested()) {
         cancelled_ = true;  // cancelled before it began: never joins a batch
         return transfer(h);
       }
@@ -182,7 +201,7 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
       joined.runner = state_->flush_unarmed(*this);  // early rather than never
     }
     // A batch this call filled is flushed already: its completion reads the token.
-    if (joined.host_stop && !joined.runner) stop_.emplace(*token_, on_stop{this});
+    if (joined.host_stop && !joined.runner) stop_.emplace(chain_stop_, on_stop{this});
     return transfer(joined.runner);
   }
 
@@ -193,14 +212,10 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
     // Still armed: this call left its batch before the deadline (cancelled); the batch's timer
     // passes to another of its callers.
     if (timer_armed_ && owner_->cancel_timer(node_)) state_->timer_holder_left(*this);
-    if (cancelled_) return std::nullopt;
-    if (error_) std::rethrow_exception(error_);
-    // deliver() set result_: neither cancelled nor failed.
-    if constexpr (std::is_same_v<R, value_type>) {
-      return std::move(result_);  // the optional itself: one move of the item
-    } else {
-      return take_item<R>(std::move(*result_));  // NOLINT(bugprone-unchecked-optional-access)
+    if (sent_ == nullptr) [[unlikely]] {
+      return std::nullopt;  // left its batch before it was sent, or never joined one
     }
+    return take();
   }
 
  private:
@@ -232,16 +247,28 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
     return true;
   }
 
-  // Completion of a sent call (bulk call returned): deliver, unless its token was stopped
-  // meanwhile. Then either posts it pinned to its executor (the last touch of *this), or, when
-  // `local`, links it for resume_here and returns its link.
-  template <class Deliver>
-  resume_link* finish_sent(Deliver&& deliver, bool local) noexcept {
-    if (token_ != nullptr && token_->stop_requested()) {
-      cancelled_ = true;
-    } else {
-      deliver(*this);
+  using release_on_exit = batch_release<state_type, batch_type>;
+
+  // The item moved from the batch's results into the returned optional (one move), or the
+  // call's or the item's exception, or nullopt when its stop was requested during the bulk call
+  // (read at the completion); then the batch has one reader less.
+  std::optional<value_type> take() {
+    const release_on_exit release(state_, sent_);
+    if (cancelled_) [[unlikely]] {
+      return std::nullopt;
     }
+    if (sent_->failure) [[unlikely]] {
+      std::rethrow_exception(sent_->failure);
+    }
+    return take_item<R>(std::move(sent_->results[index_]));
+  }
+
+  // Completion of a sent call (bulk call returned): it reads its item from b as it resumes,
+  // unless its stop was requested meanwhile. Then either posts it pinned to its executor (the
+  // last touch of *this), or, when `local`, links it for resume_here and returns its link.
+  resume_link* finish_sent(batch_type& b, bool local) noexcept {
+    sent_ = &b;  // index_ is its place in b.callers, hence in b.results
+    if (chain_stop_.stop_requested()) cancelled_ = true;
     if (!local) {
       owner_->post(handle_, true);  // pinned: resumes on its own executor
       return nullptr;
@@ -261,11 +288,10 @@ class batch_call : public batch_call_base<batcher_state<Arg, R>, Arg> {
   std::size_t index_ = 0;                   // position in the current batch; under state's lock
   std::uint64_t batch_seq_ = 0;             // which batch it joined; under state's lock
   batch_slot<state_type>* slot_ = nullptr;  // the owner's idle slot; under state's lock
-  std::optional<R> result_;
-  std::exception_ptr error_;
+  batch_type* sent_ = nullptr;  // the batch it reads its item from, once sent and returned
   bool cancelled_ = false;
   bool timer_armed_ = false;
-  const std::stop_token* token_ = nullptr;  // the chain's, when a stop is possible
+  stop_ref chain_stop_;         // the chain's stop (by default a token never stopped)
   batch_call* host_ = nullptr;  // whose stop callback covers it (itself when host); under lock
   batch_call* next_cancelled_ = nullptr;  // removed together by a host's callback; under lock
   node_with_owner node_;

@@ -5,9 +5,10 @@
 // buffers, one idle slot per executor callers came from, the flush policy and the bulk function.
 // A flush takes the current batch under the lock and starts its runner: a detached root
 // coroutine (frames from the recycling frame allocator, made with the batch) that calls the bulk
-// function, gives each caller its item or the call's exception, posts the callers of other
-// executors back to their own, returns the batch's buffers (capacity kept) to the free list and,
-// last, resumes the callers of its own executor directly (resume_here, batcher_call.hpp).
+// function, keeps its results (or its exception) in the batch, posts the callers of other
+// executors back to their own and, last, resumes the callers of its own executor directly
+// (resume_here, batcher_call.hpp). Each caller reads its own item from the batch as it resumes;
+// the last reader returns the batch's buffers (capacity kept) to the free list.
 //
 // Idle slots: the first caller from an executor registers that executor's slot as an idle hook
 // (once; it stays registered until the batcher is destroyed). The hook flushes the current batch
@@ -58,7 +59,12 @@ struct batch {
 
   std::vector<Arg> args;
   std::vector<batch_call<Arg, R>*> callers;
-  std::coroutine_handle<> runner;              // prepared by its first caller; started by take
+  std::coroutine_handle<> runner;  // prepared by its first caller; started by take
+  // Once its bulk call returned (complete): what its callers read, each its own item, and how
+  // many have still to read it (its callers and complete itself); the last recycles it.
+  std::vector<R> results;
+  std::exception_ptr failure;
+  std::atomic<std::size_t> readers{0};
   batch_call<Arg, R>* timer_holder = nullptr;  // the caller whose timer flushes it
   batch_call<Arg, R>* stop_host = nullptr;     // the latest caller hosting a stop callback
   time_point deadline{};                       // when max_wait is set: first arrival + max_wait
@@ -68,6 +74,8 @@ struct batch {
     callers.clear();
     timer_holder = nullptr;
     stop_host = nullptr;
+    results.clear();
+    failure = nullptr;
   }
 };
 
@@ -219,18 +227,20 @@ class batcher_state {
 
   [[nodiscard]] const batch_rules<Arg, R>& rules() const noexcept { return rules_; }
 
-  // From run_batch (batch_core.hpp): delivers each caller its item (or the failure), posts those
-  // of other executors, recycles the batch, then resumes those of this executor here: after the
-  // recycling, because they may destroy the batcher. Allocates nothing (free_ has room for every
-  // batch ever made).
+  // From run_batch (batch_core.hpp): keeps the results (or the failure) in the batch, where each
+  // caller reads its own item as it resumes, posts the callers of other executors, lets go of
+  // the batch (its last reader recycles it), then resumes those of this executor here: they may
+  // destroy the batcher. Allocates nothing (free_ has room for every batch ever made).
   void complete(batch_type& b, std::vector<R>& results, std::exception_ptr failure) noexcept {
     resume_link* first = nullptr;
     resume_link* last = nullptr;
     const executor* const here = resumable_executor();  // owner_ is never null
-    for (std::size_t i = 0; i < b.callers.size(); ++i) {
-      call& c = *b.callers[i];
-      const bool local = c.owner_ == here;
-      resume_link* link = c.finish_sent([&](call& to) { deliver(to, results, i, failure); }, local);
+    b.results = std::move(results);
+    b.failure = std::move(failure);
+    // relaxed: every reader is resumed by a post or on this thread, after this.
+    b.readers.store(b.callers.size() + 1, std::memory_order_relaxed);
+    for (call* c : b.callers) {
+      resume_link* link = c->finish_sent(b, c->owner_ == here);
       if (link == nullptr) continue;
       if (last != nullptr) {
         last->next = link;
@@ -239,13 +249,19 @@ class batcher_state {
       }
       last = link;
     }
-    b.clear();
+    release(b);  // complete's own read: the batch outlives the loop above
     {
       const spin_lock::guard lock(lock_);
-      free_.emplace_back(&b);  // within capacity: reserved when b was made
-      --in_flight_;            // the last touch of this state by the runner
+      --in_flight_;  // the last touch of this state by the runner
     }
     if (first != nullptr) resume_here(first, last);
+  }
+
+  // A reader is done with b (a caller has taken its item, or complete its loop); the last one
+  // recycles it. A caller does so before its await returns, so the batcher is still alive.
+  void release(batch_type& b) noexcept {
+    // acq_rel: each reader's reads happen-before the recycling by the last one.
+    if (b.readers.fetch_sub(1, std::memory_order_acq_rel) == 1) recycle(b);
   }
 
   [[nodiscard]] batch_counters counters() const {
@@ -258,13 +274,10 @@ class batcher_state {
   }
 
  private:
-  static void deliver(call& c, std::vector<R>& results, std::size_t i,
-                      const std::exception_ptr& failure) noexcept {
-    if (failure) {
-      c.error_ = failure;
-    } else {
-      c.result_.emplace(std::move(results[i]));
-    }
+  [[gnu::noinline]] void recycle(batch_type& b) noexcept {
+    b.clear();
+    const spin_lock::guard lock(lock_);
+    free_.emplace_back(&b);  // within capacity: reserved when b was made
   }
 
   bool flush_idle(slot& s) noexcept {
@@ -334,9 +347,9 @@ class batcher_state {
 
   // Under the lock: which stop callback covers c (it just joined b). True: c hosts a new one.
   static bool cover(batch_type& b, call& c) noexcept {
-    if (c.token_ == nullptr) return false;
+    if (!c.chain_stop_.stop_possible()) return false;
     const call* h = b.stop_host;
-    if (h != nullptr && (h->token_ == c.token_ || *h->token_ == *c.token_)) {
+    if (h != nullptr && h->chain_stop_.same_stop(c.chain_stop_)) {
       c.host_ = b.stop_host;
       return false;
     }

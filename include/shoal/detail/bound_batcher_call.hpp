@@ -10,8 +10,9 @@
 // last reader recycles it. Everything here is touched on the home executor's thread only, except
 // the stop callback, which runs on whichever thread requests the stop.
 //
-// Stop callbacks: one per batch and token, as in shoal::batcher (batcher_call.hpp): the first
-// caller of a token to join a batch hosts it, later callers of the same token are covered by it.
+// Stop callbacks: one per batch and stop, as in shoal::batcher (batcher_call.hpp): the first
+// caller of a stop (a token, or a fork scope's lazy stop: host_stop_callback.hpp) to join a batch
+// hosts it, later callers of the same stop are covered by it.
 // The callback must not touch the batch (it runs on any thread, and the batch has no lock), so
 // it does the one thing that is safe from anywhere: it sets `stopped_` and posts the host's own
 // coroutine, pinned to home. The host then resumes in await_resume still `joined`, and there, on
@@ -25,7 +26,7 @@
 // them. So a caller is resumed exactly once, and never before its batch's bulk call returned:
 // a sent batch is never left, which keeps the contract "destroy after every call returned"
 // sufficient (no runner can outlive the last caller). A stop during the bulk call is read by
-// each caller as it resumes, from its own token (one load, on home), before it reads its item.
+// each caller as it resumes, from its own stop (on home), before it reads its item.
 #pragma once
 
 #include <coroutine>
@@ -71,11 +72,11 @@ class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
   std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> h) {
     this->state_->check_home();  // throws shoal::wrong_executor before anything is touched
     const task_env* env = env_of(h);
-    if (env != nullptr && env->stop.stop_possible()) {
-      // The token first: a lazy stop's, once made, answers for the whole chain of scopes in one
-      // load (no walk up the scopes), and a callback needs it anyway.
-      token_ = &env->stop.token();
-      if (token_->stop_requested()) {
+    if (env != nullptr) {
+      // The chain's stop by reference: a fork scope's lazy stop stays lazy (a host's callback
+      // registers on the scope itself, host_stop_callback.hpp).
+      chain_stop_ = env->stop;
+      if (chain_stop_.stop_requested()) {
         phase_ = phase::cancelled;  // cancelled before it began: never joins a batch
         return transfer(h);
       }
@@ -103,15 +104,7 @@ class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
   // left before its batch was sent, or never joined one.
   enum class phase : std::uint8_t { before, joined, cancelled };
 
-  // Releases the batch when the caller's item has been taken (or its exception copied).
-  struct release_on_exit {
-    state_type* state;
-    batch_type* batch;
-    release_on_exit(state_type* s, batch_type* b) noexcept : state(s), batch(b) {}
-    release_on_exit(const release_on_exit&) = delete;
-    release_on_exit& operator=(const release_on_exit&) = delete;
-    ~release_on_exit() { state->release(*batch); }
-  };
+  using release_on_exit = batch_release<state_type, batch_type>;
 
   // The item moved from the batch's results into the returned optional, or the call's or the
   // item's exception, or nullopt when its token was stopped during the bulk call (read now, on
@@ -123,12 +116,10 @@ class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
     constexpr bool plain_item =
         std::is_same_v<R, value_type> &&
         std::is_nothrow_constructible_v<std::optional<value_type>, item_ref>;
-    const bool stopped = token_ != nullptr && token_->stop_requested();
+    const bool stopped = chain_stop_.stop_requested();
     if constexpr (plain_item) {
       if (!stopped && !batch_->failure) [[likely]] {
-        std::optional<value_type> item(std::move(batch_->results[index_]));
-        this->state_->release(*batch_);
-        return item;
+        return take_plain();
       }
     }
     const release_on_exit release(this->state_, batch_);
@@ -139,6 +130,14 @@ class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
       std::rethrow_exception(batch_->failure);
     }
     return take_item<R>(std::move(batch_->results[index_]));
+  }
+
+  // take's common case. One named return only, so that g++ too constructs the item in the
+  // caller's optional (NRVO): one move of the item.
+  std::optional<value_type> take_plain() noexcept {
+    std::optional<value_type> item(std::move(batch_->results[index_]));
+    this->state_->release(*batch_);
+    return item;
   }
 
   struct on_stop {
@@ -152,19 +151,19 @@ class bound_call : public batch_call_base<bound_state<Arg, R>, Arg> {
 
   // Home thread, after join decided this call hosts its token's callback in a batch still
   // filling. The callback may run at once (a stop requested meanwhile): it only posts us.
-  void host_stop() noexcept { stop_.emplace(*token_, on_stop{this}); }
+  void host_stop() noexcept { stop_.emplace(chain_stop_, on_stop{this}); }
 
   phase phase_ = phase::before;
   // A host's: written by its stop callback (any thread), read on home after stop_.reset() or
   // after the callback's post.
   bool stopped_ = false;
-  std::size_t index_ = 0;                   // its argument's (and result's) index in the batch
-  batch_type* batch_ = nullptr;             // the batch it joined
-  bound_call* next_ = nullptr;              // the batch's callers, in arrival order
-  const std::stop_token* token_ = nullptr;  // the chain's, when a stop is possible
-  bound_call* host_ = nullptr;              // whose stop callback covers it (itself when host)
-  bound_call* next_out_ = nullptr;          // taken out together with its host
-  bound_call* next_host_ = nullptr;         // the batch's hosts, while it fills
+  std::size_t index_ = 0;            // its argument's (and result's) index in the batch
+  batch_type* batch_ = nullptr;      // the batch it joined
+  bound_call* next_ = nullptr;       // the batch's callers, in arrival order
+  stop_ref chain_stop_;              // the chain's stop (by default a token never stopped)
+  bound_call* host_ = nullptr;       // whose stop callback covers it (itself when host)
+  bound_call* next_out_ = nullptr;   // taken out together with its host
+  bound_call* next_host_ = nullptr;  // the batch's hosts, while it fills
   resume_link link_;  // its handle; linked like next_ (resume_here takes the batch's chain)
   host_stop_callback<on_stop> stop_;  // a host's only: reset at the flush or by leave
 };

@@ -283,9 +283,9 @@ class bound_state {
 
   // Which stop callback covers c (it just joined b). True: c hosts a new one.
   static bool cover(batch_type& b, call& c) noexcept {
-    if (c.token_ == nullptr) return false;
+    if (!c.chain_stop_.stop_possible()) return false;
     call* h = b.stop_host;
-    if (h != nullptr && (h->token_ == c.token_ || *h->token_ == *c.token_)) {
+    if (h != nullptr && h->chain_stop_.same_stop(c.chain_stop_)) {
       c.host_ = h;
       return false;
     }

@@ -39,6 +39,18 @@ class stop_ref {
   // first call makes its std::stop_source and may throw std::bad_alloc: ask for it before
   // registering anything (a timer, a place in a wait list) that an exception would leave behind.
   [[nodiscard]] inline const std::stop_token& token() const;
+  // The fork scope's stop it refers to, or null for a plain token.
+  [[nodiscard]] const lazy_stop* lazy_target() const noexcept {
+    return is_lazy() ? &lazy() : nullptr;
+  }
+  // The plain token it refers to, or null for a fork scope's stop.
+  [[nodiscard]] const std::stop_token* plain_target() const noexcept {
+    return is_lazy() ? nullptr : &plain();
+  }
+  // The same stop: one stop_ref, or two plain tokens of one stop state.
+  [[nodiscard]] bool same_stop(stop_ref other) const noexcept {
+    return bits_ == other.bits_ || (!is_lazy() && !other.is_lazy() && plain() == other.plain());
+  }
 
  private:
   static constexpr std::uintptr_t lazy_bit = 1;
