@@ -333,9 +333,10 @@ class fork_tuple {
   bool destroyed_ = false;  // by destroy_all
 };
 
-// The children of when_all(vector) / when_any(vector): the vector of tasks itself (moved in: no
-// allocation), each task still owning its frame.
-template <class T>
+// The children of when_all(range) / when_any(vector): the vector of tasks itself (moved in: no
+// allocation), or for another range a task_block (detail/task_block.hpp: the tasks moved into one
+// block from the frame allocator), each task still owning its frame.
+template <class T, class Tasks = std::vector<task<T>>>
 class fork_range {
  public:
   using values = std::conditional_t<std::is_void_v<T>, void, std::vector<T>>;
@@ -343,7 +344,7 @@ class fork_range {
 
   static_assert(!std::is_reference_v<T>,
                 "shoal: children of when_all/when_any return values, not references");
-  explicit fork_range(std::vector<task<T>> tasks) noexcept : tasks_(std::move(tasks)) {}
+  explicit fork_range(Tasks tasks) noexcept : tasks_(std::move(tasks)) {}
 
   [[nodiscard]] std::size_t size() const noexcept { return tasks_.size(); }
   void launch_all(join_all& join) noexcept {
@@ -394,7 +395,7 @@ class fork_range {
                              return link.prepare(frame_of(tasks[i]));
                            });
   }
-  std::vector<task<T>> tasks_;
+  Tasks tasks_;
 };
 
 // The ended children, handed to await_resume: their frames are destroyed when it goes, after their
