@@ -85,7 +85,7 @@ template <class Range>
   using value_type = detail::task_range_value_t<Range>;
   using children_type = detail::fork_range<value_type, detail::task_block<value_type>>;
   return detail::fork_awaitable<detail::when_all_awaiter, children_type>(
-      std::in_place, detail::task_block<value_type>(std::forward<Range>(children)));
+      std::in_place, std::in_place, std::forward<Range>(children));
 }
 
 }  // namespace shoal

@@ -89,12 +89,13 @@ TEST(WhenAllRange, AnEmptyViewCompletesAtOnceAndAOneChildViewGivesItsValue) {
   EXPECT_EQ(one, std::vector<int>{7});
 }
 
-// A filter does not know its size: the block starts small and doubles, moving the tasks made so
-// far; every child still runs once, and its value comes in the range's order.
+// A filter does not know its size: the tasks go into the inline room first, then into a block
+// that doubles, moved over each time; every child still runs once, and its value comes in the
+// range's order.
 TEST(WhenAllRange, AnUnsizedRangeBeyondTheBlocksFirstRoomKeepsEveryChildInOrder) {
   manual_scheduler sched;
   int destroyed = 0;
-  constexpr int odd = 50;  // more than task_block's initial room (16)
+  constexpr int odd = 50;  // past the inline room (16) and a first block (32)
   auto child = [](int v, frame_probe probe) -> task<int> {
     static_cast<void>(probe);
     co_await shoal::sleep_for(shoal::duration((v % 3) * 1ms));
@@ -113,6 +114,39 @@ TEST(WhenAllRange, AnUnsizedRangeBeyondTheBlocksFirstRoomKeepsEveryChildInOrder)
   for (int i = 1; i < 2 * odd; i += 2) expected.push_back(i);
   EXPECT_EQ(s.get(), expected);
   EXPECT_EQ(destroyed, odd);
+}
+
+// The awaitable may be moved before it is awaited (sync_wait takes it by value): tasks held in
+// its inline room move with it, a block changes hands; none runs twice or is lost.
+TEST(WhenAllRange, AMovedAwaitableKeepsItsInlineAndItsBlockTasks) {
+  manual_scheduler sched;
+  int destroyed = 0;
+  int cancelled = 0;
+  auto body = [&]() -> task<std::pair<std::vector<int>, std::vector<int>>> {
+    auto make = [&](int i) {
+      return shoal::testing::probed_after(shoal::duration((i % 4) * 1ms), i, &cancelled,
+                                          frame_probe(destroyed));
+    };
+    auto few = shoal::when_all(std::views::iota(0, 3) | std::views::transform(make));
+    auto many = shoal::when_all(std::views::iota(0, 40) | std::views::transform(make));
+    auto few_moved = std::move(few);
+    auto many_moved = std::move(many);
+    std::vector<int> a = co_await std::move(few_moved);
+    std::vector<int> b = co_await std::move(many_moved);
+    co_return std::pair{std::move(a), std::move(b)};
+  };
+  auto s = sched.spawn(body());
+  for (int i = 0; i < 8; ++i) {
+    sched.run_all();
+    sched.advance(1ms);
+  }
+  ASSERT_TRUE(s.done());
+  const auto [a, b] = s.get();
+  EXPECT_EQ(a, (std::vector<int>{0, 1, 2}));
+  ASSERT_EQ(b.size(), 40u);
+  for (int i = 0; i < 40; ++i) EXPECT_EQ(b[static_cast<std::size_t>(i)], i);
+  EXPECT_EQ(destroyed, 43);
+  EXPECT_EQ(cancelled, 0);
 }
 
 TEST(WhenAllRange, AFailureOfTheMiddleChildCancelsItsSiblingsAndIsRethrownAfterTheirFramesGo) {

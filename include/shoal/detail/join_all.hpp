@@ -345,6 +345,9 @@ class fork_range {
   static_assert(!std::is_reference_v<T>,
                 "shoal: children of when_all/when_any return values, not references");
   explicit fork_range(Tasks tasks) noexcept : tasks_(std::move(tasks)) {}
+  // The tasks made in place from `range` (a task_block: no move of its inline tasks).
+  template <class Range>
+  fork_range(std::in_place_t /*tag*/, Range&& range) : tasks_(std::forward<Range>(range)) {}
 
   [[nodiscard]] std::size_t size() const noexcept { return tasks_.size(); }
   void launch_all(join_all& join) noexcept {

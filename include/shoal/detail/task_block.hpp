@@ -5,9 +5,11 @@
 // What: task_block<T> owns the task<T>s of an input range whose elements are given as rvalues (a
 // view that makes them, `iota | transform`, or a container passed as an rvalue, moved from), in
 // one block from frame_allocate (the thread-local recycling cache: no malloc in steady state on
-// one thread, where a std::vector of tasks costs glibc's malloc and free per fork). Sized from the
-// range when it knows its size; otherwise the block starts at `initial_room` tasks and doubles.
-// It offers what fork_range reads of a vector: data(), size(), operator[], begin/end, clear().
+// one thread, where a std::vector of tasks costs glibc's malloc and free per fork), or, up to
+// `inline_room` tasks, in the task_block itself (nothing allocated: it lives in the awaitable, in
+// the parent's frame). Sized from the range when it knows its size; otherwise it starts with the
+// inline room and doubles. It offers what fork_range reads of a vector: data(), size(),
+// operator[], begin/end, clear().
 //
 // Lifetime: owns the tasks, and so their frames; clear() destroys them (the block stays), the
 // destructor whatever is left and the block. Movable (the moved-from block is empty).
@@ -51,8 +53,10 @@ using task_range_value_t = typename std::ranges::range_value_t<R>::value_type;
 template <class T>
 class task_block {
  public:
-  // How many tasks the block holds at first when the range does not know its size.
-  static constexpr std::size_t initial_room = 16;
+  // How many tasks the block holds in itself (in the awaitable, in the parent's frame): a range
+  // up to this long allocates nothing; a longer one, or one that does not know its size and
+  // outgrows it, goes to a block from the frame allocator.
+  static constexpr std::size_t inline_room = 16;
 
   // Moves every task of `range` in, in order. Throws what the range's iteration throws (a task's
   // frame not allocated: std::bad_alloc), or std::bad_alloc; the tasks moved in so far are then
@@ -60,21 +64,31 @@ class task_block {
   template <class Range>
   explicit task_block(Range&& range) : task_block(room_for(range)) {
     for (auto&& t : range) {
-      if (size_ == room_) grow();
+      if (size_ == room_) [[unlikely]] {
+        grow();
+      }
       ::new (static_cast<void*>(tasks_ + size_)) task<T>(std::move(t));
       ++size_;
     }
   }
   task_block(task_block&& other) noexcept
-      : tasks_(std::exchange(other.tasks_, nullptr)),
-        size_(std::exchange(other.size_, 0)),
-        room_(std::exchange(other.room_, 0)) {}
+      : tasks_(other.on_heap() ? other.tasks_ : inline_tasks()),
+        size_(other.size_),
+        room_(other.room_) {
+    if (other.on_heap()) {
+      other.tasks_ = other.inline_tasks();
+      other.room_ = inline_room;
+    } else {
+      move_tasks(other.tasks_, tasks_, size_);
+    }
+    other.size_ = 0;
+  }
   task_block(const task_block&) = delete;
   task_block& operator=(const task_block&) = delete;
   task_block& operator=(task_block&&) = delete;
   ~task_block() {
     clear();
-    if (tasks_ != nullptr) frame_deallocate(tasks_, bytes(room_));
+    if (on_heap()) frame_deallocate(tasks_, bytes(room_));
   }
 
   [[nodiscard]] task<T>* data() const noexcept { return tasks_; }
@@ -89,29 +103,39 @@ class task_block {
   }
 
  private:
+  // Room for `room` tasks: the inline room when it is enough, else a block.
   explicit task_block(std::size_t room)
-      : tasks_(room == 0 ? nullptr : static_cast<task<T>*>(frame_allocate(bytes(room)))),
-        room_(room) {}
+      : tasks_(room <= inline_room ? inline_tasks()
+                                   : static_cast<task<T>*>(frame_allocate(bytes(room)))),
+        room_(room <= inline_room ? inline_room : room) {}
 
   template <class Range>
   static std::size_t room_for(Range& range) {
     if constexpr (std::ranges::sized_range<Range>) {
       return static_cast<std::size_t>(std::ranges::size(range));
     } else {
-      return initial_room;
+      return inline_room;
     }
   }
   static constexpr std::size_t bytes(std::size_t tasks) noexcept { return tasks * sizeof(task<T>); }
-  // Twice the room (one task at least), the tasks moved over. Throws std::bad_alloc (nothing
-  // changed then).
-  void grow() {
-    const std::size_t room = room_ == 0 ? 1 : room_ * 2;
-    auto* const tasks = static_cast<task<T>*>(frame_allocate(bytes(room)));
-    for (std::size_t i = 0; i < size_; ++i) {
-      ::new (static_cast<void*>(tasks + i)) task<T>(std::move(tasks_[i]));
-      tasks_[i].~task<T>();
+  task<T>* inline_tasks() noexcept { return reinterpret_cast<task<T>*>(inline_); }
+  [[nodiscard]] bool on_heap() const noexcept {
+    return tasks_ != reinterpret_cast<const task<T>*>(inline_);
+  }
+  // Moves n tasks from `from` into the raw room at `to`, ending the moved-from ones.
+  static void move_tasks(task<T>* from, task<T>* to, std::size_t n) noexcept {
+    for (std::size_t i = 0; i < n; ++i) {
+      ::new (static_cast<void*>(to + i)) task<T>(std::move(from[i]));
+      from[i].~task<T>();
     }
-    if (tasks_ != nullptr) frame_deallocate(tasks_, bytes(room_));
+  }
+  // Twice the room in a block, the tasks moved over. Throws std::bad_alloc (nothing changed
+  // then).
+  [[gnu::noinline]] void grow() {
+    const std::size_t room = room_ * 2;
+    auto* const tasks = static_cast<task<T>*>(frame_allocate(bytes(room)));
+    move_tasks(tasks_, tasks, size_);
+    if (on_heap()) frame_deallocate(tasks_, bytes(room_));
     tasks_ = tasks;
     room_ = room;
   }
@@ -119,6 +143,7 @@ class task_block {
   task<T>* tasks_;
   std::size_t size_ = 0;
   std::size_t room_;
+  alignas(task<T>) std::byte inline_[inline_room * sizeof(task<T>)];
 };
 
 }  // namespace shoal::detail
