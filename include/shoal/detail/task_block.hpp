@@ -63,13 +63,25 @@ class task_block {
   // destroyed unstarted.
   template <class Range>
   explicit task_block(Range&& range) : task_block(room_for(range)) {
-    for (auto&& t : range) {
-      if (size_ == room_) [[unlikely]] {
-        grow();
+    // The count and the room in locals, size_ written once at the end (or before a throw leaves
+    // the constructor, for the destructor): each task made is a call the compiler cannot see
+    // through, after which it would load the members again.
+    task<T>* tasks = tasks_;
+    std::size_t n = 0;
+    try {
+      for (auto&& t : range) {
+        if (n == room_) [[unlikely]] {
+          size_ = n;
+          tasks = grow();
+        }
+        ::new (static_cast<void*>(tasks + n)) task<T>(std::move(t));
+        ++n;
       }
-      ::new (static_cast<void*>(tasks_ + size_)) task<T>(std::move(t));
-      ++size_;
+    } catch (...) {
+      size_ = n;
+      throw;
     }
+    size_ = n;
   }
   task_block(task_block&& other) noexcept
       : tasks_(other.on_heap() ? other.tasks_ : inline_tasks()),
@@ -129,15 +141,16 @@ class task_block {
       from[i].~task<T>();
     }
   }
-  // Twice the room in a block, the tasks moved over. Throws std::bad_alloc (nothing changed
-  // then).
-  [[gnu::noinline]] void grow() {
+  // Twice the room in a block, the size_ tasks moved over; returns it. Throws std::bad_alloc
+  // (nothing changed then).
+  [[gnu::noinline]] task<T>* grow() {
     const std::size_t room = room_ * 2;
     auto* const tasks = static_cast<task<T>*>(frame_allocate(bytes(room)));
     move_tasks(tasks_, tasks, size_);
     if (on_heap()) frame_deallocate(tasks_, bytes(room_));
     tasks_ = tasks;
     room_ = room;
+    return tasks;
   }
 
   task<T>* tasks_;
