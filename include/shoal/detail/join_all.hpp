@@ -214,6 +214,17 @@ fork_value_t<T> take_child(std::coroutine_handle<task_promise<T>> h) {
   }
 }
 
+// The value of the child behind `h`, which ended with one (moved out; its outcome not tested).
+template <class T>
+fork_value_t<T> take_ended(std::coroutine_handle<task_promise<T>> h) noexcept(
+    std::is_void_v<T> || std::is_nothrow_move_constructible_v<T>) {
+  if constexpr (std::is_void_v<T>) {
+    return {};
+  } else {
+    return std::move(h.promise().result().known_value());
+  }
+}
+
 // The children of when_all(a, b, ...) / when_any(a, b, ...).
 template <class... Ts>
 class fork_tuple {
@@ -282,9 +293,9 @@ class fork_tuple {
     std::apply([](const auto&... child) { (child.handle().destroy(), ...); }, children_);
     destroyed_ = true;
   }
-  // Every child's value, in order. Only when none failed.
+  // Every child's value, in order. Only when none failed: no child's outcome is tested.
   values take_all() {
-    return std::apply([](auto&... child) { return values(take_child(child.handle())...); },
+    return std::apply([](auto&... child) { return values(take_ended(child.handle())...); },
                       children_);
   }
   // Child i's value, as the i-th alternative.

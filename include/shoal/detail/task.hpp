@@ -125,6 +125,14 @@ class task_result {
       return std::move(value_);  // a value: checked by rethrow_if_failed
     }
   }
+  // The value, known to be there (a when_all child when none failed): no test of the outcome.
+  std::add_lvalue_reference_t<T> known_value() noexcept {
+    if constexpr (std::is_reference_v<T>) {
+      return *value_;
+    } else {
+      return value_;
+    }
+  }
   std::add_lvalue_reference_t<T> get() {
     rethrow_if_failed();
     if constexpr (std::is_reference_v<T>) {
