@@ -33,6 +33,12 @@ class task;
 
 namespace shoal::detail {
 
+// True for task<T>.
+template <class T>
+inline constexpr bool is_task_v = false;
+template <class T>
+inline constexpr bool is_task_v<task<T>> = true;
+
 // Every shoal coroutine frame comes from the recycling frame allocator, aligned for its
 // promise (CRTP: Promise is the coroutine's promise type). An ordinary frame (promise and locals
 // aligned to 16 bytes or less) takes the size-class cache and no extra byte. With

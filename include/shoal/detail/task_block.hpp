@@ -29,10 +29,6 @@
 namespace shoal::detail {
 
 template <class T>
-inline constexpr bool is_task_type_v = false;
-template <class T>
-inline constexpr bool is_task_type_v<task<T>> = true;
-template <class T>
 inline constexpr bool is_task_vector_v = false;
 template <class T, class A>
 inline constexpr bool is_task_vector_v<std::vector<task<T>, A>> = true;
@@ -41,7 +37,7 @@ inline constexpr bool is_task_vector_v<std::vector<task<T>, A>> = true;
 // input range of task<T> whose elements it may move from: given as rvalues (a view that makes
 // them), or held by a container passed as an rvalue (not a borrowed view of someone's tasks).
 template <class R>
-concept task_range = std::ranges::input_range<R> && is_task_type_v<std::ranges::range_value_t<R>> &&
+concept task_range = std::ranges::input_range<R> && is_task_v<std::ranges::range_value_t<R>> &&
                      !is_task_vector_v<std::remove_cvref_t<R>> &&
                      (!std::is_lvalue_reference_v<std::ranges::range_reference_t<R>> ||
                       (!std::is_lvalue_reference_v<R> && !std::ranges::borrowed_range<R>));
