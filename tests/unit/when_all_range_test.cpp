@@ -44,6 +44,7 @@ static_assert(when_all_takes<decltype(std::views::iota(0, 3) |
 static_assert(when_all_takes<std::array<task<int>, 2>>);
 static_assert(when_all_takes<std::vector<task<int>>>);
 static_assert(!when_all_takes<std::array<task<int>, 2>&>);
+static_assert(!when_all_takes<const std::array<task<int>, 2>>);
 static_assert(!when_all_takes<std::ranges::ref_view<std::array<task<int>, 2>>>);
 
 // A value with no default constructor that cannot be copied.

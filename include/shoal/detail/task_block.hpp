@@ -16,6 +16,7 @@
 // Thread-safety: none; the parent's alone.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <new>
 #include <ranges>
@@ -35,9 +36,12 @@ inline constexpr bool is_task_vector_v<std::vector<task<T>, A>> = true;
 
 // A range when_all(range) takes (besides std::vector<task<T>>, which has its own overload): an
 // input range of task<T> whose elements it may move from: given as rvalues (a view that makes
-// them), or held by a container passed as an rvalue (not a borrowed view of someone's tasks).
+// them), or held by a non-const container passed as an rvalue (not a borrowed view of someone's
+// tasks).
 template <class R>
 concept task_range = std::ranges::input_range<R> && is_task_v<std::ranges::range_value_t<R>> &&
+                     std::constructible_from<std::ranges::range_value_t<R>,
+                                             std::ranges::range_rvalue_reference_t<R>> &&
                      !is_task_vector_v<std::remove_cvref_t<R>> &&
                      (!std::is_lvalue_reference_v<std::ranges::range_reference_t<R>> ||
                       (!std::is_lvalue_reference_v<R> && !std::ranges::borrowed_range<R>));
