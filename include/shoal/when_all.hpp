@@ -68,9 +68,9 @@ template <class T>
 }
 
 /// Runs the range's tasks concurrently and waits for all of them: any input range of task<T>
-/// given as rvalues, a view that makes them or a container passed as an rvalue (moved from). The
-/// tasks are moved into one block from the frame allocator, sized from the range when it knows
-/// its size: no std::vector of tasks to build and free per fork.
+/// given as rvalues, a view that makes them or a container passed as an rvalue (moved from). Up
+/// to 16 tasks are held in the awaitable itself, more in one block from the frame allocator: no
+/// std::vector of tasks to build and free per fork.
 ///   Result: std::vector<T> of the values in the range's order; void when T is void. An empty
 ///           range completes at once with an empty result.
 ///   Errors: as the variadic form, and what iterating the range throws (before any child starts;
