@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // bench/forkjoin/nqueens.cpp: count the placements of N queens, one child per safe square of the
-// next row, as the runtime-benchmarks suite runs it (N = 14); written with shoal's range form,
-// `co_await when_all(vector of up to N)`.
+// next row, as the runtime-benchmarks suite runs it (N = 14); written with shoal's range form over
+// a view that makes the children, `co_await when_all(iota(0, n) | filter(safe) |
+// transform(child))`, as TooManyCooks' program is.
 // Usage: forkjoin_nqueens [threads] [N]
 #include <array>
 #include <cstdio>
 #include <cstdlib>
-#include <vector>
+#include <ranges>
 
 #include "forkjoin/run.hpp"
 #include "shoal/when_all.hpp"
@@ -30,15 +31,15 @@ bool safe(const board& buf, int row, char q) {
 
 shoal::task<int> nqueens(int n, int row, board buf) {
   if (row == n) co_return 1;
-  std::vector<shoal::task<int>> children;
-  children.reserve(static_cast<std::size_t>(n));
-  for (int y = 0; y < n; ++y) {
-    if (!safe(buf, row, static_cast<char>(y))) continue;
-    buf[row] = static_cast<char>(y);
-    children.push_back(nqueens(n, row + 1, buf));
-  }
+  auto children =
+      std::views::iota(0, n) |
+      std::views::filter([&buf, row](int y) { return safe(buf, row, static_cast<char>(y)); }) |
+      std::views::transform([&buf, n, row](int y) {
+        buf[row] = static_cast<char>(y);
+        return nqueens(n, row + 1, buf);
+      });
   int count = 0;
-  for (int v : co_await shoal::when_all(std::move(children))) count += v;
+  for (int v : co_await shoal::when_all(children)) count += v;
   co_return count;
 }
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // bench/forkjoin/skynet.cpp: the skynet benchmark (github atemerev/skynet) as the
 // runtime-benchmarks suite runs it: a tree of depth D where every node has 10 children and each
-// leaf returns its number; written with shoal's range form, `co_await when_all(vector of 10)`.
+// leaf returns its number; written with shoal's range form over a view that makes the 10 children,
+// `co_await when_all(iota(0, 10) | transform(child))`, as TooManyCooks' program is.
 // Usage: forkjoin_skynet [threads] [depth]   (the suite's depth: 8, 10^8 leaves)
 #include <cstdio>
 #include <cstdlib>
-#include <vector>
+#include <ranges>
 
 #include "forkjoin/run.hpp"
 #include "shoal/when_all.hpp"
@@ -16,13 +17,12 @@ shoal::task<std::size_t> skynet_one(std::size_t base, std::size_t depth, std::si
   if (depth == max_depth) co_return base;
   std::size_t offset = 1;
   for (std::size_t i = 0; i < max_depth - depth - 1; ++i) offset *= 10;
-  std::vector<shoal::task<std::size_t>> children;
-  children.reserve(10);
-  for (std::size_t i = 0; i < 10; ++i) {
-    children.push_back(skynet_one(base + offset * i, depth + 1, max_depth));
-  }
+  auto children =
+      std::views::iota(std::size_t{0}, std::size_t{10}) | std::views::transform([=](std::size_t i) {
+        return skynet_one(base + offset * i, depth + 1, max_depth);
+      });
   std::size_t count = 0;
-  for (std::size_t v : co_await shoal::when_all(std::move(children))) count += v;
+  for (std::size_t v : co_await shoal::when_all(children)) count += v;
   co_return count;
 }
 

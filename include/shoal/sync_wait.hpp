@@ -54,11 +54,6 @@ T sync_wait(task<T> t) {
 }
 
 namespace detail {
-template <class T>
-inline constexpr bool is_task_v = false;
-template <class T>
-inline constexpr bool is_task_v<task<T>> = true;
-
 template <class Awaitable>
 task<await_result_t<Awaitable>> await_in_task(Awaitable awaitable) {
   co_return co_await std::move(awaitable);

@@ -4,7 +4,8 @@
 // `co_await when_all(a, b, ...)` starts every task as a chain of its own (on a thread_pool,
 // work-first: the caller runs the first child, idle workers steal the others; a caller bound to a
 // worker runs them all there, depth first, none stolen) and resumes when all have ended;
-// `when_all(std::vector<task<T>>)` is the same for any number of tasks of one type. Each child gets
+// `when_all(range)` is the same for any number of tasks of one type (a std::vector<task<T>>, or a
+// view that makes them). Each child gets
 // a copy of the caller's environment (coroutine-local values, home binding) and a stop token of the
 // operation's own, linked to the caller's. How the children run, and the costs:
 // docs/design/structured-concurrency.md.
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "shoal/detail/join_all.hpp"
+#include "shoal/detail/task_block.hpp"
 #include "shoal/detail/when_all.hpp"
 #include "shoal/task.hpp"
 
@@ -63,6 +65,27 @@ template <class T>
   using children_type = detail::fork_range<T>;
   return detail::fork_awaitable<detail::when_all_awaiter, children_type>(std::in_place,
                                                                          std::move(children));
+}
+
+/// Runs the range's tasks concurrently and waits for all of them: any input range of task<T>
+/// given as rvalues, a view that makes them or a container passed as an rvalue (moved from). Up
+/// to 16 tasks are held in the awaitable itself, more in one block from the frame allocator: no
+/// std::vector of tasks to build and free per fork.
+///   Result: std::vector<T> of the values in the range's order; void when T is void. An empty
+///           range completes at once with an empty result.
+///   Errors: as the variadic form, and what iterating the range throws (before any child starts;
+///           the tasks made so far are destroyed unstarted).
+///   Cancellation, Resumes on, Thread-safety: as the variadic form.
+///   Example:
+///     auto shards = std::views::iota(0, 8) | std::views::transform(count_rows);
+///     std::vector<int> counts = co_await shoal::when_all(shards);
+template <class Range>
+  requires detail::task_range<Range>
+[[nodiscard]] auto when_all(Range&& children) {
+  using value_type = detail::task_range_value_t<Range>;
+  using children_type = detail::fork_range<value_type, detail::task_block<value_type>>;
+  return detail::fork_awaitable<detail::when_all_awaiter, children_type>(
+      std::in_place, std::in_place, std::forward<Range>(children));
 }
 
 }  // namespace shoal

@@ -11,6 +11,7 @@
 #include <coroutine>
 #include <new>
 #include <optional>
+#include <ranges>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -168,6 +169,23 @@ task<int> combinators() {
   co_return a + b + static_cast<int>(first.index()) + (slept ? 100 : 0);
 }
 
+// when_all over views: one of 20 children (past the awaitable's inline room: a block from the frame
+// allocator) and one that does not know its size and outgrows that room twice (a block, then a
+// larger one).
+task<int> range_sums() {
+  int sum = 0;
+  for (int v : co_await shoal::when_all(
+           std::views::iota(0, 20) | std::views::transform([](int i) { return after(1ms, i); }))) {
+    sum += v;
+  }
+  for (int v : co_await shoal::when_all(std::views::iota(0, 80) |
+                                        std::views::filter([](int i) { return i % 2 == 0; }) |
+                                        std::views::transform([](int) { return after(0ms, 1); }))) {
+    sum += v;
+  }
+  co_return sum;
+}
+
 // Runs `make()` on a manual scheduler with the armed part covering its whole run; it ends with
 // `expected` or std::bad_alloc, and leaves nothing behind (LeakSanitizer in the dev preset).
 template <class Make>
@@ -196,6 +214,11 @@ TEST(AllocationFailure, EveryAllocationOfATaskGroupFailsCleanly) {
 
 TEST(AllocationFailure, EveryAllocationOfWhenAllWhenAnyAndTimeoutsFailsCleanly) {
   expect_swept(sweep_allocation_failures([](std::uint64_t) { run_under_failure(combinators, 3); }));
+}
+
+TEST(AllocationFailure, EveryAllocationOfWhenAllOverViewsFailsCleanly) {
+  expect_swept(
+      sweep_allocation_failures([](std::uint64_t) { run_under_failure(range_sums, 190 + 40); }));
 }
 
 // --- thread_pool ----------------------------------------------------------------------------

@@ -2,9 +2,9 @@
 // shoal/detail/ended_values.hpp: the values of a range of ended tasks, seen as a range, so that
 // when_all(vector) builds its result vector in one pass.
 //
-// What: ended_value_iterator walks a contiguous range of task<T> whose frames have ended with a
-// value, and yields a reference to each value in its frame (an exception rethrown instead, as
-// task_result::get does). Wrapped in std::move_iterator it moves them out: std::vector's range
+// What: ended_value_iterator walks a contiguous range of task<T> whose frames have all ended with a
+// value (when_all's children when none failed), and yields a reference to each value in its frame
+// without testing its outcome. Wrapped in std::move_iterator it moves them out: std::vector's range
 // constructor then sizes, allocates and fills the result once, with no capacity test per element
 // (as push_back after reserve has). A random-access iterator over the tasks' positions.
 //
@@ -34,8 +34,10 @@ class ended_value_iterator {
   ended_value_iterator() noexcept = default;
   explicit ended_value_iterator(const task<T>* at) noexcept : at_(at) {}
 
-  // The value of the task here (its exception rethrown when it failed).
-  reference operator*() const { return task_access::handle(*at_).promise().result().get(); }
+  // The value of the task here (it ended with one: no test of its outcome).
+  reference operator*() const noexcept {
+    return task_access::handle(*at_).promise().result().known_value();
+  }
   pointer operator->() const { return std::addressof(**this); }
   reference operator[](difference_type n) const { return *(*this + n); }
 

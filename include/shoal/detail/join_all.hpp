@@ -214,6 +214,17 @@ fork_value_t<T> take_child(std::coroutine_handle<task_promise<T>> h) {
   }
 }
 
+// The value of the child behind `h`, which ended with one (moved out; its outcome not tested).
+template <class T>
+fork_value_t<T> take_ended(std::coroutine_handle<task_promise<T>> h) noexcept(
+    std::is_void_v<T> || std::is_nothrow_move_constructible_v<T>) {
+  if constexpr (std::is_void_v<T>) {
+    return {};
+  } else {
+    return std::move(h.promise().result().known_value());
+  }
+}
+
 // The children of when_all(a, b, ...) / when_any(a, b, ...).
 template <class... Ts>
 class fork_tuple {
@@ -282,9 +293,9 @@ class fork_tuple {
     std::apply([](const auto&... child) { (child.handle().destroy(), ...); }, children_);
     destroyed_ = true;
   }
-  // Every child's value, in order. Only when none failed.
+  // Every child's value, in order. Only when none failed: no child's outcome is tested.
   values take_all() {
-    return std::apply([](auto&... child) { return values(take_child(child.handle())...); },
+    return std::apply([](auto&... child) { return values(take_ended(child.handle())...); },
                       children_);
   }
   // Child i's value, as the i-th alternative.
@@ -333,9 +344,10 @@ class fork_tuple {
   bool destroyed_ = false;  // by destroy_all
 };
 
-// The children of when_all(vector) / when_any(vector): the vector of tasks itself (moved in: no
-// allocation), each task still owning its frame.
-template <class T>
+// The children of when_all(range) / when_any(vector): the vector of tasks itself (moved in: no
+// allocation), or for another range a task_block (detail/task_block.hpp: the tasks moved into one
+// block from the frame allocator), each task still owning its frame.
+template <class T, class Tasks = std::vector<task<T>>>
 class fork_range {
  public:
   using values = std::conditional_t<std::is_void_v<T>, void, std::vector<T>>;
@@ -343,7 +355,10 @@ class fork_range {
 
   static_assert(!std::is_reference_v<T>,
                 "shoal: children of when_all/when_any return values, not references");
-  explicit fork_range(std::vector<task<T>> tasks) noexcept : tasks_(std::move(tasks)) {}
+  explicit fork_range(Tasks tasks) noexcept : tasks_(std::move(tasks)) {}
+  // The tasks made in place from `range` (a task_block: no move of its inline tasks).
+  template <class Range>
+  fork_range(std::in_place_t /*tag*/, Range&& range) : tasks_(std::forward<Range>(range)) {}
 
   [[nodiscard]] std::size_t size() const noexcept { return tasks_.size(); }
   void launch_all(join_all& join) noexcept {
@@ -394,7 +409,7 @@ class fork_range {
                              return link.prepare(frame_of(tasks[i]));
                            });
   }
-  std::vector<task<T>> tasks_;
+  Tasks tasks_;
 };
 
 // The ended children, handed to await_resume: their frames are destroyed when it goes, after their

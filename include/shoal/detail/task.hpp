@@ -33,6 +33,12 @@ class task;
 
 namespace shoal::detail {
 
+// True for task<T>.
+template <class T>
+inline constexpr bool is_task_v = false;
+template <class T>
+inline constexpr bool is_task_v<task<T>> = true;
+
 // Every shoal coroutine frame comes from the recycling frame allocator, aligned for its
 // promise (CRTP: Promise is the coroutine's promise type). An ordinary frame (promise and locals
 // aligned to 16 bytes or less) takes the size-class cache and no extra byte. With
@@ -123,6 +129,14 @@ class task_result {
       return static_cast<T>(*value_);
     } else {
       return std::move(value_);  // a value: checked by rethrow_if_failed
+    }
+  }
+  // The value, known to be there (a when_all child when none failed): no test of the outcome.
+  std::add_lvalue_reference_t<T> known_value() noexcept {
+    if constexpr (std::is_reference_v<T>) {
+      return *value_;
+    } else {
+      return value_;
     }
   }
   std::add_lvalue_reference_t<T> get() {
