@@ -9,21 +9,13 @@
 #include "commands/reports.hpp"
 #include "commands/steps.hpp"
 #include "report/endpoint_outage.hpp"
+#include "report/hard_failures.hpp"
 #include "report/summary.hpp"
 #include "report/verdict.hpp"
 #include "stats/process.hpp"
 
 namespace tpcc::commands {
 namespace {
-
-// Transactions of the whole run that failed with a non-retryable error.
-std::uint64_t hard_failures(const run::run_result& r) {
-  std::uint64_t n = 0;
-  for (const stats::interval_sample& i : r.series) {
-    for (const stats::interval_kind& k : i.kinds) n += k.outcomes[stats::txn_outcome::failed];
-  }
-  return n;
-}
 
 // The analytic side alone: exit_judged when queries failed (each first error printed above).
 int ch_failures_status(const cli::config& cfg, const run::run_result& r) {
@@ -42,8 +34,8 @@ int judged_status(const cli::config& cfg, const run::run_result& r, const std::s
   // --terminals 0: the analytic side alone; there is no TPC-C side to judge.
   if (r.terminals == 0 && r.ch.ran()) return ch_failures_status(cfg, r);
   const report::verdict v = report::evaluate(r, target);
-  const std::uint64_t failed = hard_failures(r) + r.ch.failed();         // CH queries count too
-  const std::vector<std::string> outages = report::endpoint_outages(r);  // several --db only
+  const std::uint64_t failed = report::hard_failures(r) + r.ch.failed();  // CH queries count too
+  const std::vector<std::string> outages = report::endpoint_outages(r);   // several --db only
   if (v.failing().empty() && failed == 0 && outages.empty()) return exit_ok;
   std::string why = v.failing().empty() ? std::string() : "the verdict FAILED";
   if (failed > 0) {

@@ -476,6 +476,7 @@ shoal::task<run_outcome> run_benchmark(shoal::thread_pool& pool, driver::databas
   errors.flush();
   result.errors = errors.list(started, result.started);
   result.results = recorder.take();
+  result.deferred_deliveries = recorder.deferred_ends();
   result.endpoints = endpoint_results(endpoints, per_endpoint.take());
   result.measured_seconds = covered_seconds(result.results);
   if (ctx->pace_stats != nullptr) result.pacing = pace_stats.take(config.rate_tpm);

@@ -168,6 +168,9 @@ struct run_result {
   std::vector<step_window> steps;
   // CH-benCHmark's analytic streams (--analytic-streams); ch.ran() false when none ran.
   ch_totals ch;
+  // Every phase's deferred Deliveries by how they ended (their terminal part, the queueing, is
+  // in `series`), for the exit status (report/hard_failures.hpp); not written to result files.
+  stats::outcome_counts deferred_deliveries;
 };
 
 }  // namespace tpcc::run

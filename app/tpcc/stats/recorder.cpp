@@ -205,8 +205,13 @@ cumulative recorder::take_all() const {
     c.window[i] = copy(kinds_[i]);
     c.outside[i] = copy(outside_kinds_[i]);
   }
-  for (std::size_t o = 0; o < outcome_count; ++o)
-    c.deliveries.n[o] = delivery_ends_[o].load(relaxed);
+  c.deliveries = deferred_ends();
+  return c;
+}
+
+outcome_counts recorder::deferred_ends() const noexcept {
+  outcome_counts c;
+  for (std::size_t o = 0; o < outcome_count; ++o) c.n[o] = delivery_ends_[o].load(relaxed);
   return c;
 }
 

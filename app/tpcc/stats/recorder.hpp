@@ -182,6 +182,8 @@ class recorder {
   [[nodiscard]] std::pair<clock::time_point, clock::time_point> window() const noexcept;
   [[nodiscard]] snapshot take() const;
   [[nodiscard]] cumulative take_all() const;
+  // Every phase's deferred deliveries by how they ended (take_all().deliveries alone).
+  [[nodiscard]] outcome_counts deferred_ends() const noexcept;
 
  private:
   struct per_kind {
